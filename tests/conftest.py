@@ -1,0 +1,69 @@
+"""Shared fixtures: real git repositories in temporary folders, tiergit run as a real process."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parent.parent
+CORPUS = Path(os.environ.get("TIERGIT_CORPUS", PROJECT.parent / "shared" / "corpus"))
+
+
+@pytest.fixture(autouse=True)
+def _git_identity(monkeypatch, tmp_path_factory):
+    """Isolate tests from the developer's git config and give commits a stable identity."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Test Author")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "author@example.com")
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Test Committer")
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "committer@example.com")
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    monkeypatch.delenv("TIERGIT", raising=False)
+    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n")
+
+
+def git(repo: Path, *args: str, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
+    proc = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})})
+    if check and proc.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def tiergit(repo: Path, *args: str, input: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run the real CLI in a subprocess (as agents, hooks and CI do)."""
+    return subprocess.run([sys.executable, "-m", "tiergit", *args], cwd=repo, capture_output=True,
+                          text=True, input=input, env={**os.environ, **(env or {})})
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """An empty git repository with one commit."""
+    path = tmp_path / "repo"
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    (path / "README.md").write_text("# demo\n")
+    git(path, "add", "README.md")
+    git(path, "commit", "-q", "-m", "initial")
+    return path
+
+
+@pytest.fixture
+def squad_repo(repo: Path) -> Path:
+    """A repository after `tiergit init --preset squad` (hooks installed), committed."""
+    proc = tiergit(repo, "init", "--preset", "squad")
+    assert proc.returncode == 0, proc.stderr
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "tiergit init")
+    return repo
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path

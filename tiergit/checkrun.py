@@ -1,0 +1,88 @@
+"""Gather memory files (staged blobs, the work tree, or given paths) and check them."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from tiergit import git
+from tiergit.checks import FileReport, check_file
+from tiergit.config import Config
+from tiergit.diagnostics import Finding
+from tiergit.store import Store
+from tiergit.tokens import TokenCache, blob_id
+
+
+@dataclass
+class Source:
+    path: str            # repo-relative
+    data: bytes | None   # None when unreadable (finding explains)
+    blob: str | None
+    problem: Finding | None = None
+
+
+def staged_sources(repo: Path, config: Config) -> list[Source]:
+    """Staged memory files, read as blobs from the index (never the work tree)."""
+    entries = [e for e in git.staged_entries(repo) if config.tier_for(e.path)]
+    sources: list[Source] = []
+    regular = [e for e in entries if e.mode != "120000" and e.mode != "160000"]
+    blobs = git.read_blobs(repo, [e.blob for e in regular]) if regular else {}
+    for e in entries:
+        if e.mode == "120000":
+            target = git.read_blobs(repo, [e.blob]).get(e.blob, b"").decode("utf-8", "replace")
+            sources.append(Source(e.path, None, e.blob, _symlink_finding(repo, e.path, target)))
+        elif e.mode == "160000":
+            continue
+        else:
+            sources.append(Source(e.path, blobs.get(e.blob, b""), e.blob))
+    return sources
+
+
+def _symlink_finding(repo: Path, rel: str, target: str) -> Finding | None:
+    joined = os.path.normpath(PurePosixPath(rel).parent / target) if not target.startswith("/") else target
+    resolved = (repo / joined).resolve()
+    try:
+        resolved.relative_to(repo.resolve())
+        return Finding(rel, 1, "TG004", "critical", f"memory file is a symlink (to {target})",
+                       "memory files must be regular files: replace the link with the file itself")
+    except ValueError:
+        return Finding(rel, 1, "TG004", "critical", f"symlink points outside the repository ({target})",
+                       "replace the link with a regular file inside the store")
+
+
+def worktree_sources(store: Store, paths: list[str] | None = None) -> list[Source]:
+    rels = paths if paths is not None else store.memory_files()
+    out = []
+    for rel in rels:
+        full = store.abs(rel)
+        if full.is_symlink():
+            out.append(Source(rel, None, None, _symlink_finding(store.repo, rel, os.readlink(full))))
+            continue
+        try:
+            data = full.read_bytes()
+        except OSError as exc:
+            out.append(Source(rel, None, None, Finding(rel, 1, "TG005", "critical", f"cannot read: {exc.strerror}",
+                                                        "check the file's permissions")))
+            continue
+        out.append(Source(rel, data, blob_id(data)))
+    return out
+
+
+def run_checks(sources: list[Source], config: Config, cache: TokenCache) -> list[FileReport]:
+    reports = []
+    for src in sources:
+        match = config.tier_for(src.path)
+        if match is None:
+            continue
+        tier = match[0]
+        if src.problem is not None or src.data is None:
+            rep = FileReport(src.path, tier, None, [src.problem] if src.problem else [])
+        else:
+            rep = check_file(src.path, src.data, tier, config, cache, src.blob)
+        reports.append(rep)
+    cache.save()
+    return reports
+
+
+def findings_of(reports: list[FileReport]) -> list[Finding]:
+    return [f for r in reports for f in r.findings]

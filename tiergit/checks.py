@@ -1,0 +1,80 @@
+"""Content and budget rules for one memory file -> findings. Pure: bytes in, findings out."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tiergit import budget, parse, secrets
+from tiergit.config import Config, Tier
+from tiergit.diagnostics import Finding
+from tiergit.errors import InputError
+from tiergit.tokens import TokenCache
+
+UNITS = {"bytes": "bytes", "tokens": "tokens", "lines": "lines"}
+
+
+@dataclass
+class FileReport:
+    path: str
+    tier: Tier
+    health: budget.FileHealth | None
+    findings: list[Finding] = field(default_factory=list)
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.0f}"
+
+
+def budget_findings(fh: budget.FileHealth, tier: Tier) -> list[Finding]:
+    out = []
+    for v in fh.verdicts:
+        if v.health == "healthy":
+            continue
+        measured = _fmt(v.value) if (v.metric != "tokens" or fh.measure.tokens_exact) else f"~{v.value} (estimate)"
+        if v.health == "critical":
+            out.append(Finding(
+                fh.path, 1, "BUD001", "critical",
+                f"{tier.name} tier over budget: {measured} {UNITS[v.metric]} > max {_fmt(v.limit.max)} ({v.percent:.0f}%)",
+                f"trim it to under {_fmt(v.limit.max)} {v.metric}: move old entries to the next tier "
+                f"({tier.next or 'archive'}) with `tiergit session end` / `tiergit archive --apply`, "
+                f"or raise tiers.{tier.name}.budget.{v.metric} in .tiergit.yml",
+            ))
+        else:
+            out.append(Finding(
+                fh.path, 1, "BUD002", "warning",
+                f"{tier.name} tier near budget: {measured} {UNITS[v.metric]} > warn {_fmt(v.limit.warn)} "
+                f"(max {_fmt(v.limit.max)}, {v.percent:.0f}%)",
+                "plan a compaction before it blocks commits",
+            ))
+    return out
+
+
+def check_file(path: str, data: bytes, tier: Tier, config: Config, cache: TokenCache,
+               blob: str | None = None) -> FileReport:
+    report = FileReport(path=path, tier=tier, health=None)
+    try:
+        text = parse.decode(data, path, config.limits["max_file_bytes"])
+    except InputError as exc:
+        report.findings.append(Finding(path, exc.line, exc.code, "critical", exc.detail, exc.hint or ""))
+        return report
+    try:
+        parse.split_frontmatter(text, path)
+    except InputError as exc:
+        report.findings.append(Finding(path, exc.line, exc.code, "critical", exc.detail, exc.hint or ""))
+    for hit in secrets.scan(text):
+        report.findings.append(Finding(
+            path, hit.line, "SEC001", "critical", f"possible {hit.kind} in memory (column {hit.column})",
+            "remove the credential (rotate it if it was real); memory is committed and shared. "
+            f"A false positive: add `{secrets.ALLOW_MARK}` at the end of the line",
+        ))
+    if tier.durable or tier.reviewed:
+        for line in parse.has_transcript(text):
+            report.findings.append(Finding(
+                path, line, "TRN001", "critical",
+                f"raw transcript line in the durable {tier.name} tier",
+                "durable tiers hold distilled knowledge: restate it as a rule or decision, "
+                "or keep transcripts in hot/daily notes",
+            ))
+    m = budget.measure(text, data, tier, cache, blob)
+    report.health = budget.judge(path, tier, m)
+    report.findings.extend(budget_findings(report.health, tier))
+    return report

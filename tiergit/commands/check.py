@@ -1,0 +1,65 @@
+"""`tiergit check`: budgets and content rules; exit 1 on any critical finding."""
+from __future__ import annotations
+
+import click
+
+from tiergit import diagnostics
+from tiergit.cli import echo_json, open_store
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(dir_okay=False))
+@click.option("--staged", is_flag=True, help="Check the staged blobs (what the pre-commit hook does).")
+@click.option("--all", "all_files", is_flag=True, help="Check every memory file in the work tree (the default).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
+              help="text (path:line: CODE message), json, or github workflow annotations.")
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+@click.option("--fix", is_flag=True, help="Archive the oldest cold entries until each tier fits (exits 1 when it changed files).")
+@click.pass_context
+def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: bool, fmt: str,
+          as_json: bool, fix: bool) -> None:
+    """Check memory files against their tier budgets and content rules.
+
+    Reports budgets over max (critical) or warn (warning), invalid
+    frontmatter, binary / non-UTF-8 / oversized files, credentials, and raw
+    transcript lines in durable tiers. Exit 1 on any critical finding.
+    Paths that are not memory files are ignored, so it can be given any files.
+
+    \b
+    Examples:
+      tiergit check                          # every memory file in the work tree
+      tiergit check --staged                 # the staged blobs, as the hook does
+      tiergit check .squad/memory/hot/picard.md
+      tiergit check --all --format github    # annotations in a workflow
+    """
+    from tiergit.checkrun import findings_of, run_checks, staged_sources, worktree_sources
+
+    store = open_store(ctx)
+    if fix:
+        from tiergit.retention import fix_budgets  # type: ignore[import-not-found]
+
+        changed = fix_budgets(store)
+        if changed:
+            click.echo(f"tiergit: --fix changed {len(changed)} file(s): " + ", ".join(changed))
+            ctx.exit(1)
+    fmt = "json" if as_json else fmt
+    if staged:
+        sources = staged_sources(store.repo, store.config)
+    elif paths:
+        rels = [store.rel(p) for p in paths]
+        sources = worktree_sources(store, [r for r in rels if store.config.tier_for(r)])
+    else:
+        sources = worktree_sources(store)
+    reports = run_checks(sources, store.config, store.token_cache)
+    findings = findings_of(reports)
+    if fmt == "json":
+        echo_json({"files": len(reports), "findings": [f.__dict__ for f in findings],
+                   "critical": sum(f.severity == "critical" for f in findings)})
+    else:
+        if findings:
+            click.echo(diagnostics.render(findings, fmt))
+        if fmt == "text":
+            click.echo(diagnostics.summary_line(findings, len(reports)))
+    diagnostics.write_step_summary(diagnostics.summary_markdown(findings, len(reports)))
+    if any(f.severity == "critical" for f in findings):
+        ctx.exit(1)

@@ -1,0 +1,143 @@
+"""`tiergit init`, `install`, `uninstall`: set a repo up (like `git init` / `pre-commit install`)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from tiergit import config as config_mod
+from tiergit.cli import echo_json, repo_root
+from tiergit.plan import Plan
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+GITATTR_BEGIN = "# >>> tiergit >>>"
+GITATTR_END = "# <<< tiergit <<<"
+
+
+def gitattributes_block(cfg: config_mod.Config) -> str:
+    lines = [GITATTR_BEGIN, f"{cfg.root}/**/*.md merge=tiergit"]
+    for tier in cfg.tiers.values():
+        if tier.path.startswith("/"):
+            lines.append(f"{tier.path.lstrip('/')} merge=tiergit")
+    logs = cfg.repo_path(cfg.logs).rstrip("/")
+    lines += [f"{logs}/*.jsonl merge=union", GITATTR_END]
+    return "\n".join(lines) + "\n"
+
+
+def _merge_gitattributes(old: str | None, block: str) -> str:
+    old = old or ""
+    if GITATTR_BEGIN in old and GITATTR_END in old:
+        head, rest = old.split(GITATTR_BEGIN, 1)
+        tail = rest.split(GITATTR_END, 1)[1].lstrip("\n")
+        return head + block + tail
+    sep = "" if not old or old.endswith("\n") else "\n"
+    return old + sep + block
+
+
+def plan_init(repo: Path, preset: str, with_workflows: bool) -> Plan:
+    plan = Plan(f"tiergit init --preset {preset}")
+    cfg_path = repo / config_mod.CONFIG_NAME
+    if cfg_path.exists():
+        cfg = config_mod.load(repo)
+        plan.notes.append(f"{config_mod.CONFIG_NAME} exists: kept as it is")
+    else:
+        text = config_mod.preset_text(preset)
+        cfg = config_mod.parse_text(text, cfg_path, repo)
+        plan.add(config_mod.CONFIG_NAME, text, reason=f"{preset} preset")
+    for tier in cfg.tiers.values():
+        rel = cfg.repo_path(tier.path)
+        folder = str(Path(rel).parent)
+        if "{" not in folder and folder != "." and not (repo / folder).exists():
+            plan.add(f"{folder}/.gitkeep", "", reason=f"{tier.name} tier folder")
+    store_templates = TEMPLATES / "store"
+    for src in sorted(store_templates.glob("*")) if store_templates.is_dir() else []:
+        rel = f"{cfg.root}/templates/{src.name}"
+        if not (repo / rel).exists():
+            plan.add(rel, src.read_text(), reason="template, edit to taste")
+    ga = repo / ".gitattributes"
+    old = ga.read_text() if ga.exists() else None
+    plan.add(".gitattributes", _merge_gitattributes(old, gitattributes_block(cfg)), old,
+             reason="merge=tiergit for memory, merge=union for logs")
+    if with_workflows:
+        for src in sorted((TEMPLATES / "workflows").glob("*.yml")):
+            rel = f".github/workflows/{src.name}"
+            if not (repo / rel).exists():
+                plan.add(rel, src.read_text(), reason="GitHub workflow")
+    return plan
+
+
+@click.command()
+@click.option("--preset", type=click.Choice(config_mod.PRESETS), default="squad", show_default=True,
+              help="Layout to start from; any key can be overridden in .tiergit.yml.")
+@click.option("--with-workflows", is_flag=True, help="Also write .github/workflows/tiergit-*.yml.")
+@click.option("--no-install", is_flag=True, help="Do not install the git hooks and merge driver.")
+@click.option("--dry-run", is_flag=True, help="Print what would be written, write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def init(ctx: click.Context, preset: str, with_workflows: bool, no_install: bool, dry_run: bool,
+         as_json: bool) -> None:
+    """Set up tiergit in this repository.
+
+    Writes .tiergit.yml, the tier folders, store templates and .gitattributes
+    lines, then installs the hooks and merge driver (like `tiergit install`).
+    An existing .tiergit.yml is kept. Like `git init` it writes directly;
+    --dry-run previews.
+
+    \b
+    Example:
+      tiergit init --preset squad --with-workflows
+    """
+    from tiergit import install as install_mod
+
+    repo = repo_root(ctx)
+    plan = plan_init(repo, preset, with_workflows)
+    actions: list[str] = []
+    if not dry_run:
+        plan.apply(repo)
+    if not no_install:
+        actions = install_mod.install(repo, dry_run=dry_run)
+    if as_json:
+        echo_json({**plan.as_dict(), "installed": actions, "dry_run": dry_run})
+        return
+    click.echo(plan.preview())
+    for line in actions:
+        click.echo(f"  {line}")
+    if dry_run:
+        click.echo("(dry run: nothing written)")
+    else:
+        click.echo("Next: write memory under the store, then `tiergit status`.")
+
+
+@click.command()
+@click.option("--dry-run", is_flag=True, help="Print what would be done.")
+@click.pass_context
+def install(ctx: click.Context, dry_run: bool) -> None:
+    """Install the pre-commit and post-merge hooks and the merge driver.
+
+    An existing hook is kept as <hook>.legacy and still runs first;
+    core.hooksPath and linked worktrees are respected. TIERGIT=0 skips.
+
+    \b
+    Example:
+      tiergit install
+    """
+    from tiergit import install as install_mod
+
+    for line in install_mod.install(repo_root(ctx), dry_run=dry_run):
+        click.echo(line)
+
+
+@click.command()
+@click.option("--dry-run", is_flag=True, help="Print what would be done.")
+@click.pass_context
+def uninstall(ctx: click.Context, dry_run: bool) -> None:
+    """Remove tiergit's hooks (restoring any hook it chained) and the merge driver.
+
+    \b
+    Example:
+      tiergit uninstall
+    """
+    from tiergit import install as install_mod
+
+    for line in install_mod.uninstall(repo_root(ctx), dry_run=dry_run):
+        click.echo(line)

@@ -1,0 +1,150 @@
+"""`tiergit status`: per tier and file: bytes, tokens, lines, % of budget, health."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from tiergit import budget, parse
+from tiergit.cli import echo_json, open_store
+from tiergit.store import Store
+
+MARK = {"healthy": "ok", "warning": "WARN", "critical": "CRIT"}
+
+
+def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> dict:
+    """The status model: {"tiers": [...], "files": [...], "total": {...}} (plain data, for --json)."""
+    cache = store.token_cache
+    files = []
+    rels = only if only is not None else store.memory_files()
+    for rel in rels:
+        match = store.tier_of(rel)
+        if match is None:
+            continue
+        tier = match[0]
+        path = store.abs(rel)
+        if path.is_symlink() or not path.is_file():
+            continue
+        data = path.read_bytes()
+        try:
+            text = parse.decode(data, rel, store.config.limits["max_file_bytes"])
+        except Exception as exc:  # noqa: BLE001 - status reports, check refuses
+            files.append({"path": rel, "tier": tier.name, "health": "critical", "error": str(exc),
+                          "bytes": len(data), "lines": 0, "tokens": 0, "tokens_exact": False, "percent": None})
+            continue
+        m = budget.measure(text, data, tier, cache, store.working_blob(data), force_tokens=deep)
+        fh = budget.judge(rel, tier, m)
+        row = {"path": rel, "tier": tier.name, **m.as_dict(), "percent": round(fh.percent, 1) if fh.verdicts else None,
+               "health": fh.health,
+               "budget": {k: {"warn": v.warn, "max": v.max} for k, v in tier.budget.items()}}
+        if deep:
+            try:
+                doc = parse.parse(text, rel, store.config.labels)
+                row["entries"], row["pinned"], row["items"] = len(doc.entries), len(doc.pinned), len(doc.items)
+            except Exception as exc:  # noqa: BLE001
+                row["error"] = str(exc)
+                row["health"] = "critical"
+        files.append(row)
+    cache.save()
+    tiers = []
+    for name, tier in store.config.tiers.items():
+        rows = [f for f in files if f["tier"] == name]
+        tiers.append({
+            "tier": name, "load": tier.load, "files": len(rows),
+            "bytes": sum(r["bytes"] for r in rows), "tokens": sum(r["tokens"] for r in rows),
+            "lines": sum(r["lines"] for r in rows),
+            "health": budget.worst(r["health"] for r in rows),
+        })
+    total = {"files": len(files), "bytes": sum(f["bytes"] for f in files),
+             "tokens": sum(f["tokens"] for f in files), "lines": sum(f["lines"] for f in files),
+             "tokens_exact": all(f["tokens_exact"] for f in files),
+             "health": budget.worst(f["health"] for f in files)}
+    return {"root": store.config.root, "tiers": tiers, "files": files, "total": total}
+
+
+def _tok(row: dict) -> str:
+    return str(row["tokens"]) if row.get("tokens_exact") else f"~{row['tokens']}"
+
+
+def render(model: dict) -> str:
+    lines = [f"tiergit status: {model['root']}", ""]
+    header = f"{'tier':<6} {'file':<44} {'bytes':>7} {'tokens':>7} {'lines':>6} {'budget':>7}  health"
+    lines.append(header)
+    lines.append("-" * len(header))
+    for tier in model["tiers"]:
+        rows = [f for f in model["files"] if f["tier"] == tier["tier"]]
+        if not rows:
+            lines.append(f"{tier['tier']:<6} {'(no files)':<44}")
+        for r in rows:
+            pct = f"{r['percent']:.0f}%" if r.get("percent") is not None else "-"
+            name = r["path"] if len(r["path"]) <= 44 else "…" + r["path"][-43:]
+            lines.append(f"{r['tier']:<6} {name:<44} {r['bytes']:>7} {_tok(r):>7} {r['lines']:>6} {pct:>7}  "
+                         f"{MARK[r['health']]}" + (f"  {r['error']}" if r.get("error") else ""))
+    t = model["total"]
+    lines.append("-" * len(header))
+    tok = str(t["tokens"]) if t["tokens_exact"] else f"~{t['tokens']}"
+    lines.append(f"{'total':<6} {str(t['files']) + ' file(s)':<44} {t['bytes']:>7} {tok:>7} {t['lines']:>6} {'':>7}  "
+                 f"{MARK[t['health']]}")
+    if not t["tokens_exact"]:
+        lines.append("(~ marks token estimates; `tiergit status --deep` counts every file exactly)")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.option("--deep", is_flag=True, help="Count tokens exactly for every file and parse entries.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
+    """Show each tier and file: bytes, tokens, lines, % of budget, health.
+
+    Health is healthy below the warn level, warning up to max, critical
+    above it. Token counts under a file's token warn level are estimates
+    (marked ~) unless cached or --deep is given.
+
+    \b
+    Example:
+      tiergit status --deep
+    """
+    store = open_store(ctx)
+    model = collect(store, deep=deep)
+    extra = _extras(store)
+    if extra:
+        model.update(extra)
+    if as_json:
+        echo_json(model)
+    else:
+        click.echo(render(model))
+        for line in model.get("notes", []):
+            click.echo(line)
+
+
+def _extras(store: Store) -> dict:
+    """Promotion health etc., when the promotion feature is installed."""
+    import importlib.util
+
+    if importlib.util.find_spec("tiergit.promotion_health") is None:
+        return {}
+    from tiergit import promotion_health  # type: ignore[attr-defined]
+
+    return promotion_health.extras(store)
+
+
+def post_merge_report(repo: Path) -> str:
+    from tiergit import git
+
+    store = Store.open(repo)
+    orig = git.rev_parse(repo, "ORIG_HEAD")
+    if orig is None:
+        return ""
+    changed = [p for p in git.changed_files(repo, orig, "HEAD") if store.tier_of(p)]
+    if not changed:
+        return ""
+    model = collect(store, only=changed)
+    lines = [f"tiergit: the merge changed {len(changed)} memory file(s):"]
+    for r in model["files"]:
+        pct = f"{r['percent']:.0f}% of budget" if r.get("percent") is not None else "no budget"
+        lines.append(f"  {MARK[r['health']]:<4} {r['path']} ({r['bytes']} bytes, {_tok(r)} tokens, {pct})")
+    if any(r["health"] == "critical" for r in model["files"]):
+        lines.append("  hint: over-budget files will block the next commit that touches them; "
+                     "run `tiergit status` and compact them")
+    return "\n".join(lines)

@@ -1,0 +1,80 @@
+"""Findings and how they are printed: ruff-style text, JSON, GitHub annotations, job summary."""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+
+SEVERITY_ORDER = {"info": 0, "warning": 1, "critical": 2}
+
+# code -> (short name, default hint); the codes are stable, documented in the README.
+CODES = {
+    "TG001": "binary-file",
+    "TG002": "invalid-utf8",
+    "TG003": "file-too-large",
+    "TG004": "symlink-outside-repo",
+    "FM001": "invalid-frontmatter",
+    "BUD001": "budget-exceeded",
+    "BUD002": "budget-warning",
+    "SEC001": "secret",
+    "TRN001": "transcript-in-durable-tier",
+    "CFG001": "config-error",
+}
+
+
+@dataclass
+class Finding:
+    path: str
+    line: int
+    code: str
+    severity: str  # critical | warning | info
+    message: str
+    hint: str = ""
+
+    def text(self) -> str:
+        head = f"{self.path}:{self.line}: {self.code} [{self.severity}] {self.message}"
+        return head + (f"\n  hint: {self.hint}" if self.hint else "")
+
+    def github(self) -> str:
+        level = {"critical": "error", "warning": "warning"}.get(self.severity, "notice")
+        msg = self.message + (f" -- {self.hint}" if self.hint else "")
+        msg = msg.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        return f"::{level} file={self.path},line={self.line},title=tiergit {self.code}::{msg}"
+
+
+def render(findings: list[Finding], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps([asdict(f) for f in findings], indent=2)
+    if fmt == "github":
+        return "\n".join(f.github() for f in findings)
+    return "\n".join(f.text() for f in findings)
+
+
+def summary_line(findings: list[Finding], files: int) -> str:
+    crit = sum(1 for f in findings if f.severity == "critical")
+    warn = sum(1 for f in findings if f.severity == "warning")
+    if not findings:
+        return f"tiergit: {files} memory file(s) checked, all within budget"
+    return f"tiergit: {files} memory file(s) checked: {crit} critical, {warn} warning(s)"
+
+
+def write_step_summary(markdown: str) -> None:
+    """Append to $GITHUB_STEP_SUMMARY when running in GitHub Actions."""
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        return
+    try:
+        with open(target, "a", encoding="utf-8") as fh:
+            fh.write(markdown.rstrip("\n") + "\n")
+    except OSError:
+        pass
+
+
+def summary_markdown(findings: list[Finding], files: int) -> str:
+    lines = ["## tiergit check", "", summary_line(findings, files), ""]
+    if findings:
+        lines += ["| file | line | code | severity | message |", "| --- | --- | --- | --- | --- |"]
+        for f in findings:
+            message = f.message.replace("|", "\\|")
+            lines.append(f"| `{f.path}` | {f.line} | {f.code} | {f.severity} | {message} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,181 @@
+"""Every git call tiergit makes, in one place (plain subprocess: fast to import in hooks)."""
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+from tiergit.errors import TiergitError
+
+NO_GIT_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
+
+
+class GitError(TiergitError):
+    pass
+
+
+def _env() -> dict[str, str]:
+    # Inside hooks git exports GIT_INDEX_FILE etc.; keep them (they point at the right
+    # index during `commit -a`), but never let a pager or a prompt block a hook.
+    env = dict(os.environ)
+    env.setdefault("GIT_PAGER", "cat")
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    return env
+
+
+def run(args: list[str], cwd: Path | str, check: bool = True, input: bytes | None = None) -> bytes:
+    proc = subprocess.run(
+        ["git", *args], cwd=cwd, input=input, capture_output=True, env=_env(),
+    )
+    if check and proc.returncode != 0:
+        msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(f"git {' '.join(args[:2])} failed: {msg[-1] if msg else proc.returncode}")
+    return proc.stdout
+
+
+def out(args: list[str], cwd: Path | str, check: bool = True) -> str:
+    return run(args, cwd, check).decode("utf-8", "replace").strip()
+
+
+def toplevel(start: Path | str) -> Path:
+    try:
+        top = out(["rev-parse", "--show-toplevel"], start)
+    except (GitError, FileNotFoundError, NotADirectoryError):
+        raise TiergitError(f"{start}: not inside a git work tree",
+                           "run tiergit inside a repository, or pass --repo PATH") from None
+    return Path(top)
+
+
+def work_root(start: Path | str) -> Path:
+    """The folder tiergit works in: `start` itself when it holds a .tiergit.yml (a store
+    in a subfolder of a larger repo, like the shipped example), else the git toplevel."""
+    top = toplevel(start)
+    start_path = Path(start).resolve()
+    if (start_path / ".tiergit.yml").is_file():
+        return start_path
+    return top
+
+
+def git_dir(repo: Path) -> Path:
+    """The per-worktree git dir (for caches)."""
+    return Path(out(["rev-parse", "--absolute-git-dir"], repo))
+
+
+def common_dir(repo: Path) -> Path:
+    """The shared git dir (hooks and config live here for linked worktrees)."""
+    path = Path(out(["rev-parse", "--git-common-dir"], repo))
+    return path if path.is_absolute() else (repo / path).resolve()
+
+
+def hooks_dir(repo: Path) -> Path:
+    """Where git looks for hooks: core.hooksPath if set, else <common-dir>/hooks."""
+    path = Path(out(["rev-parse", "--git-path", "hooks"], repo))
+    return path if path.is_absolute() else (repo / path).resolve()
+
+
+def config_get(repo: Path, key: str) -> str | None:
+    value = out(["config", "--get", key], repo, check=False)
+    return value or None
+
+
+def config_set(repo: Path, key: str, value: str) -> None:
+    run(["config", key, value], repo)
+
+
+def config_unset(repo: Path, key: str) -> None:
+    run(["config", "--unset-all", key], repo, check=False)
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    mode: str
+    blob: str
+    path: str
+
+
+def staged_entries(repo: Path) -> list[IndexEntry]:
+    """Files added/copied/modified/renamed in the index relative to HEAD (or all, before the first commit)."""
+    has_head = run(["rev-parse", "--verify", "-q", "HEAD"], repo, check=False).strip() != b""
+    if has_head:
+        raw = run(["diff-index", "--cached", "--relative", "--no-renames", "--diff-filter=ACMRT", "-z", "HEAD"], repo)
+        fields = raw.split(b"\0")
+        entries = []
+        for i in range(0, len(fields) - 1, 2):
+            meta = fields[i].decode().lstrip(":").split()
+            entries.append(IndexEntry(mode=meta[1], blob=meta[3], path=fields[i + 1].decode("utf-8", "surrogateescape")))
+        return entries
+    return index_entries(repo)
+
+
+def index_entries(repo: Path, paths: list[str] | None = None) -> list[IndexEntry]:
+    raw = run(["ls-files", "-s", "-z", "--", *(paths or [])], repo)
+    entries = []
+    for rec in raw.split(b"\0"):
+        if not rec:
+            continue
+        meta, path = rec.split(b"\t", 1)
+        mode, blob, _stage = meta.decode().split()
+        entries.append(IndexEntry(mode=mode, blob=blob, path=path.decode("utf-8", "surrogateescape")))
+    return entries
+
+
+def tree_entries(repo: Path, rev: str, paths: list[str] | None = None) -> list[IndexEntry]:
+    raw = run(["ls-tree", "-r", "-z", rev, "--", *(paths or [])], repo)
+    entries = []
+    for rec in raw.split(b"\0"):
+        if not rec:
+            continue
+        meta, path = rec.split(b"\t", 1)
+        mode, _type, blob = meta.decode().split()
+        entries.append(IndexEntry(mode=mode, blob=blob, path=path.decode("utf-8", "surrogateescape")))
+    return entries
+
+
+def read_blobs(repo: Path, blobs: list[str]) -> dict[str, bytes]:
+    """Contents of many blobs with one `git cat-file --batch` process."""
+    if not blobs:
+        return {}
+    unique = list(dict.fromkeys(blobs))
+    data = run(["cat-file", "--batch"], repo, input=("\n".join(unique) + "\n").encode())
+    out_map: dict[str, bytes] = {}
+    pos = 0
+    for blob in unique:
+        nl = data.index(b"\n", pos)
+        header = data[pos:nl].split()
+        if len(header) < 3 or header[1] == b"missing":
+            pos = nl + 1
+            continue
+        size = int(header[2])
+        out_map[blob] = data[nl + 1: nl + 1 + size]
+        pos = nl + 1 + size + 1
+    return out_map
+
+
+def hash_object(repo: Path, data: bytes) -> str:
+    return run(["hash-object", "--stdin"], repo, input=data).decode().strip()
+
+
+def changed_files(repo: Path, old: str, new: str) -> list[str]:
+    raw = run(["diff", "--name-only", "--relative", "--no-renames", "-z", "--diff-filter=ACMRT", old, new], repo)
+    return [p.decode("utf-8", "surrogateescape") for p in raw.split(b"\0") if p]
+
+
+def rev_parse(repo: Path, rev: str) -> str | None:
+    value = out(["rev-parse", "--verify", "-q", rev], repo, check=False)
+    return value or None
+
+
+def blame_dates(repo: Path, path: str, rev: str = "HEAD") -> dict[int, date]:
+    """1-based line -> author date of the commit that added that line (empty if untracked)."""
+    raw = run(["blame", "--line-porcelain", rev, "--", path], repo, check=False)
+    dates: dict[int, date] = {}
+    current_line = 0
+    for line in raw.decode("utf-8", "replace").splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and len(parts[0]) == 40 and all(c in "0123456789abcdef" for c in parts[0]):
+            current_line = int(parts[2])
+        elif line.startswith("author-time "):
+            dates[current_line] = datetime.fromtimestamp(int(parts[1]), tz=timezone.utc).date()
+    return dates

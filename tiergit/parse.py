@@ -1,0 +1,329 @@
+"""Memory files -> frontmatter, sections (dated entries or pinned), items. Lossless.
+
+`render(parse(text)) == text` for every input: sections keep their exact lines.
+Headings are found with markdown-it, so `#` inside a code fence is never a heading.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from functools import lru_cache
+
+from tiergit import safeyaml
+from tiergit.errors import InputError
+
+DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+BLOCK_ID_RE = re.compile(r"\s\^(m-[0-9a-z]{4,32})\s*$")
+KIND_PREFIX_RE = re.compile(r"^\[(\w+)\]\s*")
+LIST_MARKER_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+BOLD_LABEL_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]{1,60}?):?\*\*:?")
+TRANSCRIPT_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?(User|Assistant|Human|AI|Candidate)(?:\*\*)?:\s", re.M)
+ITEM_DATE_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\[\w+\]\s*)?\**(\d{4}-\d{2}-\d{2})")
+
+KINDS = ("decision", "rule", "fact", "correction", "permission", "error", "open", "context", "log")
+DURABLE_KINDS = frozenset({"decision", "rule", "fact", "correction"})
+NEVER_COMPRESS = frozenset({"decision", "correction", "permission", "error", "open"})
+
+DEFAULT_LABELS: dict[str, list[str]] = {
+    "decision": ["[decision]", "**Decision:**", "**What:**"],
+    "rule": ["[rule]", "**Pattern:**", "**Key lesson:**", "**Lesson:**", "**Convention:**", "[preference]"],
+    "fact": ["[fact]", "**Fact:**", "**Constraint:**"],
+    "correction": ["[correction]", "**Correction:**"],
+    "permission": ["[permission]", "**Approved:**", "**Denied:**"],
+    "error": ["[error]", "**Root cause:**", "**Fix:**"],
+    "open": ["[todo]", "[blocker]", "- [ ]"],
+    "log": ["[log]"],
+}
+SECTION_KINDS = {"active decisions": "decision", "blockers": "open", "current task": "open"}
+
+
+@dataclass
+class Item:
+    kind: str
+    text: str          # exact source text of the item (may span lines)
+    line: int          # 1-based line in the file
+    end_line: int      # 1-based, inclusive
+    id: str
+    explicit_id: bool
+    date: date | None  # the item's own leading date, if any
+
+    @property
+    def clean(self) -> str:
+        return clean_text(self.text)
+
+    @property
+    def durable(self) -> bool:
+        return self.kind in DURABLE_KINDS
+
+    @property
+    def never_compress(self) -> bool:
+        return self.kind in NEVER_COMPRESS
+
+
+@dataclass
+class Section:
+    heading: str | None   # heading text without the #'s; None for the preamble
+    level: int            # 0 for the preamble
+    text: str             # exact text, heading line included
+    line: int             # 1-based first line in the file
+    date: date | None
+    items: list[Item] = field(default_factory=list)
+
+    @property
+    def pinned(self) -> bool:
+        return self.date is None
+
+    @property
+    def is_log_section(self) -> bool:
+        """An undated section whose items mostly carry their own dates (Squad's dated Learnings lists)."""
+        if self.date is not None or not self.items:
+            return False
+        return sum(1 for i in self.items if i.date) * 2 > len(self.items)
+
+    @property
+    def end_line(self) -> int:
+        return self.line + self.text.count("\n") - (0 if self.text.endswith("\n") or not self.text else -1) - 1
+
+
+@dataclass
+class MemoryDoc:
+    path: str
+    frontmatter_text: str        # exact, delimiters included ('' when absent)
+    metadata: dict
+    sections: list[Section]      # the preamble (level 0) first when the body has one
+    entry_level: int | None      # heading level of dated entries, None when nothing is dated
+
+    def render(self) -> str:
+        return self.frontmatter_text + "".join(s.text for s in self.sections)
+
+    @property
+    def entries(self) -> list[Section]:
+        return [s for s in self.sections if s.date is not None]
+
+    @property
+    def pinned(self) -> list[Section]:
+        return [s for s in self.sections if s.date is None and s.level > 0]
+
+    @property
+    def items(self) -> list[Item]:
+        return [i for s in self.sections for i in s.items]
+
+
+def heading_date(heading: str) -> date | None:
+    for match in DATE_RE.finditer(heading):
+        try:
+            return date(int(match[1]), int(match[2]), int(match[3]))
+        except ValueError:
+            continue
+    return None
+
+
+def clean_text(text: str) -> str:
+    """Item text without list marker, kind prefix or block id, whitespace folded."""
+    lines = [ln.strip() for ln in text.strip().splitlines()]
+    joined = " ".join(ln for ln in lines if ln)
+    joined = LIST_MARKER_RE.sub("", joined, count=1)
+    joined = KIND_PREFIX_RE.sub("", joined, count=1)
+    joined = BLOCK_ID_RE.sub("", joined)
+    return joined.strip()
+
+
+def item_id(text: str) -> tuple[str, bool]:
+    match = BLOCK_ID_RE.search(text.rstrip())
+    if match:
+        return match[1], True
+    normal = re.sub(r"\s+", " ", clean_text(text)).strip().lower()
+    return "m-" + hashlib.sha1(normal.encode("utf-8")).hexdigest()[:8], False
+
+
+def _label_table(labels: dict[str, list[str]] | None) -> list[tuple[str, str]]:
+    table = {k: list(v) for k, v in DEFAULT_LABELS.items()}
+    for kind, values in (labels or {}).items():
+        table[kind] = list(values)
+    pairs = [(label.lower(), kind) for kind, values in table.items() for label in values]
+    return sorted(pairs, key=lambda p: -len(p[0]))
+
+
+def classify(text: str, section_heading: str | None = None, labels: dict[str, list[str]] | None = None) -> str:
+    """An item's kind from its prefix, bold label or section (see DESIGN.md's table)."""
+    stripped = text.lstrip()
+    if stripped.startswith("```") or stripped.startswith("~~~") or TRANSCRIPT_RE.match(stripped):
+        return "log"
+    if re.match(r"^[-*+]\s+\[ \]", stripped):
+        return "open"
+    body = LIST_MARKER_RE.sub("", stripped, count=1).lower()
+    for label, kind in _label_table_cached(_freeze(labels)):
+        if label.startswith("["):
+            if body.startswith(label):
+                return kind
+        elif label.startswith("- ["):
+            if stripped.lower().startswith(label):
+                return kind
+        elif body.startswith(label) or body.startswith(label.replace(":**", "**:")):
+            return kind
+    if section_heading:
+        key = re.sub(r"[^a-z ]", "", section_heading.lower()).strip()
+        if key in SECTION_KINDS:
+            return SECTION_KINDS[key]
+    return "context"
+
+
+def _freeze(labels: dict[str, list[str]] | None):
+    return tuple(sorted((k, tuple(v)) for k, v in (labels or {}).items()))
+
+
+@lru_cache(maxsize=16)
+def _label_table_cached(frozen) -> list[tuple[str, str]]:
+    return _label_table({k: list(v) for k, v in frozen})
+
+
+@lru_cache(maxsize=1)
+def _md():
+    from markdown_it import MarkdownIt
+    return MarkdownIt("commonmark")
+
+
+def split_frontmatter(text: str, path: str = "<text>") -> tuple[str, dict, str]:
+    """(exact frontmatter text, metadata, body). Raises InputError on invalid YAML."""
+    if not (text.startswith("---\n") or text.startswith("---\r\n")):
+        return "", {}, text
+    lines = text.splitlines(keepends=True)
+    for idx in range(1, len(lines)):
+        if lines[idx].rstrip("\r\n") in ("---", "..."):
+            fm = "".join(lines[: idx + 1])
+            yaml_text = "".join(lines[1:idx])
+            try:
+                meta = safeyaml.load(yaml_text) if yaml_text.strip() else {}
+            except safeyaml.AliasError as exc:
+                raise InputError(path, exc.line + 1, "FM001", f"frontmatter uses a YAML alias",
+                                 "write the value out in full") from None
+            except Exception as exc:  # noqa: BLE001 - any YAML error
+                mark = getattr(exc, "problem_mark", None)
+                line = (mark.line + 2) if mark is not None else 1
+                problem = getattr(exc, "problem", None) or "invalid YAML"
+                raise InputError(path, line, "FM001", f"invalid frontmatter: {problem}",
+                                 "fix the YAML between the --- lines, or remove it") from None
+            if meta is None:
+                meta = {}
+            if not isinstance(meta, dict):
+                raise InputError(path, 2, "FM001", f"frontmatter must be a YAML mapping (key: value lines)",
+                                 "use `key: value` lines between the --- delimiters")
+            return fm, meta, "".join(lines[idx + 1:])
+    raise InputError(path, 1, "FM001", f"frontmatter is not closed",
+                     "add a closing --- line after the metadata, or remove the opening ---")
+
+
+def _headings(body: str) -> list[tuple[int, int, str]]:
+    """(0-based start line, level, text) of every heading in the body."""
+    tokens = _md().parse(body)
+    out = []
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.map is not None:
+            out.append((tok.map[0], int(tok.tag[1]), tokens[i + 1].content.strip()))
+    return out
+
+
+def _block_ranges(body_lines: list[str]) -> list[tuple[str, int, int]]:
+    """(type, start, end) top-level blocks of a section body: list items, paragraphs, fences."""
+    text = "".join(body_lines)
+    tokens = _md().parse(text)
+    blocks = []
+    depth = 0
+    list_depth = 0
+    for tok in tokens:
+        if tok.type in ("bullet_list_open", "ordered_list_open"):
+            list_depth += 1
+        elif tok.type in ("bullet_list_close", "ordered_list_close"):
+            list_depth -= 1
+        elif tok.type == "list_item_open" and list_depth == 1 and tok.map:
+            blocks.append(("item", tok.map[0], tok.map[1]))
+        elif tok.type == "paragraph_open" and list_depth == 0 and depth == 0 and tok.map:
+            blocks.append(("para", tok.map[0], tok.map[1]))
+        elif tok.type == "fence" and list_depth == 0 and tok.map:
+            blocks.append(("fence", tok.map[0], tok.map[1]))
+        if tok.type == "blockquote_open":
+            depth += 1
+        elif tok.type == "blockquote_close":
+            depth -= 1
+    return blocks
+
+
+def _items(section_lines: list[str], first_line: int, heading: str | None,
+           labels: dict[str, list[str]] | None, skip_heading: bool) -> list[Item]:
+    offset = 1 if skip_heading else 0
+    body_lines = section_lines[offset:]
+    items = []
+    for btype, start, end in _block_ranges(body_lines):
+        while end > start and not body_lines[end - 1].strip():
+            end -= 1
+        text = "".join(body_lines[start:end])
+        if btype == "para" and not BOLD_LABEL_RE.match(text) and not TRANSCRIPT_RE.match(text):
+            # A plain paragraph is only an item under a "log"/hot section or when labelled.
+            if heading is None:
+                continue
+        kind = classify(text, heading, labels)
+        iid, explicit = item_id(text)
+        dm = ITEM_DATE_RE.match(text)
+        item_date = heading_date(dm[1]) if dm else None
+        line = first_line + offset + start
+        items.append(Item(kind=kind, text=text, line=line, end_line=line + (end - start) - 1,
+                          id=iid, explicit_id=explicit, date=item_date))
+    return items
+
+
+def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None = None,
+          with_items: bool = True) -> MemoryDoc:
+    fm_text, meta, body = split_frontmatter(text, path)
+    fm_lines = fm_text.count("\n")
+    lines = body.splitlines(keepends=True)
+    heads = _headings(body)
+    dated_levels = [lvl for _, lvl, txt in heads if heading_date(txt)]
+    entry_level = min(dated_levels) if dated_levels else None
+    split_level = entry_level if entry_level is not None else 2
+    cuts = [(start, lvl, txt) for start, lvl, txt in heads if lvl <= split_level]
+    sections: list[Section] = []
+    if not cuts or cuts[0][0] > 0:
+        end = cuts[0][0] if cuts else len(lines)
+        if end > 0:
+            sections.append(Section(None, 0, "".join(lines[:end]), fm_lines + 1, None))
+    for idx, (start, lvl, txt) in enumerate(cuts):
+        end = cuts[idx + 1][0] if idx + 1 < len(cuts) else len(lines)
+        dated = heading_date(txt) if lvl == entry_level else None
+        sections.append(Section(txt, lvl, "".join(lines[start:end]), fm_lines + start + 1, dated))
+    if with_items:
+        for sec in sections:
+            sec_lines = sec.text.splitlines(keepends=True)
+            sec.items = _items(sec_lines, sec.line, sec.heading, labels, skip_heading=sec.level > 0)
+    return MemoryDoc(path=path, frontmatter_text=fm_text, metadata=meta, sections=sections,
+                     entry_level=entry_level)
+
+
+def decode(data: bytes, path: str, max_bytes: int | None = None) -> str:
+    """Bytes of a memory file -> text, or an InputError naming the file and the fix."""
+    if max_bytes is not None and len(data) > max_bytes:
+        raise InputError(path, 1, "TG003", f"file is {len(data)} bytes, over the {max_bytes}-byte limit",
+                         "split it, or raise limits.max_file_bytes in .tiergit.yml")
+    if b"\0" in data[:8192]:
+        raise InputError(path, 1, "TG001", f"binary file in the memory store",
+                         "memory files are UTF-8 markdown; move binaries out of the store")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(path, line, "TG002", f"not valid UTF-8 (byte {exc.start})",
+                         "re-save the file as UTF-8") from None
+
+
+def has_transcript(text: str) -> list[int]:
+    """1-based lines that look like raw chat transcript (`User:` / `Assistant:`), outside fences."""
+    hits = []
+    in_fence = False
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+            continue
+        if not in_fence and TRANSCRIPT_RE.match(line):
+            hits.append(n)
+    return hits

