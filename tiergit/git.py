@@ -167,9 +167,10 @@ def rev_parse(repo: Path, rev: str) -> str | None:
     return value or None
 
 
-def blame_dates(repo: Path, path: str, rev: str = "HEAD") -> dict[int, date]:
-    """1-based line -> author date of the commit that added that line (empty if untracked)."""
-    raw = run(["blame", "--line-porcelain", rev, "--", path], repo, check=False)
+def blame_dates(repo: Path, path: str, rev: str | None = "HEAD") -> dict[int, date]:
+    """1-based line -> author date of the commit that added that line (empty if untracked).
+    rev=None blames the working-tree file (uncommitted lines get today's date)."""
+    raw = run(["blame", "--line-porcelain", *([rev] if rev else []), "--", path], repo, check=False)
     dates: dict[int, date] = {}
     current_line = 0
     for line in raw.decode("utf-8", "replace").splitlines():
