@@ -146,10 +146,12 @@ class _Errors:
         self.path, self.lines = path, lines
 
     def __call__(self, key: str, message: str, hint: str | None = None) -> TiergitError:
-        line = self.lines.get(key)
-        while line is None and "." in key:
-            key_parent = key.rsplit(".", 1)[0]
-            line, key = self.lines.get(key_parent), key_parent
+        # A key the file does not spell out (it comes from the preset) is reported at
+        # the line of its nearest parent that the file does have, under its full name.
+        probe, line = key, self.lines.get(key)
+        while line is None and "." in probe:
+            probe = probe.rsplit(".", 1)[0]
+            line = self.lines.get(probe)
         where = f"{self.path.name}:{line}" if line else self.path.name
         return TiergitError(f"{where}: {key}: {message}" if key else f"{where}: {message}", hint)
 
