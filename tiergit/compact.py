@@ -20,11 +20,16 @@ from tiergit.parse import DURABLE_KINDS, LIST_MARKER_RE, NEVER_COMPRESS, Item, M
 KEEP_KINDS = NEVER_COMPRESS | DURABLE_KINDS
 DEFAULT_RATIO = 0.10
 DEFAULT_TIMEOUT = 60.0
-MIN_LINE_WORDS, MAX_LINE_WORDS = 8, 40
+MIN_LINE_WORDS, MAX_LINE_WORDS = 5, 40   # words of condensed text per line, beyond its label
+LABEL_WORDS = 6
+ENTRY_OVERHEAD_WORDS = 12                  # the entry heading and its session marker
 # Hot-template sections that give items their kind; written to cold with an explicit prefix.
 SECTION_PREFIX = {"active decisions": "[decision]", "blockers": "[blocker]"}
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'`(\[*])")
-DATE_SUFFIX = re.compile(r"\s*[(\[]?\d{4}-\d{2}-\d{2}[)\]]?\s*$")
+DATE_SUFFIX = re.compile(r"\s*[(\[]?\d{4}-\d{2}-\d{2}(?:[T ][0-9:.-]+Z?)?[)\]]?\s*$")
+LEADING_DATE = re.compile(r"^\s*\d{4}-\d{2}-\d{2}(?:[T ][0-9:.]+Z?)?\s*[-—–:·]*\s*")
+SUB_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+SEEN_PREFIX_WORDS = 8
 
 
 @dataclass
@@ -109,26 +114,47 @@ def truncate_words(text: str, limit: int) -> str:
 def section_label(heading: str | None) -> str:
     if not heading:
         return "Notes"
-    label = DATE_SUFFIX.sub("", heading).strip(" #*:") or heading
-    return label
+    label = LEADING_DATE.sub("", DATE_SUFFIX.sub("", heading)).strip(" #*:") or heading
+    return truncate_words(label, LABEL_WORDS)
+
+
+def _sub_headings(section) -> list[tuple[int, str]]:
+    """(line, text) of the headings inside a section (deeper than its split level), outside fences."""
+    found, in_fence = [], False
+    for offset, line in enumerate(section.text.splitlines()[1:] if section.level else section.text.splitlines()):
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+            continue
+        match = None if in_fence else SUB_HEADING.match(line)
+        if match:
+            found.append((section.line + offset + (1 if section.level else 0), match[1]))
+    return found
+
+
+def _already_told(item: Item, cold_folded: str) -> bool:
+    """Context whose opening words cold already holds (notes re-pasted from an earlier session)."""
+    opening = " ".join(first_sentence(item.text).split()[:SEEN_PREFIX_WORDS])
+    return len(opening.split()) >= 4 and opening in cold_folded
 
 
 def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO,
-                labels: dict | None = None, skip_ids: frozenset[str] = frozenset()) -> Compaction:
+                labels: dict | None = None, skip_ids: frozenset[str] = frozenset(),
+                cold_text: str = "") -> Compaction:
     """Deterministic compaction of a notes document (pure).
 
     Items of KEEP_KINDS are kept verbatim unless cold already has their id; context is
-    condensed into one line per section, sized so the whole stays near `ratio` of the
+    condensed into one line per heading, sized so the whole stays near `ratio` of the
     notes' words; log items (fences, tool output, transcript lines) are dropped.
     """
     out = Compaction()
     seen = set(cold_ids)
+    cold_folded = " ".join(cold_text.split())
     total_words = 0
     kept_words = 0
-    context: list[tuple[str | None, list[Item]]] = []
-    for section in doc.sections:
+    groups: dict[tuple[int, int], tuple[str | None, list[Item]]] = {}
+    for index, section in enumerate(doc.sections):
         total_words += words(section.text)
-        ctx: list[Item] = []
+        subs = _sub_headings(section)
         for item in section.items:
             if item.id in skip_ids:
                 continue
@@ -143,22 +169,35 @@ def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO
                 kept_words += words(text)
             elif item.kind == "log":
                 out.dropped += 1
-            elif item.id in seen:
-                out.dropped += 1
+            elif item.id in seen or _already_told(item, cold_folded):
+                out.duplicates += 1
             else:
                 seen.add(item.id)
-                ctx.append(item)
-        if ctx:
-            context.append((section.heading, ctx))
+                above = [n for n, (line, _) in enumerate(subs) if line < item.line]
+                key = (index, above[-1] if above else -1)
+                heading = subs[key[1]][1] if above else section.heading
+                groups.setdefault(key, (heading, []))[1].append(item)
+    context = list(groups.values())
     if context:
-        budget = max(0.0, ratio * total_words - kept_words)
-        allowance = int(min(MAX_LINE_WORDS, max(MIN_LINE_WORDS, budget / len(context))))
-        for heading, items in context:
+        labels_ = [section_label(heading) for heading, _ in context]
+        budget = ratio * total_words - kept_words - ENTRY_OVERHEAD_WORDS
+        # The largest groups get a line first; once the budget is spent the rest are dropped
+        # (at least one line per session, so the entry always says what the work was).
+        order = sorted(range(len(context)), key=lambda k: -sum(words(i.text) for i in context[k][1]))
+        chosen = set()
+        for k in order:
+            cost = words(labels_[k]) + MIN_LINE_WORDS
+            if chosen and cost > budget:
+                break
+            chosen.add(k)
+            budget -= cost
+        allowance = int(min(MAX_LINE_WORDS, MIN_LINE_WORDS + max(0.0, budget) / len(chosen)))
+        for k, (heading, items) in enumerate(context):
             summary = "; ".join(s for s in (first_sentence(i.text) for i in items) if s)
-            if not summary:
+            if k not in chosen or not summary:
                 out.dropped += len(items)
                 continue
-            out.condensed.append(f"- {section_label(heading)}: {truncate_words(summary, allowance)}")
+            out.condensed.append(f"- {labels_[k]}: {truncate_words(summary, allowance)}")
             out.condensed_items += len(items)
     return out
 

@@ -199,7 +199,7 @@ def task_of(hot: Hot) -> tuple[str, parse.Item | None]:
     task = str(hot.meta.get("task") or "").strip()
     if not task and task_item is not None:
         task = parse.clean_text(task_item.text)
-    task = " ".join(task.split()) or "session"
+    task = " ".join(compact.DATE_SUFFIX.sub("", task).split()) or "session"
     if len(task) > MAX_TASK_CHARS:
         task = task[: MAX_TASK_CHARS - 1].rstrip() + "…"
     return task, task_item
@@ -268,7 +268,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     else:
         cold_ids = {i.id for i in cold_doc.items} if cold_doc else set()
         skip = frozenset({task_item.id}) if task_item is not None else frozenset()
-        result = compact.compact_doc(doc, cold_ids, settings["ratio"], cfg.labels, skip)
+        result = compact.compact_doc(doc, cold_ids, settings["ratio"], cfg.labels, skip, cold_text or "")
         body = result.body()
         if summarizer and settings["command"] and (result.kept or result.condensed):
             run = compact.run_summarizer(settings["command"], notes_text, settings["timeout"],
@@ -288,8 +288,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
         if body.strip():
             level = (cold_doc.entry_level if cold_doc and cold_doc.entry_level else 3)
             entry = (f"{'#' * level} {now.date().isoformat()} · {task}\n"
-                     f"<!-- tiergit:session {session} agent={paths.agent} started={hot.meta.get('started', '-') if hot else '-'} "
-                     f"ended={iso(now)} -->\n\n{body.strip()}\n")
+                     f"<!-- tiergit:session {session} -->\n\n{body.strip()}\n")
             kept_tokens = tokens.count_text(entry, cfg.tokenizer).tokens
             report.update(entry_written=True, tokens_kept=kept_tokens,
                           ratio=round(kept_tokens / tin.tokens, 4) if tin.tokens else 0.0, entry=entry)
