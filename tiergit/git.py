@@ -180,3 +180,18 @@ def blame_dates(repo: Path, path: str, rev: str | None = "HEAD") -> dict[int, da
         elif line.startswith("author-time "):
             dates[current_line] = datetime.fromtimestamp(int(parts[1]), tz=timezone.utc).date()
     return dates
+
+
+def current_branch(repo: Path) -> str | None:
+    """The checked-out branch name, or None when HEAD is detached."""
+    name = out(["symbolic-ref", "--quiet", "--short", "HEAD"], repo, check=False)
+    return name or None
+
+
+def last_version(repo: Path, path: str) -> tuple[str, bytes] | None:
+    """(commit, content) of the newest committed version of `path`, even after it was deleted."""
+    rev = out(["log", "-1", "--format=%H", "--diff-filter=AMR", "HEAD", "--", path], repo, check=False)
+    if not rev:
+        return None
+    data = run(["show", f"{rev}:{path}"], repo, check=False)
+    return rev, data
