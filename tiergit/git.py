@@ -195,3 +195,14 @@ def last_version(repo: Path, path: str) -> tuple[str, bytes] | None:
         return None
     data = run(["show", f"{rev}:{path}"], repo, check=False)
     return rev, data
+
+
+def merge_file(ours: Path, base: Path, theirs: Path, labels: tuple[str, str, str]) -> tuple[bytes, int]:
+    """`git merge-file -p`: (merged bytes, conflicts); conflicts < 0 when git cannot merge (binary)."""
+    proc = subprocess.run(
+        ["git", "merge-file", "-p", "-L", labels[0], "-L", labels[1], "-L", labels[2],
+         str(ours), str(base), str(theirs)],
+        capture_output=True, env=_env(),
+    )
+    code = proc.returncode
+    return proc.stdout, (code if code < 128 else -1)
