@@ -131,7 +131,10 @@ def svg_line_chart(x_labels: list[str], series: list[tuple[str, list[float]]], *
     left, right, top, bottom = 64, 16, 56, 40
     pw, ph = width - left - right, height - top - bottom
     peak = max([v for _, vals in series for v in vals] + [v for _, v in refs] + [0])
-    ymax, step = nice_ceiling(peak * 1.05 if peak else 1)
+    # Bytes get round KB ticks (1024-based), everything else round decimal ticks.
+    kb = 1024 if unit == "bytes" and peak >= 1024 else 1
+    ymax, step = nice_ceiling(peak * 1.05 / kb if peak else 1)
+    ymax, step = ymax * kb, step * kb
     n = max(1, max((len(v) for _, v in series), default=1))
 
     def x(i: int) -> float:
@@ -151,8 +154,11 @@ def svg_line_chart(x_labels: list[str], series: list[tuple[str, list[float]]], *
         out.append(f'<line x1="{left}" x2="{width - right}" y1="{_f(y(v))}" y2="{_f(y(v))}" stroke="#e9ecef"/>')
         out.append(f'<text x="{left - 6}" y="{_f(y(v) + 4)}" text-anchor="end" fill="#495057">{escape(human(v, unit))}</text>')
     label_every = max(1, math.ceil(len(x_labels) / 8))
+    drawn = None
     for i, label in enumerate(x_labels):
-        if i % label_every == 0 or i == len(x_labels) - 1:
+        last = i == len(x_labels) - 1 and i % label_every >= label_every / 2
+        if (i % label_every == 0 or last) and label != drawn:
+            drawn = label
             out.append(f'<text x="{_f(x(i))}" y="{height - bottom + 16}" text-anchor="middle" fill="#495057">'
                        f"{escape(label)}</text>")
     out.append(f'<line x1="{left}" x2="{width - right}" y1="{top + ph}" y2="{top + ph}" stroke="#868e96"/>')
@@ -174,38 +180,5 @@ def svg_line_chart(x_labels: list[str], series: list[tuple[str, list[float]]], *
         out.append(f'<rect x="{legend_x}" y="30" width="14" height="4" fill="{color}"/>')
         out.append(f'<text x="{legend_x + 18}" y="36" fill="#212529">{escape(name)}</text>')
         legend_x += 26 + 7 * len(name)
-    out.append("</svg>")
-    return "\n".join(out)
-
-
-def svg_budget_bars(rows: list[dict], *, width: int = 720, css_class: str = "bars") -> str:
-    """rows: {"label", "percent", "warn_percent", "health", "detail"} -> horizontal bars of
-    % of budget, with a tick at the warn level and a line at 100 % (the budget)."""
-    left, right, row_h, top = 180, 110, 26, 12
-    height = top + row_h * max(1, len(rows)) + 20
-    scale_max = max(120.0, max((r["percent"] for r in rows), default=0) * 1.05)
-    pw = width - left - right
-
-    def x(pct: float) -> float:
-        return left + pw * min(pct, scale_max) / scale_max
-
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="{escape(css_class)}" viewBox="0 0 {width} {height}" '
-           f'role="img" aria-label="size as percent of budget" font-family="system-ui, sans-serif" font-size="12">',
-           f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>']
-    for i, r in enumerate(rows):
-        y0 = top + i * row_h
-        color = HEALTH_COLOR.get(r.get("health", "healthy"), "#495057")
-        out.append(f'<text x="{left - 8}" y="{y0 + 15}" text-anchor="end" fill="#212529">{escape(r["label"])}</text>')
-        out.append(f'<rect x="{left}" y="{y0 + 4}" width="{_f(pw)}" height="14" fill="#f1f3f5"/>')
-        out.append(f'<rect class="bar" x="{left}" y="{y0 + 4}" width="{_f(x(r["percent"]) - left)}" height="14" '
-                   f'fill="{color}"><title>{escape(r.get("detail", ""))}</title></rect>')
-        wx = x(r.get("warn_percent", 80.0))
-        out.append(f'<line x1="{_f(wx)}" x2="{_f(wx)}" y1="{y0 + 2}" y2="{y0 + 20}" stroke="#e67700" stroke-width="2"/>')
-        out.append(f'<text x="{width - right + 8}" y="{y0 + 15}" fill="#212529">{_f(r["percent"])}% '
-                   f"{escape(r.get('short', ''))}</text>")
-    bx = x(100.0)
-    out.append(f'<line x1="{_f(bx)}" x2="{_f(bx)}" y1="{top - 4}" y2="{height - 16}" stroke="#c92a2a" '
-               f'stroke-dasharray="4 3" stroke-width="1.5"/>')
-    out.append(f'<text x="{_f(bx)}" y="{height - 4}" text-anchor="middle" fill="#c92a2a">budget</text>')
     out.append("</svg>")
     return "\n".join(out)
