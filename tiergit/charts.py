@@ -95,6 +95,16 @@ def mermaid_tier_sizes(store) -> str:
     return mermaid_budget_chart(budget_rows(collect(store)))
 
 
+def summary_chart(store) -> str:
+    """The tier chart for a job summary, with a caption; '' if the store cannot be measured
+    (the check that writes the summary has already reported why)."""
+    try:
+        block = mermaid_tier_sizes(store)
+    except Exception:  # noqa: BLE001 - a chart never fails a check
+        return ""
+    return "### Memory size against budget\n\n" + block
+
+
 # --- SVG ---------------------------------------------------------------------------------
 
 def nice_ceiling(value: float) -> tuple[float, float]:
