@@ -115,7 +115,8 @@ def main() -> None:
             hooked.append(time_commit(repo, True, run))
             change_five(repo, rng, run + 1000)
             plain.append(time_commit(repo, False, run + 1000))
-        count = len(git(repo, "ls-files", ".squad/memory").stdout.split())
+        count = len([p for p in git(repo, "ls-files", ".squad/memory").stdout.split()
+                     if p.startswith((".squad/memory/hot/", ".squad/memory/cold/")) and p.endswith(".md")])
         walls_h, cpus_h = [w for w, _ in hooked], [c for _, c in hooked]
         walls_p, cpus_p = [w for w, _ in plain], [c for _, c in plain]
         mh, mp = statistics.median(walls_h), statistics.median(walls_p)
