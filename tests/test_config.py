@@ -162,3 +162,20 @@ def test_tier_file_for_good_slugs_stays_inside(repo):
         cfg.tier_file("attic", agent="picard")
     with pytest.raises(TiergitError, match="needs a value for {agent}"):
         cfg.tier_file("hot")
+
+
+@pytest.mark.parametrize("command", [
+    ["session", "start", "--agent", "../x", "--task", "t"],
+    ["session", "end", "--agent", "../x"],
+    ["context", "--agent", "../x"],
+    ["instructions", "--agent", "../x"],
+    ["recall", "cache", "--agent", "../x"],
+])
+def test_agent_path_on_the_command_line_is_refused(squad_repo, command):
+    before = git(squad_repo, "status", "--porcelain", "--ignored").stdout
+    proc = tiergit(squad_repo, *command)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stderr.startswith("tiergit: error: invalid agent name '../x': must match [a-z0-9][a-z0-9._-]*")
+    assert "hint:" in proc.stderr and "Traceback" not in proc.stderr
+    assert git(squad_repo, "status", "--porcelain", "--ignored").stdout == before
+    assert not (squad_repo / ".squad/memory/x.md").exists() and not (squad_repo / ".squad/x.md").exists()
