@@ -334,7 +334,12 @@ def load(repo_root: Path) -> Config:
     if not path.is_file():
         raise TiergitError(f"{CONFIG_NAME}: not found in {repo_root}",
                            "run `tiergit init --preset squad` to create it")
-    raw = path.read_bytes()
+    return from_bytes(path.read_bytes(), repo_root)
+
+
+def from_bytes(raw: bytes, repo_root: Path) -> Config:
+    """A config from the bytes of a `.tiergit.yml` (the work-tree file, or the staged blob)."""
+    path = repo_root / CONFIG_NAME
     if len(raw) > MAX_CONFIG_BYTES:
         raise TiergitError(f"{CONFIG_NAME}: {len(raw)} bytes is too large for a config file",
                            f"keep it under {MAX_CONFIG_BYTES} bytes")

@@ -153,6 +153,12 @@ def read_blobs(repo: Path, blobs: list[str]) -> dict[str, bytes]:
     return out_map
 
 
+def index_file(repo: Path, rel: str) -> bytes | None:
+    """The staged content of a file (relative to `repo`), or None when it is not in the index."""
+    proc = subprocess.run(["git", "cat-file", "blob", f":./{rel}"], cwd=repo, capture_output=True, env=_env())
+    return proc.stdout if proc.returncode == 0 else None
+
+
 def hash_object(repo: Path, data: bytes) -> str:
     return run(["hash-object", "--stdin"], repo, input=data).decode().strip()
 

@@ -19,7 +19,9 @@ def pre_commit(repo: Path) -> int:
     from tiergit.checkrun import findings_of, run_checks, staged_sources
     from tiergit.tokens import TokenCache
 
-    cfg = config_mod.load(repo)
+    # The commit's own config: a staged .tiergit.yml, not unstaged edits to it.
+    staged_config = git.index_file(repo, config_mod.CONFIG_NAME)
+    cfg = config_mod.from_bytes(staged_config, repo) if staged_config is not None else config_mod.load(repo)
     sources = staged_sources(repo, cfg)
     if not sources:
         return 0
