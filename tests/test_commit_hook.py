@@ -48,3 +48,22 @@ def test_tiergit_zero_skips(squad_repo):
     git(squad_repo, "add", "-A")
     done = git(squad_repo, "commit", "-m", "skip", check=False, env={"TIERGIT": "0"})
     assert done.returncode == 0, done.stderr
+
+
+def test_hook_uses_the_staged_config_not_unstaged_edits(squad_repo):
+    cfg = squad_repo / ".tiergit.yml"
+    original = cfg.read_text()
+    write(squad_repo / ".squad/memory/hot/picard.md", "# Hot\n\n" + "- note\n" * 60)  # 429 bytes
+    git(squad_repo, "add", "-A")
+    # Loosening the budget in the work tree only does not let the file through...
+    cfg.write_text(original + "tiers:\n  hot: {budget: {bytes: 8192}}\n")
+    strict = original + "tiers:\n  hot: {budget: {bytes: 300}}\n"
+    (squad_repo / "strict.yml").write_text(strict)
+    blob = git(squad_repo, "hash-object", "-w", "strict.yml").stdout.strip()
+    git(squad_repo, "update-index", "--cacheinfo", f"100644,{blob},.tiergit.yml")
+    refused = git(squad_repo, "commit", "-m", "x", check=False)
+    assert refused.returncode == 1 and "max 300" in refused.stderr
+    # ...and a staged, looser config is what the commit is checked against.
+    git(squad_repo, "add", ".tiergit.yml")
+    accepted = git(squad_repo, "commit", "-q", "-m", "looser budget", check=False)
+    assert accepted.returncode == 0, accepted.stderr
