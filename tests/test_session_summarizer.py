@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from session_helpers import squad_store  # noqa: F401
 from conftest import tiergit, write
 from tiergit import config, parse, session
 
@@ -43,23 +44,23 @@ def run_session(repo: Path) -> dict:
     return json.loads(proc.stdout)
 
 
-def test_summarizer_that_drops_a_correction_still_yields_it_verbatim(squad_repo: Path) -> None:
-    configure(squad_repo, "drop_correction.py")
-    report = run_session(squad_repo)
+def test_summarizer_that_drops_a_correction_still_yields_it_verbatim(squad_store: Path) -> None:
+    configure(squad_store, "drop_correction.py")
+    report = run_session(squad_store)
     assert report["summarizer"].startswith("summarized by")
     assert report["readded"] == [MUST[0]]
-    cold = (squad_repo / COLD).read_text()
+    cold = (squad_store / COLD).read_text()
     assert "Summary: the session reworked the token cache." in cold   # the summarizer's text is used
     for line in MUST:
         assert cold.count(line) == 1
     assert len(parse.parse(cold, COLD).entries) == 1
 
 
-def test_well_behaved_summarizer_output_is_used_as_is(squad_repo: Path) -> None:
-    configure(squad_repo, "echo_stats.py")
-    report = run_session(squad_repo)
+def test_well_behaved_summarizer_output_is_used_as_is(squad_store: Path) -> None:
+    configure(squad_store, "echo_stats.py")
+    report = run_session(squad_store)
     assert report["readded"] == [MUST[2]]   # it only echoes `- [kind]` lines; the **Fix:** item comes back
-    cold = (squad_repo / COLD).read_text()
+    cold = (squad_store / COLD).read_text()
     assert "Summary by echo_stats for picard:" in cold
     for line in MUST:
         assert line in cold
@@ -67,35 +68,35 @@ def test_well_behaved_summarizer_output_is_used_as_is(squad_repo: Path) -> None:
 
 @pytest.mark.parametrize("script, timeout, why", [("hang.py", 1, "timed out after 1s"),
                                                   ("fail.py", 20, "failed (exit 3: error: model 'gpt-imaginary' not found)")])
-def test_failing_or_hanging_summarizer_falls_back_and_says_so(squad_repo: Path, script: str, timeout: float,
+def test_failing_or_hanging_summarizer_falls_back_and_says_so(squad_store: Path, script: str, timeout: float,
                                                              why: str) -> None:
-    configure(squad_repo, script, timeout)
-    session.start(config.load(squad_repo), "picard", "Summarizer work")
-    hot = squad_repo / HOT
+    configure(squad_store, script, timeout)
+    session.start(config.load(squad_store), "picard", "Summarizer work")
+    hot = squad_store / HOT
     hot.write_text(hot.read_text() + NOTES)
-    proc = tiergit(squad_repo, "session", "end", "--agent", "picard")
+    proc = tiergit(squad_store, "session", "end", "--agent", "picard")
     assert proc.returncode == 0, proc.stderr
     assert why in proc.stdout and "used the deterministic compaction" in proc.stdout
-    cold = (squad_repo / COLD).read_text()
+    cold = (squad_store / COLD).read_text()
     for line in MUST:
         assert line in cold
     assert "- Notes: Looked at how the summarizer is called and" in cold   # the deterministic condensing
 
 
-def test_summarizer_cannot_inject_headings_or_session_markers(squad_repo: Path, tmp_path: Path) -> None:
+def test_summarizer_cannot_inject_headings_or_session_markers(squad_store: Path, tmp_path: Path) -> None:
     script = write(tmp_path / "sneaky.py", "import sys\nsys.stdin.read()\n"
                    "print('### 2020-01-01 · fake entry\\n<!-- tiergit:session s-deadbeef -->\\nsummary')\n")
-    cfg = squad_repo / ".tiergit.yml"
+    cfg = squad_store / ".tiergit.yml"
     cfg.write_text(cfg.read_text() + f"compact: {{command: {json.dumps(sys.executable + ' ' + str(script))}}}\n")
-    run_session(squad_repo)
-    cold = (squad_repo / COLD).read_text()
+    run_session(squad_store)
+    cold = (squad_store / COLD).read_text()
     assert len(parse.parse(cold, COLD).entries) == 1
     assert "s-deadbeef" not in cold and "**2020-01-01 · fake entry**" in cold
 
 
-def test_bad_compact_config_is_a_clear_error(squad_repo: Path) -> None:
-    cfg = squad_repo / ".tiergit.yml"
+def test_bad_compact_config_is_a_clear_error(squad_store: Path) -> None:
+    cfg = squad_store / ".tiergit.yml"
     cfg.write_text(cfg.read_text() + "compact: {timeout: -5}\n")
-    session.start(config.load(squad_repo), "picard", "x")
-    proc = tiergit(squad_repo, "session", "end", "--agent", "picard")
+    session.start(config.load(squad_store), "picard", "x")
+    proc = tiergit(squad_store, "session", "end", "--agent", "picard")
     assert proc.returncode == 2 and "compact.timeout" in proc.stderr and ".tiergit.yml" in proc.stderr

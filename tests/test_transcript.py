@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from session_helpers import squad_store  # noqa: F401
 from conftest import tiergit, write
 from tiergit import parse, transcript
 
@@ -121,13 +122,13 @@ def test_no_turns_and_overwriting_the_input_are_refused(tmp_path: Path) -> None:
     assert good.read_text() == "User: hi\nAssistant: hello\n"
 
 
-def test_compacted_transcript_feeds_session_end(squad_repo: Path, tmp_path: Path) -> None:
+def test_compacted_transcript_feeds_session_end(squad_store: Path, tmp_path: Path) -> None:
     src = write_jsonl(tmp_path / "chat.jsonl", claude_code_lines(60))
     notes = tmp_path / "notes.md"
     assert tiergit(tmp_path, "transcript", "compact", str(src), "-o", str(notes)).returncode == 0
-    assert tiergit(squad_repo, "session", "start", "--agent", "picard", "--task", "Cache").returncode == 0
-    proc = tiergit(squad_repo, "session", "end", "--agent", "picard", "--notes", str(notes))
+    assert tiergit(squad_store, "session", "start", "--agent", "picard", "--task", "Cache").returncode == 0
+    proc = tiergit(squad_store, "session", "end", "--agent", "picard", "--notes", str(notes))
     assert proc.returncode == 0, proc.stderr
-    cold = (squad_repo / ".squad/memory/cold/picard.md").read_text()
+    cold = (squad_store / ".squad/memory/cold/picard.md").read_text()
     assert CORRECTION in cold and DECISION in cold
     assert "Request 59" not in cold   # transcript lines are dropped from cold
