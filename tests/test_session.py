@@ -178,7 +178,8 @@ def test_bad_hot_input_is_a_clear_error_and_nothing_changes(squad_store: Path) -
     cold_before = (squad_store / COLD).read_text()
     for text, needle in (("", "empty"), ("   \n\n", "empty"),
                          ("---\ntiergit: [unclosed\n---\n# Hot\n- [decision] x\n", "invalid frontmatter"),
-                         ("---\ntiergit: {agent: picard\n# Hot\n", "frontmatter")):
+                         ("---\ntiergit: {agent: picard\n# Hot\n", "frontmatter"),
+                         ("---\ntiergit: 5\n---\n# Hot\n- [decision] y\n", "must be a mapping")):
         (squad_store / HOT).write_text(text)
         proc = tiergit(squad_store, "session", "end", "--agent", "picard")
         assert proc.returncode == 2, (text, proc.stdout)
@@ -186,6 +187,8 @@ def test_bad_hot_input_is_a_clear_error_and_nothing_changes(squad_store: Path) -
         assert "Traceback" not in proc.stderr
         assert (squad_store / HOT).read_text() == text
         assert (squad_store / COLD).read_text() == cold_before
+    proc = tiergit(squad_store, "session", "end", "--agent", "picard", "--notes", "missing.md")
+    assert proc.returncode == 2 and "missing.md: cannot read notes file" in proc.stderr
     proc = start(squad_store, "--agent", "../etc")
     assert proc.returncode == 2 and "invalid agent name" in proc.stderr
 
