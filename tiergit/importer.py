@@ -105,7 +105,13 @@ def fit(lines: list[str], units: list[Unit], limits: dict[str, float], encoding:
             current = {"bytes": current["bytes"] - len(chunk.encode("utf-8")),
                        "lines": current["lines"] - chunk.count("\n"), "tokens": current["tokens"] - u.tokens}
         current = sizes(removed)
-    return removed, taken
+    # Backfill: a large unit taken late can leave room for smaller, newer ones taken before it.
+    for u in reversed(taken[:-1]):
+        trial = removed - set(range(u.first, u.last + 1))
+        if all(v <= limits.get(m, float("inf")) for m, v in sizes(trial).items()):
+            removed = trial
+    kept = [u for u in taken if u.first in removed]
+    return removed, kept
 
 
 def hot_template(store, agent: str) -> str:
