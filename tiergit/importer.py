@@ -115,12 +115,12 @@ def fit(lines: list[str], units: list[Unit], limits: dict[str, float], encoding:
 
 
 def hot_template(store, agent: str) -> str:
-    """The hot template (store copy, else packaged, else a minimal one) with the agent filled in."""
-    candidates = [store.root / "templates" / "hot.md", Path(__file__).parent / "templates" / "store" / "hot.md"]
-    text = next((p.read_text(encoding="utf-8") for p in candidates if p.is_file()), FALLBACK_HOT)
-    for key, value in (("agent", agent), ("date", date.today().isoformat()), ("task", "")):
-        text = re.sub(r"\{\{\s*" + key + r"\s*\}\}", value, text).replace("{" + key + "}", value)
-    return text
+    """A fresh (idle) hot file, exactly as `session end` leaves one: the session module renders it."""
+    try:
+        from tiergit import session
+    except ImportError:  # the session feature is not installed: a minimal hot file
+        return FALLBACK_HOT.format(agent=agent)
+    return session.render_hot(store.config, agent, None, [], session.new_session_id(), None)
 
 
 def read_text(store, rel: str) -> str:
