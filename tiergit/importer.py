@@ -220,7 +220,8 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
             continue
         res = import_agent(store, agent, source, today)
         results.append(res)
-        plan.add(cold_rel, res.cold_text, reason=f"cold from {source}: {res.kept_entries} entries, "
+        plan.add(cold_rel, res.cold_text, reason=f"cold from {source}: {res.kept_entries} "
+                                                 f"entr{'y' if res.kept_entries == 1 else 'ies'}, "
                                                  f"{res.cold_tokens} tokens")
         if not (store.repo / hot_rel).exists():
             plan.add(hot_rel, hot_template(store, agent), reason="hot from the template")
