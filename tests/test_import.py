@@ -134,3 +134,17 @@ def test_import_openclaw(repo):
     assert staged_hits["hits"][0]["id"] == hits[0]["id"]
     assert tiergit(repo, "import", "openclaw", "--apply", "--retire-legacy").returncode == 0
     assert not (repo / "memory" / f"{recent}.md").exists()
+
+
+def test_bad_legacy_file_exits_2_and_writes_nothing(squad_repo):
+    _squad(squad_repo)
+    (squad_repo / ".squad" / "agents" / "worf" / "history.md").write_bytes(b"# Worf\n\n- caf\xe9\n")
+    write(squad_repo / ".squad" / "agents" / "Bad Name" / "history.md", "# x\n")
+    before = git(squad_repo, "status", "--porcelain", "-uall").stdout
+    proc = tiergit(squad_repo, "import", "squad", "--apply")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert ".squad/agents/worf/history.md:3" in proc.stderr and "UTF-8" in proc.stderr
+    assert git(squad_repo, "status", "--porcelain", "-uall").stdout == before
+    (squad_repo / ".squad" / "agents" / "worf" / "history.md").write_text(_history(2))
+    proc = tiergit(squad_repo, "import", "squad")
+    assert proc.returncode == 0 and "skipped .squad/agents/Bad Name/history.md" in proc.stdout
