@@ -63,8 +63,8 @@ _STEMS: dict[str, str] = {}
 
 
 def _stem(w: str) -> str:
-    if w in STOPWORDS or len(w) < 2:
-        return ""
+    if w in STOPWORDS or (len(w) < 2 and not w.isdigit()):
+        return ""  # digits stay: "2.x" and "3.x" are different facts
     for suffix in ("ing", "ed", "es", "s"):
         if len(w) > len(suffix) + 3 and w.endswith(suffix):
             return w[: -len(suffix)]

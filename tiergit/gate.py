@@ -16,7 +16,7 @@ from tiergit import parse, secrets
 from tiergit.candidates import Candidate, content_words
 from tiergit.scoring import Score
 
-DEFAULT_GATE = {"min_score": 0.70, "min_recalls": 2, "min_age_days": 30, "duplicate_ratio": 88}
+DEFAULT_GATE = {"min_score": 0.70, "min_recalls": 2, "min_age_days": 30, "duplicate_ratio": 85}
 
 TRANSCRIPT_RE = re.compile(r"(?:^|[\s>*(\-])(User|Assistant|Human|Candidate)\s*\**:\s")
 DREAM_META_RE = re.compile(r"(?i)confidence:\s*0(?:\.0+)?\b|status:\s*staged\b|evidence:\s*memory/\.dreams/")
@@ -48,7 +48,7 @@ class DupIndex:
     def __init__(self) -> None:
         self.keys: list[str] = []
         self.labels: list[str] = []
-        self.sizes: list[int] = []
+        self.words: list[frozenset[str]] = []
         self.postings: dict[str, list[int]] = {}
 
     def add(self, key: str, label: str) -> None:
@@ -58,7 +58,7 @@ class DupIndex:
         idx = len(self.keys)
         self.keys.append(key)
         self.labels.append(label)
-        self.sizes.append(len(words))
+        self.words.append(frozenset(words))
         for w in words:
             self.postings.setdefault(w, []).append(idx)
 
@@ -72,16 +72,28 @@ class DupIndex:
                 shared[idx] = shared.get(idx, 0) + 1
         best: tuple[float, int] | None = None
         for idx, n in sorted(shared.items()):
-            if n * 2 < min(len(words), self.sizes[idx]):
+            theirs = self.words[idx]
+            if n * 2 < min(len(words), len(theirs)):
                 continue
             other = self.keys[idx]
             value = fuzz.token_set_ratio(key, other, score_cutoff=ratio)
+            if not value or _swapped(words, theirs):
+                continue
             # token_set_ratio is 100 for any subset; a short text must match closely as a whole.
-            if value and min(len(words), self.sizes[idx]) < 4 and fuzz.ratio(key, other) < ratio:
+            if min(len(words), len(theirs)) < 4 and fuzz.ratio(key, other) < ratio:
                 continue
             if value and (best is None or value > best[0]):
                 best = (value, idx)
         return None if best is None else f"{self.labels[best[1]]} ({best[0]:.0f}% similar)"
+
+
+def _swapped(a: set[str] | frozenset[str], b: frozenset[str]) -> bool:
+    """Exactly one word differs on each side and the two are not spelling variants:
+    "cache JWKS for ten minutes" vs "… five minutes" states a different fact."""
+    only_a, only_b = a - b, b - a
+    if len(only_a) != 1 or len(only_b) != 1:
+        return False
+    return fuzz.ratio(next(iter(only_a)), next(iter(only_b))) < 80
 
 
 @dataclass

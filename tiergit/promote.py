@@ -267,7 +267,7 @@ def propose(store, topic: str, text: str, kind: str, agent: str | None, today: d
     base = old if old is not None else "# Staged for promotion\n\n"
     new = base + ("" if base.endswith("\n") else "\n") + line
     plan = Plan("tiergit propose")
-    plan.add(rel, new, old, reason=f"staged for wiki/{topic} (skips the score gate, still reviewed)")
+    plan.add(rel, new, old, reason=f"staged for topic {topic}: skips the score gate, still reviewed")
     plan.notes.append(f"id {parse.item_id(line)[0]}; the next `tiergit promote --apply` puts it in the promotion PR")
     return plan
 
