@@ -167,9 +167,10 @@ def rev_parse(repo: Path, rev: str) -> str | None:
     return value or None
 
 
-def blame_dates(repo: Path, path: str, rev: str = "HEAD") -> dict[int, date]:
-    """1-based line -> author date of the commit that added that line (empty if untracked)."""
-    raw = run(["blame", "--line-porcelain", rev, "--", path], repo, check=False)
+def blame_dates(repo: Path, path: str, rev: str | None = "HEAD") -> dict[int, date]:
+    """1-based line -> author date of the commit that added that line (empty if untracked).
+    rev=None blames the working-tree file (uncommitted lines get today's date)."""
+    raw = run(["blame", "--line-porcelain", *([rev] if rev else []), "--", path], repo, check=False)
     dates: dict[int, date] = {}
     current_line = 0
     for line in raw.decode("utf-8", "replace").splitlines():
@@ -181,6 +182,21 @@ def blame_dates(repo: Path, path: str, rev: str = "HEAD") -> dict[int, date]:
     return dates
 
 
+def current_branch(repo: Path) -> str | None:
+    """The checked-out branch name, or None when HEAD is detached."""
+    name = out(["symbolic-ref", "--quiet", "--short", "HEAD"], repo, check=False)
+    return name or None
+
+
+def last_version(repo: Path, path: str) -> tuple[str, bytes] | None:
+    """(commit, content) of the newest committed version of `path`, even after it was deleted."""
+    rev = out(["log", "-1", "--format=%H", "--diff-filter=AMR", "HEAD", "--", path], repo, check=False)
+    if not rev:
+        return None
+    data = run(["show", f"{rev}:{path}"], repo, check=False)
+    return rev, data
+
+
 def merge_file(ours: Path, base: Path, theirs: Path, labels: tuple[str, str, str]) -> tuple[bytes, int]:
     """`git merge-file -p`: (merged bytes, conflicts); conflicts < 0 when git cannot merge (binary)."""
     proc = subprocess.run(
@@ -190,3 +206,69 @@ def merge_file(ours: Path, base: Path, theirs: Path, labels: tuple[str, str, str
     )
     code = proc.returncode
     return proc.stdout, (code if code < 128 else -1)
+
+
+@dataclass(frozen=True)
+class RawChange:
+    status: str   # A, M, D or T (renames are split into D + A)
+    mode: str     # new mode ("000000" when deleted)
+    blob: str     # new blob id ("0" * 40 when deleted)
+    path: str     # relative to the folder git ran in
+
+
+@dataclass(frozen=True)
+class LogCommit:
+    commit: str
+    time: int     # committer time, unix seconds
+    subject: str
+    changes: tuple[RawChange, ...]
+
+
+def log_changes(repo: Path, pathspecs: list[str], rev: str = "HEAD", max_count: int | None = None,
+                oldest_first: bool = True) -> list[LogCommit]:
+    """Commits along the first-parent line of `rev` that touched `pathspecs`, each with its raw
+    diff against its first parent (merges included that way), read from git objects in one
+    `git log` call: no checkout, no per-commit process. Empty when `rev` does not exist yet."""
+    if rev_parse(repo, rev) is None:
+        return []
+    args = ["log", "--first-parent", "--diff-merges=first-parent", "--raw", "--no-renames",
+            "--no-abbrev", "--relative", "-z", "--format=%x01%H%x02%ct%x02%s"]
+    if oldest_first:
+        args.append("--reverse")
+    if max_count is not None:
+        args.append(f"--max-count={max_count}")
+    raw = run([*args, rev, "--", *pathspecs], repo)
+    commits = []
+    for chunk in raw.split(b"\x01")[1:]:
+        header, _, rest = chunk.partition(b"\0")
+        sha, ctime, subject = header.decode("utf-8", "replace").split("\x02", 2)
+        fields = rest.lstrip(b"\n").split(b"\0")
+        changes = []
+        for i in range(0, len(fields) - 1, 2):
+            meta = fields[i].decode().lstrip(":").split()
+            if len(meta) < 5:
+                continue
+            changes.append(RawChange(status=meta[4][0], mode=meta[1], blob=meta[3],
+                                     path=fields[i + 1].decode("utf-8", "surrogateescape")))
+        commits.append(LogCommit(commit=sha, time=int(ctime), subject=subject, changes=tuple(changes)))
+    return commits
+
+
+def blob_sizes(repo: Path, blobs: list[str]) -> dict[str, int]:
+    """Byte sizes of many blobs with one `git cat-file --batch-check` (contents not read)."""
+    if not blobs:
+        return {}
+    unique = list(dict.fromkeys(blobs))
+    data = run(["cat-file", "--batch-check"], repo, input=("\n".join(unique) + "\n").encode())
+    sizes: dict[str, int] = {}
+    for line in data.decode().splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] == "blob":
+            sizes[parts[0]] = int(parts[2])
+    return sizes
+
+
+def commit_time(repo: Path, rev: str = "HEAD") -> int | None:
+    """Committer time of `rev` (unix seconds), None before the first commit."""
+    value = out(["log", "-1", "--format=%ct", rev, "--"], repo, check=False)
+    return int(value) if value.isdigit() else None

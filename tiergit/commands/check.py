@@ -1,6 +1,8 @@
 """`tiergit check`: budgets and content rules; exit 1 on any critical finding."""
 from __future__ import annotations
 
+import os
+
 import click
 
 from tiergit import diagnostics
@@ -60,6 +62,11 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
             click.echo(diagnostics.render(findings, fmt))
         if fmt == "text":
             click.echo(diagnostics.summary_line(findings, len(reports)))
-    diagnostics.write_step_summary(diagnostics.summary_markdown(findings, len(reports)))
+    summary = diagnostics.summary_markdown(findings, len(reports))
+    if os.environ.get("GITHUB_STEP_SUMMARY"):
+        from tiergit.charts import summary_chart
+
+        summary += "\n" + summary_chart(store)
+    diagnostics.write_step_summary(summary)
     if any(f.severity == "critical" for f in findings):
         ctx.exit(1)

@@ -62,6 +62,19 @@ def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> 
     return {"root": store.config.root, "tiers": tiers, "files": files, "total": total}
 
 
+def add_sparks(store: Store, model: dict, last: int = 20) -> None:
+    """Each file's `spark`: its size over its last committed versions (+ the working copy)."""
+    from tiergit.charts import sparkline
+    from tiergit.history import file_sparks
+
+    sizes = file_sparks(store, last=last)
+    for row in model["files"]:
+        values = sizes.get(row["path"], [])
+        if not values or values[-1] != row["bytes"]:
+            values = [*values, row["bytes"]][-last:]
+        row["spark"], row["spark_bytes"] = sparkline(values), values
+
+
 def _tok(row: dict) -> str:
     return str(row["tokens"]) if row.get("tokens_exact") else f"~{row['tokens']}"
 
@@ -69,6 +82,8 @@ def _tok(row: dict) -> str:
 def render(model: dict) -> str:
     lines = [f"tiergit status: {model['root']}", ""]
     header = f"{'tier':<6} {'file':<44} {'bytes':>7} {'tokens':>7} {'lines':>6} {'budget':>7}  health"
+    if any(f.get("spark") for f in model["files"]):
+        header += "  growth"
     lines.append(header)
     lines.append("-" * len(header))
     for tier in model["tiers"]:
@@ -79,7 +94,8 @@ def render(model: dict) -> str:
             pct = f"{r['percent']:.0f}%" if r.get("percent") is not None else "-"
             name = r["path"] if len(r["path"]) <= 44 else "…" + r["path"][-43:]
             lines.append(f"{r['tier']:<6} {name:<44} {r['bytes']:>7} {_tok(r):>7} {r['lines']:>6} {pct:>7}  "
-                         f"{MARK[r['health']]}" + (f"  {r['error']}" if r.get("error") else ""))
+                         f"{MARK[r['health']]:<4}" + (f"  {r['spark']}" if r.get("spark") else "")
+                         + (f"  {r['error']}" if r.get("error") else ""))
     t = model["total"]
     lines.append("-" * len(header))
     tok = str(t["tokens"]) if t["tokens_exact"] else f"~{t['tokens']}"
@@ -107,6 +123,7 @@ def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
     """
     store = open_store(ctx)
     model = collect(store, deep=deep)
+    add_sparks(store, model)
     extra = _extras(store)
     if extra:
         model.update(extra)
