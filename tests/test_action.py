@@ -15,6 +15,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import yaml
+from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 from conftest import PROJECT, git, write
 
 from tiergit import logs

@@ -2,8 +2,8 @@
 
 Every example checks: no entry lost, none duplicated, every appended item kept, the
 result parses, and conflict markers appear exactly when both branches edited the
-same item. `test_merge_in_process` runs 50 examples through `merge_texts` (the
-driver's core, no git) to stay fast; `test_merge_through_real_git` runs 15 examples
+same item. `test_merge_in_process` runs 40 examples through `merge_texts` (the
+driver's core, no git) to stay fast; `test_merge_through_real_git` runs 10 examples
 end to end: a real repository, the driver registered as `tiergit install` does,
 and a real `git merge`.
 """
@@ -46,13 +46,14 @@ def base_text(path: Path) -> str:
 
 def apply_ops(name: str, text: str, ops: list[tuple[str, int]]) -> Branch:
     branch = Branch(name, text)
+    level = parse.parse(text).entry_level or 3    # new entries at the file's entry level
     for step, (op, n) in enumerate(ops):
         doc = parse.parse(branch.text)
         sections = [s.text for s in doc.sections]
         entries = [i for i, s in enumerate(doc.sections) if s.date is not None]
         tag = f"{name}{step}"
         if op == "add":
-            hashes = "#" * (doc.entry_level or 3)
+            hashes = "#" * level
             new = (f"{hashes} 2026-06-{n % 28 + 1:02d}: {tag} session\n\n**Context:** {tag} did work.\n\n"
                    f"- [fact] {tag} learned something\n\n")
             first = 1 if doc.sections and doc.sections[0].level == 0 else 0
@@ -113,7 +114,7 @@ def check(base: str, a: Branch, b: Branch, merged: str, conflicts: int) -> None:
         assert sorted(e.heading for e in parse.parse(merged).entries) == sorted(expected)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(path=st.sampled_from(FILES), ops_a=OPS, ops_b=OPS)
 def test_merge_in_process(path, ops_a, ops_b):
     base = base_text(path)
@@ -126,7 +127,7 @@ def _git(repo: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(path=st.sampled_from(FILES), ops_a=OPS, ops_b=OPS)
 def test_merge_through_real_git(path, ops_a, ops_b):
     base = base_text(path)

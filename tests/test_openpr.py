@@ -9,6 +9,7 @@ import os
 import shutil
 from pathlib import Path
 
+from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 from conftest import git, tiergit
 from test_action import seed_candidates
 

@@ -111,8 +111,13 @@ def _split_tail(pieces: list[Piece]) -> str:
 def _document(text: str, path: str, level: int, doc: parse_mod.MemoryDoc) -> _Doc:
     fm_lines = doc.frontmatter_text.count("\n")
     lines = text.splitlines(keepends=True)
-    body = "".join(lines[fm_lines:])
-    cuts = [(fm_lines + start, lvl, heading) for start, lvl, heading in parse_mod._headings(body) if lvl <= level]
+    if (doc.entry_level or 2) == level:
+        # parse() already cut this version at the same level: reuse its sections.
+        cuts = [(s.line - 1, s.level, s.heading) for s in doc.sections if s.level > 0]
+    else:
+        body = "".join(lines[fm_lines:])
+        cuts = [(fm_lines + start, lvl, heading) for start, lvl, heading in parse_mod._headings(body)
+                if lvl <= level]
     bounds = [(fm_lines, 0, None)] if not cuts or cuts[0][0] > fm_lines else []
     bounds += cuts
     items = sorted(doc.items, key=lambda i: i.line)
