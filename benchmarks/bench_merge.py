@@ -4,7 +4,8 @@
    entry, one edits an item of the first entry), median of --runs, against
    `git merge-file` (git's own line merge of the same three versions) as the baseline.
 2. Through git: `git merge` of such a branch with `merge=tiergit` (the driver is a new
-   Python process) against `merge=union` (Squad's current setting), median of --runs.
+   Python process) against `merge=union` (Squad's current setting), median of --runs;
+   wall time and CPU time (the CPU figure does not move with the machine's load).
 
 Usage: python benchmarks/bench_merge.py [--runs 7]
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -54,8 +56,9 @@ def git(repo: Path, *args: str) -> None:
                         "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@x"})
 
 
-def git_merge_ms(driver: str, base: str, ours: str, theirs: str, runs: int) -> float:
-    times = []
+def git_merge_ms(driver: str, base: str, ours: str, theirs: str, runs: int) -> tuple[float, float]:
+    """Median wall time and median CPU time (git and the driver, user + sys) of the merge."""
+    times, cpu = [], []
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as tmp:
             repo = Path(tmp)
@@ -70,12 +73,15 @@ def git_merge_ms(driver: str, base: str, ours: str, theirs: str, runs: int) -> f
                 (repo / "h.md").write_text(text)
                 git(repo, "add", "-A")
                 git(repo, "commit", "-q", "-m", name)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             subprocess.run(["git", "merge", "--no-edit", "-q", "b"], cwd=repo, capture_output=True,
                            env={**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@x",
                                 "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@x"})
             times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu.append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000)
+    return statistics.median(times), statistics.median(cpu)
 
 
 def main() -> None:
@@ -104,7 +110,8 @@ def main() -> None:
     print(f"\nreal `git merge` of two sessions on {biggest.relative_to(CORPUS)} ({len(base.encode())} bytes), "
           f"median of {args.runs} runs (ms):")
     for driver in ("union", "tiergit"):
-        print(f"  merge={driver:<8} {git_merge_ms(driver, base, ours, theirs, args.runs):8.1f}")
+        wall, cpu = git_merge_ms(driver, base, ours, theirs, args.runs)
+        print(f"  merge={driver:<8} wall {wall:8.1f}   cpu {cpu:8.1f}")
 
 
 if __name__ == "__main__":
