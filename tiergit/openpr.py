@@ -24,16 +24,14 @@ def _last_line(proc: subprocess.CompletedProcess) -> str:
     return lines[-1] if lines else f"exit {proc.returncode}"
 
 
-def open_pr(store, branch: str, title: str, body_path: Path) -> str:
-    """Push `branch` and open (or update) its pull request with `gh`; returns the PR's URL."""
+def check_ready(store, branch: str) -> tuple[str, str]:
+    """(gh, remote) or the error `open_pr` would raise; call it before writing anything."""
     repo = store.repo
     gh = shutil.which("gh")
     if gh is None:
         raise TiergitError("promote --open-pr: the GitHub CLI `gh` is not installed",
                            f"install gh and run `gh auth login`, or push {branch} and open the PR by hand "
-                           f"with the body in {body_path} (or use .github/workflows/tiergit-promote.yml)")
-    if not Path(body_path).is_file():
-        raise TiergitError(f"{body_path}: pull-request body not found", "pass --pr-body FILE with promote")
+                           f"(or use .github/workflows/tiergit-promote.yml)")
     remote = git.remote_for(repo, branch)
     if remote is None:
         raise TiergitError(f"{repo}: no remote to push {branch} to",
@@ -42,6 +40,15 @@ def open_pr(store, branch: str, title: str, body_path: Path) -> str:
     if branch in PROTECTED or branch == default:
         raise TiergitError(f"promote --open-pr: refusing to open a pull request from {branch}",
                            "run promote on a branch: git checkout -b tiergit/promote")
+    return gh, remote
+
+
+def open_pr(store, branch: str, title: str, body_path: Path) -> str:
+    """Push `branch` and open (or update) its pull request with `gh`; returns the PR's URL."""
+    repo = store.repo
+    gh, remote = check_ready(store, branch)
+    if not Path(body_path).is_file():
+        raise TiergitError(f"{body_path}: pull-request body not found", "pass --pr-body FILE with promote")
     root = store.config.root
     if git.changed_paths(repo, [root]):
         git.commit_paths(repo, [root], title)
