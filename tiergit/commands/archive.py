@@ -1,0 +1,65 @@
+"""`tiergit archive` and `tiergit restore`: retention into the archive, and back from history."""
+from __future__ import annotations
+
+import click
+
+from tiergit.cli import echo_json, open_store
+
+
+@click.command()
+@click.option("--apply", "do_apply", is_flag=True, help="Write the changes (default: preview).")
+@click.option("--diff", "show_diff", is_flag=True, help="Show the line changes in the preview.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def archive(ctx: click.Context, do_apply: bool, show_diff: bool, as_json: bool) -> None:
+    """Move expired entries and daily notes into the archive; old archive out of the tree.
+
+    Cold entries older than the tier's ttl_days go to <archive>/YYYY-MM/
+    (pinned sections never; items of a dated log section by their own date),
+    daily notes older than 30 days too, and archive months older than
+    delete_after_days (90) are deleted from the tree: commit the result, and
+    `tiergit restore PATH` brings any file back from history.
+
+    \b
+    Example:
+      tiergit archive            # preview
+      tiergit archive --apply && git add -A && git commit -m "tiergit archive"
+    """
+    from tiergit import retention
+    from tiergit.scoring import today_utc
+
+    store = open_store(ctx)
+    plan = retention.plan_archive(store, today_utc())
+    written = plan.apply(store.repo) if do_apply else []
+    if as_json:
+        echo_json({**plan.as_dict(), "applied": do_apply, "written": written})
+        return
+    click.echo(plan.preview(diff=show_diff))
+    if plan.effective and not do_apply:
+        click.echo("preview only: run with --apply to write")
+
+
+@click.command()
+@click.argument("path")
+@click.option("--apply", "do_apply", is_flag=True, help="Write the file back (default: preview).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def restore(ctx: click.Context, path: str, do_apply: bool, as_json: bool) -> None:
+    """Bring a file back from git history (e.g. an archive month deleted by `archive`).
+
+    \b
+    Example:
+      tiergit restore .squad/memory/archive/2026-04/cold/picard.md --apply
+    """
+    from tiergit import retention
+
+    store = open_store(ctx)
+    rel = store.rel(path)
+    plan = retention.restore(store, rel)
+    written = plan.apply(store.repo) if do_apply else []
+    if as_json:
+        echo_json({**plan.as_dict(), "applied": do_apply, "written": written})
+        return
+    click.echo(plan.preview())
+    if not do_apply:
+        click.echo("preview only: run with --apply to write")

@@ -1,0 +1,67 @@
+"""`tiergit context --agent A`: the spawn prompt (hot only by default) on stdout."""
+from __future__ import annotations
+
+import click
+
+from tiergit.cli import echo_json, open_store
+from tiergit.context import SITUATIONS
+
+
+@click.command()
+@click.option("--agent", required=True, help="The agent to spawn (a slug such as 'picard').")
+@click.option("--include-cold", is_flag=True, help="Add the agent's cold tier (its summarized history).")
+@click.option("--include-wiki", "wiki", multiple=True, metavar="TOPIC",
+              help="Add a reviewed wiki topic (repeatable).")
+@click.option("--for", "situation", type=click.Choice(list(SITUATIONS)), default=None,
+              help="Pick tiers by situation: cold for resume/debug/incident, wiki for spec/onboard/incident.")
+@click.option("--task", default=None, help="The task (default: the hot file's Current task).")
+@click.option("--why", default=None, help="Why the task matters.")
+@click.option("--success", default=None, help="How the agent knows it is done.")
+@click.option("--template", type=click.Path(dir_okay=False), default=None,
+              help="Template file (default: <root>/templates/spawn.md, else the packaged one).")
+@click.option("--stats", "show_stats", is_flag=True,
+              help="Bytes and tokens per section and in total, beside loading every tier (on stderr).")
+@click.option("--strict", is_flag=True, help="Exit 1 when the hot part is over its budget.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (prompt, stats, notes).")
+@click.pass_context
+def context(ctx: click.Context, agent: str, include_cold: bool, wiki: tuple[str, ...], situation: str | None,
+            task: str | None, why: str | None, success: str | None, template: str | None, show_stats: bool,
+            strict: bool, as_json: bool) -> None:
+    """Print the spawn prompt for an agent: hot memory only, unless asked for more.
+
+    The prompt fills templates/spawn.md: Task, WHY, Success criteria and a
+    Memory Context with the hot tier; Cold and Wiki appear only with
+    --include-cold / --include-wiki or a --for situation. Notes and --stats go
+    to stderr so stdout can be piped straight to the agent. A hot file over its
+    budget is reported; with --strict that exits 1.
+
+    \b
+    Examples:
+      tiergit context --agent picard --task "Fix token refresh" --stats
+      tiergit context --agent picard --for incident --task "login 500s"
+      tiergit context --agent picard --include-cold --include-wiki auth
+    """
+    from tiergit import context as ctx_mod
+
+    store = open_store(ctx)
+    spawn = ctx_mod.build(store, agent, include_cold=include_cold, include_wiki=list(wiki), situation=situation,
+                          task=task, why=why, success=success, template=template)
+    st = ctx_mod.stats(store, agent, spawn) if (show_stats or as_json) else None
+    if as_json:
+        echo_json({"agent": agent, "situation": situation, "prompt": spawn.prompt,
+                   "files": [{"path": p.path, "tier": p.tier} for p in spawn.parts],
+                   "wiki_topics": spawn.wiki_topics, "notes": spawn.notes, "over_budget": spawn.over_budget,
+                   "stats": st})
+    else:
+        click.echo(spawn.prompt, nl=False)
+        for note in spawn.notes:
+            click.echo(f"tiergit: {note}", err=True)
+        if st is not None:
+            click.echo(f"tiergit context --agent {agent}: sizes", err=True)
+            click.echo(ctx_mod.render_stats(st), err=True)
+        for line in spawn.over_budget:
+            click.echo(f"tiergit: hot over budget: {line}", err=True)
+        if spawn.over_budget:
+            click.echo("  hint: run `tiergit session end` to compact hot into cold", err=True)
+    if strict and spawn.over_budget:
+        ctx.exit(1)

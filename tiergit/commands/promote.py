@@ -1,0 +1,177 @@
+"""`tiergit promote` and `tiergit propose`: candidates, gate verdicts, wiki appends for review."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from tiergit.cli import echo_json, open_store
+
+
+def _row_text(r, width: int = 100) -> list[str]:
+    c = r.cand
+    mark = "PROMOTE" if r.verdict.accepted else "reject "
+    text = c.text if len(c.text) <= width else c.text[: width - 1] + "…"
+    return [f"  {mark} {r.score.total:.2f}  {c.id}  {c.kind:<10} recalls {r.recalls:<3} {c.source}:{c.line} -> {r.target}",
+            f"           {text}",
+            f"           {r.verdict.reason}"]
+
+
+def render(promo, show_all: bool = False) -> str:
+    s = promo.settings
+    shown = [r for r in promo.rows if show_all or not r.settled]
+    lines = [f"tiergit promote: {len(promo.rows)} candidate(s), {len(promo.accepted)} to promote "
+             f"(gate: score >= {s['min_score']:.2f}, recalls >= {s['min_recalls']}, "
+             f"age >= {s['min_age_days']} days, durable kinds)", ""]
+    for r in shown:
+        lines += _row_text(r)
+    hidden = len(promo.rows) - len(shown)
+    if hidden:
+        lines.append(f"  ({hidden} already promoted, pending or rejected in review: not shown; --all lists them)")
+    return "\n".join(lines)
+
+
+def render_explain(rows) -> str:
+    out = []
+    for r in rows:
+        c = r.cand
+        out += [f"{c.id}  {c.kind}  {c.source}:{c.line}" + (f"  [{c.entry}]" if c.entry else ""),
+                f"  text: {c.text}",
+                f"  age from: {c.age_day.isoformat() if c.age_day else 'unknown'}   recalls: {r.recalls}   "
+                f"mentions: {r.mentions}   target: {r.target}" + ("   (proposed: forced)" if c.forced else ""),
+                "  score:"]
+        for name, value in r.score.signals.items():
+            w = r.score.weights.get(name, 0.0)
+            out.append(f"    {name:<14} {value:.3f} x {w:.2f} = {value * w:.3f}")
+        out.append(f"    {'total':<14} {r.score.total:.3f}")
+        out.append("  gate:")
+        for chk in r.verdict.checks:
+            out.append(f"    {'pass' if chk.passed else 'FAIL'}  {chk.name:<12} {chk.detail}")
+        out.append(f"  verdict: {'promote' if r.verdict.accepted else 'reject'}: {r.verdict.reason}")
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+@click.command()
+@click.option("--apply", "do_apply", is_flag=True, help="Append accepted items to the wiki and log them for review.")
+@click.option("--explain", "selector", metavar="SELECTOR", help="Show one candidate's score breakdown and every gate "
+              "check (an id m-…, an id prefix, PATH:LINE, or words of its text).")
+@click.option("--pr-body", "pr_body", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the pull-request body (markdown) to this file.")
+@click.option("--limit", type=click.IntRange(min=0), default=None, help="Promote at most N items this run.")
+@click.option("--all", "show_all", is_flag=True, help="Also list items already promoted or reviewed.")
+@click.option("--open-pr", is_flag=True, help="Open the pull request (needs the delivery module and a token).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: Path | None, limit: int | None,
+            show_all: bool, open_pr: bool, as_json: bool) -> None:
+    """Score promotion candidates and gate them into the reviewed wiki.
+
+    Candidates are durable (or recalled) items in tiers whose next tier is
+    reviewed, plus staged items (`propose`, DREAMS.md, `import squad`). Each
+    gets a score from six signals and a verdict with a one-line reason.
+    --apply appends the accepted items to their wiki topic and records them
+    in the review log; commit that on a branch and open a pull request.
+
+    \b
+    Examples:
+      tiergit promote                          # preview, nothing written
+      tiergit promote --explain m-3f9a1c2b     # one candidate, every signal and check
+      git checkout -b tiergit/promote
+      tiergit promote --apply --pr-body /tmp/body.md
+    """
+    from tiergit import promote as promote_mod
+    from tiergit import prbody
+
+    store = open_store(ctx)
+    promo = promote_mod.build(store, limit=limit, explain=selector)
+    if selector:
+        rows = promote_mod.explain_rows(promo, selector)
+        if not rows:
+            from tiergit.errors import TiergitError
+            raise TiergitError(f"promote --explain: no candidate matches {selector!r}",
+                               "use an id from `tiergit promote` (m-…), PATH:LINE, or words of the item")
+        if as_json:
+            echo_json([dict(r.as_dict(), checks=[c.__dict__ for c in r.verdict.checks]) for r in rows])
+        else:
+            click.echo(render_explain(rows))
+        return
+    if pr_body is not None:
+        from tiergit.audit import themes
+
+        text = prbody.render(store, promo, themes(store, promo.today))
+        from tiergit.fsutil import atomic_write
+        atomic_write(pr_body, text)
+    written: list[str] = []
+    if do_apply:
+        written = promote_mod.apply(store, promo)
+    if as_json:
+        echo_json({**promo.as_dict(), "applied": do_apply, "written": written,
+                   "pr_body": str(pr_body) if pr_body else None})
+    else:
+        click.echo(render(promo, show_all))
+        click.echo("")
+        click.echo(promo.plan.preview())
+        if do_apply:
+            click.echo(f"applied: {len(promo.accepted)} item(s) proposed; commit on a branch and open a pull request")
+        elif promo.accepted:
+            click.echo(f"preview only: run with --apply to append {len(promo.accepted)} item(s) for review")
+        if pr_body is not None:
+            click.echo(f"pull-request body written to {pr_body}")
+    if open_pr:
+        _open_pr(store, promo, pr_body)
+
+
+def _open_pr(store, promo, pr_body: Path | None) -> None:
+    import importlib
+    import importlib.util
+
+    from tiergit import git
+    from tiergit.errors import TiergitError
+
+    if pr_body is None:
+        raise TiergitError("promote --open-pr needs --pr-body FILE", "add --pr-body .git/tiergit-pr.md")
+    if importlib.util.find_spec("tiergit.openpr") is None:
+        raise TiergitError("promote --open-pr: this tiergit has no pull-request module (tiergit.openpr)",
+                           "open the PR with `gh pr create --body-file " + str(pr_body) + "` or the workflow")
+    openpr = importlib.import_module("tiergit.openpr")
+    branch = git.current_branch(store.repo) or "tiergit/promote"
+    title = f"tiergit: promote {len(promo.accepted)} item(s) into reviewed memory"
+    result = openpr.open_pr(store, branch, title, pr_body)
+    if result:
+        click.echo(str(result))
+
+
+@click.command()
+@click.option("--topic", required=True, help="Wiki topic (a slug such as auth): the file wiki/<topic>.md.")
+@click.option("--kind", type=click.Choice(["decision", "rule", "fact", "correction"]), default="rule",
+              show_default=True, help="Kind of knowledge.")
+@click.option("--agent", default=None, help="Who proposes it (recorded in the staging line).")
+@click.option("--apply", "do_apply", is_flag=True, help="Write it to the staging file (default: preview).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.argument("text")
+@click.pass_context
+def propose(ctx: click.Context, topic: str, kind: str, agent: str | None, do_apply: bool, as_json: bool,
+            text: str) -> None:
+    """Stage an agent's on-demand wiki write: skips the score gate, never the review.
+
+    The text is written to the staging file with a `forced` mark; the next
+    `tiergit promote --apply` (on the promotion branch) appends it to
+    wiki/<topic>.md in the pull request, where a human accepts or deletes it.
+    Credentials, prompt injections and raw transcript lines are refused.
+
+    \b
+    Example:
+      tiergit propose --apply --topic auth --kind correction --agent picard \\
+        "Tokens are refreshed by the gateway, never by the client"
+    """
+    from tiergit import promote as promote_mod
+
+    store = open_store(ctx)
+    plan = promote_mod.propose(store, topic, text, kind, agent)
+    if do_apply:
+        plan.apply(store.repo)
+    if as_json:
+        echo_json({**plan.as_dict(), "applied": do_apply})
+    else:
+        click.echo(plan.preview())

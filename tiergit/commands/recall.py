@@ -1,0 +1,54 @@
+"""`tiergit recall QUERY`: ranked items from cold, wiki, archive and staging; logs each hit."""
+from __future__ import annotations
+
+import click
+
+from tiergit.cli import echo_json, open_store
+
+
+@click.command()
+@click.argument("query", nargs=-1, required=True)
+@click.option("--agent", default=None, help="Who is asking: their own agent files plus shared ones; logged.")
+@click.option("--tier", "tiers", multiple=True,
+              help="Search only this tier (repeatable; also 'archive', 'staging'). Default: all but hot.")
+@click.option("-n", "limit", type=int, default=10, show_default=True, help="How many hits.")
+@click.option("--no-log", is_flag=True, help="Do not append the hits to the recall log.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def recall(ctx: click.Context, query: tuple[str, ...], agent: str | None, tiers: tuple[str, ...], limit: int,
+           no_log: bool, as_json: bool) -> None:
+    """Find what the team already knows: items ranked by BM25, best first.
+
+    Searches cold, wiki (and any non-session tier), the archive and staged
+    candidates. Each hit is appended to the recall log (<root>/logs/recalls.jsonl),
+    which promotion scoring reads; --no-log skips that. The index is cached
+    under the git dir and re-reads only files that changed.
+
+    \b
+    Example:
+      tiergit recall "token cache expiry" --agent picard -n 5
+    """
+    from tiergit.recall import recall as run_recall
+
+    store = open_store(ctx)
+    text = " ".join(query).strip()
+    hits, stats = run_recall(store, text, agent=agent, tiers=list(tiers) or None, limit=limit, log=not no_log)
+    if as_json:
+        echo_json({"query": text, "agent": agent, "logged": bool(hits) and not no_log,
+                   "index": {"files": stats.files, "reindexed": stats.reindexed, "removed": stats.removed,
+                             "skipped": stats.skipped},
+                   "hits": [h.as_dict() for h in hits]})
+        return
+    if not hits:
+        click.echo(f"no items match {text!r}")
+        return
+    for h in hits:
+        click.echo(f"{h.rank:>2}. {h.score:.2f}  {h.path}:{h.line}  {h.kind}  {h.date or '-'}  {h.id}")
+        click.echo(f"    {h.entry or '(no heading)'}")
+        click.echo(f"    {_short(h.text)}")
+    for path in stats.skipped or []:
+        click.echo(f"(skipped unreadable {path}; `tiergit check` says why)", err=True)
+
+
+def _short(text: str, width: int = 110) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -1,0 +1,252 @@
+"""`import squad`: adopt `.squad/agents/*/history.md` and `.squad/decisions.md` into tiers.
+
+For each agent's history.md (nothing is lost: cold + archive together hold every line):
+- cold tier = the file minus what does not fit its budget (the warn level, so the
+  first `session end` has room): dated entries go first, oldest first (items of a
+  dated log section one by one), then undated sections, earliest first. Pinned
+  core sections (title, Core Context, Project Context) and headings without items
+  always stay.
+- archive = what was taken out, in `<root>/<archive>/<yyyy>-<mm>/<agent>.md` by the
+  entry's month (undated sections: the import's month).
+- staging = every durable item (decision, rule, fact, correction) of the history
+  files, and every decision of decisions.md, as promotion candidates (see staged.py).
+- hot = created from the hot template when the agent has none.
+Legacy files stay as they are unless `retire_legacy` (then decisions.md is first
+copied verbatim into `<archive>/legacy/decisions.md`). An agent whose cold file
+exists already is skipped, so a second run changes nothing.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from tiergit import parse, staged
+from tiergit.config import SLUG
+from tiergit.errors import TiergitError
+from tiergit.plan import Plan
+from tiergit.tokens import count_text
+
+CORE_HEADINGS = {"core context", "project context"}
+DECISION_LABEL_RE = re.compile(r"(?mi)^\s*(?:[-*+]\s+)?\*\*(?:what|decision)\s*:?\*\*")
+FALLBACK_HOT = ("# {agent}: hot memory\n\n## Current task\n\n## Active decisions\n\n## Last actions\n\n"
+                "## Blockers\n\n## Talking to\n")
+
+
+@dataclass
+class Unit:
+    """A removable piece of a history file: whole lines [first, last], 1-based."""
+    first: int
+    last: int
+    date: date | None
+    parent: str | None     # heading of the section a log item sits in (None for a whole section)
+    tokens: int = 0
+
+
+@dataclass
+class AgentImport:
+    agent: str
+    source: str
+    cold_text: str
+    archived: list[Unit]
+    archive_texts: dict[str, str]          # archive path -> text to add
+    staged: list[staged.Staged]
+    cold_tokens: int
+    cold_bytes: int
+    over_budget: bool
+    kept_entries: int
+    notes: list[str] = field(default_factory=list)
+
+
+def _heading_key(heading: str | None) -> str:
+    return re.sub(r"[^a-z ]", "", (heading or "").lower()).strip()
+
+
+def units_of(doc: parse.MemoryDoc) -> list[Unit]:
+    """Removable units in removal order: dated (oldest first), then undated sections (earliest first)."""
+    dated, undated = [], []
+    for sec in doc.sections:
+        if sec.level == 0:
+            continue
+        if sec.date is not None:
+            dated.append(Unit(sec.line, sec.end_line, sec.date, None))
+        elif sec.is_log_section:
+            for item in sec.items:
+                if item.date is not None:
+                    dated.append(Unit(item.line, item.end_line, item.date, sec.heading))
+        elif sec.level > 1 and sec.items and _heading_key(sec.heading) not in CORE_HEADINGS:
+            undated.append(Unit(sec.line, sec.end_line, None, None))
+    dated.sort(key=lambda u: (u.date, u.first))
+    return dated + undated
+
+
+def fit(lines: list[str], units: list[Unit], limits: dict[str, float], encoding: str) -> tuple[set[int], list[Unit]]:
+    """Take units out (in order) until the remaining lines fit every limit. -> (removed line numbers, units taken)."""
+    for u in units:
+        u.tokens = count_text("".join(lines[u.first - 1:u.last]), encoding).tokens
+
+    def sizes(removed: set[int]) -> dict[str, int]:
+        text = "".join(ln for n, ln in enumerate(lines, 1) if n not in removed)
+        return {"bytes": len(text.encode("utf-8")), "lines": text.count("\n"),
+                "tokens": count_text(text, encoding).tokens}
+
+    removed: set[int] = set()
+    taken: list[Unit] = []
+    current = sizes(removed)
+    queue = list(units)
+    while queue and any(current.get(m, 0) > lim for m, lim in limits.items()):
+        # Subtract estimates unit by unit, then recount exactly once per batch.
+        while queue and any(current.get(m, 0) > lim for m, lim in limits.items()):
+            u = queue.pop(0)
+            chunk = "".join(lines[u.first - 1:u.last])
+            removed.update(range(u.first, u.last + 1))
+            taken.append(u)
+            current = {"bytes": current["bytes"] - len(chunk.encode("utf-8")),
+                       "lines": current["lines"] - chunk.count("\n"), "tokens": current["tokens"] - u.tokens}
+        current = sizes(removed)
+    return removed, taken
+
+
+def hot_template(store, agent: str) -> str:
+    """The hot template (store copy, else packaged, else a minimal one) with the agent filled in."""
+    candidates = [store.root / "templates" / "hot.md", Path(__file__).parent / "templates" / "store" / "hot.md"]
+    text = next((p.read_text(encoding="utf-8") for p in candidates if p.is_file()), FALLBACK_HOT)
+    for key, value in (("agent", agent), ("date", date.today().isoformat()), ("task", "")):
+        text = re.sub(r"\{\{\s*" + key + r"\s*\}\}", value, text).replace("{" + key + "}", value)
+    return text
+
+
+def read_text(store, rel: str) -> str:
+    return parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
+
+
+def budget_limits(tier) -> dict[str, float]:
+    return {metric: limit.warn for metric, limit in tier.budget.items()}
+
+
+def durable_items(doc: parse.MemoryDoc, source: str, decisions_file: bool) -> list[staged.Staged]:
+    out = []
+    for sec in doc.sections:
+        for item in sec.items:
+            kind = item.kind
+            if decisions_file and not item.durable and (
+                    DECISION_LABEL_RE.search(item.text) or _heading_key(sec.heading).startswith("decision")):
+                kind = "decision"
+            if kind in parse.DURABLE_KINDS:
+                out.append(staged.Staged(item.id, kind, item.clean, source, sec.heading))
+    return out
+
+
+def import_agent(store, agent: str, source: str, today: date) -> AgentImport:
+    cfg = store.config
+    text = read_text(store, source)
+    doc = parse.parse(text, source, cfg.labels)
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    removed, taken = fit(lines, units_of(doc), budget_limits(cfg.tiers["cold"]), cfg.tokenizer)
+    cold_text = "".join(ln for n, ln in enumerate(lines, 1) if n not in removed)
+    archive_base = cfg.repo_path(cfg.archive).rstrip("/")
+    groups: dict[str, list[Unit]] = {}
+    for u in sorted(taken, key=lambda u: u.first):
+        month = (u.date or today).strftime("%Y-%m")
+        groups.setdefault(f"{archive_base}/{month}/{agent}.md", []).append(u)
+    archive_texts = {}
+    for path, units in groups.items():
+        chunks, parent = [], None
+        for u in units:
+            if u.parent and u.parent != parent:
+                chunks.append(f"## {u.parent}\n\n")
+            parent = u.parent
+            body = "".join(lines[u.first - 1:u.last])
+            chunks.append(body if body.endswith("\n\n") else body.rstrip("\n") + "\n\n")
+        archive_texts[path] = "".join(chunks)
+    size = count_text(cold_text, cfg.tokenizer)
+    limits = {m: lim.max for m, lim in cfg.tiers["cold"].budget.items()}
+    measured = {"bytes": len(cold_text.encode("utf-8")), "tokens": size.tokens, "lines": cold_text.count("\n")}
+    over = any(measured.get(m, 0) > lim for m, lim in limits.items())
+    kept = sum(1 for s in parse.parse(cold_text, source, cfg.labels).sections if s.date is not None)
+    notes = []
+    if over:
+        notes.append(f"{agent}: cold is still over budget after archiving every entry "
+                     f"({size.tokens} tokens): its pinned core sections are too large; compact them by hand")
+    return AgentImport(agent, source, cold_text, taken, archive_texts, durable_items(doc, source, False),
+                       size.tokens, measured["bytes"], over, kept, notes)
+
+
+def squad_sources(store) -> tuple[list[tuple[str, str]], list[str], str | None]:
+    """([(agent, history path)], skipped notes, decisions path) from the .squad layout."""
+    base = store.repo / ".squad"
+    if not (base / "agents").is_dir() and not (base / "decisions.md").is_file():
+        raise TiergitError(f"{store.repo}/.squad: no Squad layout found (agents/*/history.md, decisions.md)",
+                           "run `tiergit import squad` at the root of a repository that uses Squad")
+    agents, notes = [], []
+    for hist in sorted((base / "agents").glob("*/history.md")):
+        name = hist.parent.name
+        rel = hist.relative_to(store.repo).as_posix()
+        if not SLUG.match(name) or ".." in name:
+            notes.append(f"skipped {rel}: {name!r} is not a valid agent name (lowercase slug)")
+            continue
+        agents.append((name, rel))
+    dec = base / "decisions.md"
+    return agents, notes, dec.relative_to(store.repo).as_posix() if dec.is_file() else None
+
+
+def plan_squad(store, retire_legacy: bool = False, today: date | None = None) -> tuple[Plan, list[AgentImport]]:
+    cfg = store.config
+    for needed in ("hot", "cold"):
+        if needed not in cfg.tiers or "{agent}" not in cfg.tiers[needed].path:
+            raise TiergitError(f"{cfg.path.name}: import squad needs per-agent `hot` and `cold` tiers",
+                               "use `tiergit init --preset squad`, or add tiers.hot/cold with {agent} paths")
+    today = today or date.today()
+    agents, notes, decisions = squad_sources(store)
+    plan = Plan("tiergit import squad" + (" --retire-legacy" if retire_legacy else ""))
+    plan.notes.extend(notes)
+    results: list[AgentImport] = []
+    to_stage: list[staged.Staged] = []
+    archive_adds: dict[str, str] = {}
+    for agent, source in agents:
+        cold_rel = store.rel(cfg.tier_file("cold", agent=agent))
+        hot_rel = store.rel(cfg.tier_file("hot", agent=agent))
+        if (store.repo / cold_rel).exists():
+            plan.notes.append(f"{agent}: {cold_rel} exists, skipped (delete it to import {source} again)")
+            continue
+        res = import_agent(store, agent, source, today)
+        results.append(res)
+        plan.add(cold_rel, res.cold_text, reason=f"cold from {source}: {res.kept_entries} entries, "
+                                                 f"{res.cold_tokens} tokens")
+        if not (store.repo / hot_rel).exists():
+            plan.add(hot_rel, hot_template(store, agent), reason="hot from the template")
+        for path, text in res.archive_texts.items():
+            archive_adds[path] = archive_adds.get(path, "") + text
+        to_stage.extend(res.staged)
+        plan.notes.extend(res.notes)
+        if retire_legacy:
+            plan.add(source, None, read_text(store, source), reason="legacy, now in cold + archive")
+    if decisions:
+        dtext = read_text(store, decisions)
+        to_stage.extend(durable_items(parse.parse(dtext, decisions, cfg.labels), decisions, True))
+        if retire_legacy:
+            keep = f"{cfg.repo_path(cfg.archive).rstrip('/')}/legacy/decisions.md"
+            plan.add(keep, dtext, reason=f"verbatim copy of {decisions}")
+            plan.add(decisions, None, dtext, reason="legacy, decisions staged and copied to the archive")
+    for path in sorted(archive_adds):
+        old = (store.repo / path).read_text(encoding="utf-8") if (store.repo / path).is_file() else None
+        body = archive_adds[path]
+        new = (old.rstrip("\n") + "\n\n" + body) if old else (
+            f"# Archive: {Path(path).stem}\n\n<!-- moved from the legacy history by `tiergit import squad`"
+            f" on {today.isoformat()} -->\n\n" + body)
+        plan.add(path, new.rstrip("\n") + "\n", old, reason="older entries, out of the cold budget")
+    _stage(store, plan, to_stage)
+    return plan, results
+
+
+def _stage(store, plan: Plan, items: list[staged.Staged]) -> None:
+    if not items:
+        return
+    rel = staged.staging_path(store.config)
+    old = (store.repo / rel).read_text(encoding="utf-8") if (store.repo / rel).is_file() else None
+    new = staged.render(old, items)
+    count = len(staged.present_ids(new) - staged.present_ids(old or ""))
+    plan.add(rel, new, old, reason=f"{count} durable item(s) staged as promotion candidates")

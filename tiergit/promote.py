@@ -1,0 +1,275 @@
+"""`promote`: score every candidate, run the gate, and plan the wiki appends.
+
+`build(store)` reads the tree and the logs once and returns a `Promotion` (rows with
+score, breakdown and verdict, plus the Plan of file changes); `apply` is the only
+writer. Output is sorted by (verdict, score, id), so it is identical across runs.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from tiergit import logs, parse
+from tiergit.candidates import (MANAGED_BEGIN, MANAGED_END, Candidate, Corpus, FORCED_RE, content_words,
+                                gather, norm_key, target_path)
+from tiergit.gate import Context, Verdict, evaluate, settings_of
+from tiergit.plan import Plan
+from tiergit.review import state as review_state
+from tiergit.scoring import Score, concepts, recall_stats, score, today_utc, weights_of
+
+SETTLED = ("review", "in-wiki")        # verdicts about items already handled: hidden unless asked
+LABEL_RE = re.compile(r"^\*\*([^*\n]{1,60}?):?\*\*:?\s*")
+
+
+@dataclass
+class Row:
+    cand: Candidate
+    score: Score
+    recalls: int
+    mentions: int
+    verdict: Verdict
+    target: str
+
+    @property
+    def settled(self) -> bool:
+        return self.verdict.failed in SETTLED
+
+    def as_dict(self) -> dict[str, Any]:
+        c = self.cand
+        return {"id": c.id, "text": c.text, "kind": c.kind, "source": f"{c.source}:{c.line}", "entry": c.entry,
+                "age_day": c.age_day.isoformat() if c.age_day else None, "topic": c.topic, "target": self.target,
+                "forced": c.forced, "staged": c.staged, "recalls": self.recalls, "mentions": self.mentions,
+                "score": round(self.score.total, 4),
+                "signals": {k: round(v, 4) for k, v in self.score.signals.items()},
+                "verdict": "promote" if self.verdict.accepted else "reject",
+                "failed": self.verdict.failed, "reason": self.verdict.reason}
+
+
+@dataclass
+class Promotion:
+    today: date
+    settings: dict[str, Any]
+    rows: list[Row]
+    plan: Plan
+    events: list[dict[str, Any]] = field(default_factory=list)
+    staging_updates: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def accepted(self) -> list[Row]:
+        return [r for r in self.rows if r.verdict.accepted]
+
+    @property
+    def rejected(self) -> list[Row]:
+        return [r for r in self.rows if not r.verdict.accepted]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"today": self.today.isoformat(), "gate": self.settings,
+                "promote": len(self.accepted), "reject": len(self.rejected),
+                "candidates": [r.as_dict() for r in self.rows], "plan": self.plan.as_dict()}
+
+
+def wiki_line(c: Candidate, sc: Score, today: date) -> str:
+    """The clean, one-line form an item takes in the wiki: kind, text, provenance, block id."""
+    text = c.text
+    m = LABEL_RE.match(text)
+    if m and parse.classify(text) == c.kind:
+        text = text[m.end():]
+    text = FORCED_RE.sub("", text).strip()
+    how = "proposed by an agent" if c.forced else f"score {sc.total:.2f}"
+    return f"- [{c.kind}] {text} <!-- tiergit: from {c.source}:{c.line}, {how}, {today.isoformat()} --> ^{c.id}"
+
+
+def _mentions(c: Candidate, corpus: Corpus) -> tuple[int, set[date]]:
+    by_text = max(0, corpus.mentions.get(c.mention_key, 0) - 1) if c.mention_key else 0
+    by_id = max(0, corpus.mentions.get(c.id, 0) - (1 if c.id in c.raw else 0))
+    days = set(corpus.mention_days.get(c.mention_key, set())) | set(corpus.mention_days.get(c.id, set()))
+    return by_text + by_id, days
+
+
+def build(store, today: date | None = None, limit: int | None = None, explain: str | None = None) -> Promotion:
+    cfg = store.config
+    today = today or today_utc()
+    settings = settings_of(cfg.gate)
+    weights = weights_of(cfg.scoring)
+    half_life = float(cfg.scoring.get("recency_half_life_days", 14) or 14)
+    stats = recall_stats(logs.read(store, logs.RECALLS))
+    corpus = gather(store, set(stats))
+    reviews = review_state(logs.read(store, logs.REVIEWS))
+    ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids,
+                  wiki_keys=[" ".join(content_words(t)) for _, t, _, _ in corpus.wiki],
+                  wiki_labels=[f"{p}:{ln}" for _, _, ln, p in corpus.wiki])
+    scored: list[tuple[Candidate, Score, int, int]] = []
+    seen: set[str] = set()
+    for c in corpus.candidates:
+        if c.id in seen:
+            continue  # the same item in two places: the first (by path, line) speaks for it
+        seen.add(c.id)
+        st = stats.get(c.id)
+        n_mentions, days = _mentions(c, corpus)
+        sc = score(st, n_mentions, days, concepts(c.raw), today, c.age_day, weights, half_life)
+        scored.append((c, sc, st.count if st else 0, n_mentions))
+    # Forced items first, then by score: the within-run duplicate check keeps the best one.
+    scored.sort(key=lambda t: (not t[0].forced, -t[1].total, t[0].id))
+    rows: list[Row] = []
+    for c, sc, recalls, n_mentions in scored:
+        want_all = explain is not None and _selects(explain, c)
+        verdict = evaluate(c, sc, recalls, ctx, explain=want_all)
+        target = target_path(store, c)
+        if verdict.accepted and limit is not None and sum(r.verdict.accepted for r in rows) >= limit:
+            verdict = Verdict(False, f"over --limit {limit} for this run", "limit", verdict.checks)
+        if verdict.accepted:
+            ctx.accepted_keys.append(" ".join(content_words(c.text)))
+            ctx.accepted_labels.append(f"{c.id} ({c.source}:{c.line})")
+        rows.append(Row(c, sc, recalls, n_mentions, verdict, target))
+    rows.sort(key=lambda r: (not r.verdict.accepted, r.settled, -r.score.total, r.cand.id))
+    promo = Promotion(today=today, settings=settings, rows=rows, plan=Plan("tiergit promote"))
+    _plan_writes(store, promo)
+    return promo
+
+
+def _selects(selector: str, c: Candidate) -> bool:
+    s = selector.strip().lower()
+    return (c.id == s or (s.startswith("m-") and c.id.startswith(s)) or f"{c.source}:{c.line}" == s
+            or (len(s) >= 3 and s in c.text.lower()))
+
+
+def explain_rows(promo: Promotion, selector: str) -> list[Row]:
+    return [r for r in promo.rows if _selects(selector, r.cand)]
+
+
+def _append_to_topic(old: str | None, topic: str, lines: list[str], fixed_file: bool) -> str:
+    title = topic.replace("-", " ").replace("_", " ").capitalize()
+    block = "\n".join(lines) + "\n"
+    if old is None:
+        return (f"# {title}\n\n{block}" if not fixed_file else f"## {title}\n\n{block}")
+    if not fixed_file:
+        body = old.rstrip("\n") + "\n"
+        last = body.rstrip("\n").rsplit("\n", 1)[-1]
+        return body + ("" if last.lstrip().startswith(("- ", "* ")) else "\n") + block
+    # One file for the whole tier (openclaw MEMORY.md): append under `## Title`, made if missing.
+    doc = parse.parse(old, "<target>", with_items=False)
+    for sec in doc.sections:
+        if sec.heading and parse_slug(sec.heading) == parse_slug(topic):
+            before = old[: _offset(old, sec.line)]
+            section = sec.text.rstrip("\n") + "\n"
+            after = old[len(before) + len(sec.text):]
+            last = section.rstrip("\n").rsplit("\n", 1)[-1]
+            section += ("" if last.lstrip().startswith(("- ", "* ")) else "\n") + block
+            return before + section + ("\n" + after if after else "")
+    return old.rstrip("\n") + f"\n\n## {title}\n\n{block}"
+
+
+def parse_slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _offset(text: str, line: int) -> int:
+    pos = 0
+    for _ in range(line - 1):
+        pos = text.index("\n", pos) + 1
+    return pos
+
+
+def _plan_writes(store, promo: Promotion) -> None:
+    cfg = store.config
+    by_target: dict[str, list[Row]] = defaultdict(list)
+    for r in promo.accepted:
+        by_target[r.target].append(r)
+    for target in sorted(by_target):
+        rows = sorted(by_target[target], key=lambda r: (r.cand.topic, -r.score.total, r.cand.id))
+        path = store.repo / target
+        old = path.read_text(encoding="utf-8") if path.is_file() else None
+        fixed = "{topic}" not in cfg.tiers[rows[0].cand.target_tier].path
+        new = old
+        for topic in sorted({r.cand.topic for r in rows}):
+            lines = [wiki_line(r.cand, r.score, promo.today) for r in rows if r.cand.topic == topic]
+            new = _append_to_topic(new, topic, lines, fixed)
+        promo.plan.add(target, new, old, reason=f"promote {len(rows)} item(s) for review")
+        for r in rows:
+            promo.events.append({"id": r.cand.id, "action": "proposed", "text": r.cand.text,
+                                 "topic": r.cand.topic, "source": f"{r.cand.source}:{r.cand.line}",
+                                 "target": target, "reason": r.verdict.reason})
+    _plan_staging(store, promo)
+
+
+def _plan_staging(store, promo: Promotion) -> None:
+    """Forced (proposed) items leave the staging file once applied; with a configured staging
+    file (openclaw DREAMS.md) tiergit also lists this run's candidates there, in a managed block."""
+    applied: dict[str, list[Row]] = defaultdict(list)
+    for r in promo.accepted:
+        if r.cand.forced:
+            applied[r.cand.source].append(r)
+    managed = store.config.repo_path(store.config.staging) if store.config.staging else None
+    for rel in sorted(set(applied) | ({managed} if managed else set())):
+        path = store.repo / rel
+        old = path.read_text(encoding="utf-8") if path.is_file() else None
+        new = old or ""
+        for r in applied.get(rel, []):
+            new = new.replace(r.cand.raw.rstrip("\n") + "\n", "", 1)
+        if rel == managed:
+            new = _managed_block(new, promo)
+        if new != (old or ""):
+            promo.plan.add(rel, new, old, reason="staging: candidates of this run")
+
+
+def _managed_block(text: str, promo: Promotion) -> str:
+    lines = [MANAGED_BEGIN, f"## tiergit candidates ({promo.today.isoformat()})", ""]
+    for r in promo.rows:
+        if r.settled:
+            continue
+        mark = "promote" if r.verdict.accepted else "reject"
+        lines.append(f"- {mark} `{r.cand.id}` {r.score.total:.2f} {r.cand.text[:80]} ({r.verdict.reason})")
+    lines.append(MANAGED_END)
+    block = "\n".join(lines) + "\n"
+    if MANAGED_BEGIN in text and MANAGED_END in text:
+        head, rest = text.split(MANAGED_BEGIN, 1)
+        return head + block + rest.split(MANAGED_END, 1)[1].lstrip("\n")
+    sep = "" if not text or text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
+    return text + sep + block
+
+
+def apply(store, promo: Promotion) -> list[str]:
+    written = promo.plan.apply(store.repo)
+    logs.append(store, logs.REVIEWS, promo.events)
+    if promo.events:
+        written.append(str(logs.log_path(store, logs.REVIEWS).relative_to(store.repo)))
+    return written
+
+
+def propose(store, topic: str, text: str, kind: str, agent: str | None, today: date | None = None) -> Plan:
+    """Stage an agent's wiki write: the next `promote --apply` takes it past the score gate."""
+    from tiergit.candidates import default_staging, slug
+    from tiergit.config import check_slug
+    from tiergit.errors import TiergitError
+    from tiergit.gate import credential, instructs_model, raw_output
+
+    check_slug("topic", topic)
+    if agent:
+        check_slug("agent", agent)
+    one_line = " ".join(text.split())
+    if not one_line:
+        raise TiergitError("propose: the text is empty", 'pass the knowledge to record, e.g. propose --topic auth "…"')
+    if kind not in parse.DURABLE_KINDS:
+        raise TiergitError(f"propose: kind {kind!r} is not durable",
+                           f"use one of: {', '.join(sorted(parse.DURABLE_KINDS))}")
+    for problem in (credential(one_line), instructs_model(one_line), raw_output(one_line)):
+        if problem:
+            raise TiergitError(f"propose: refused: {problem}", "write the distilled knowledge, without it")
+    today = today or today_utc()
+    rel = default_staging(store)
+    path = store.repo / rel
+    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    who = f" by={slug(agent)}" if agent else ""
+    line = f"- [{kind}] {one_line} <!-- tiergit:forced topic={topic} kind={kind}{who} date={today.isoformat()} -->\n"
+    base = old if old is not None else "# Staged for promotion\n\n"
+    new = base + ("" if base.endswith("\n") else "\n") + line
+    plan = Plan("tiergit propose")
+    plan.add(rel, new, old, reason=f"staged for wiki/{topic} (skips the score gate, still reviewed)")
+    plan.notes.append(f"id {parse.item_id(line)[0]}; the next `tiergit promote --apply` puts it in the promotion PR")
+    return plan
+
+
+__all__ = ["build", "apply", "propose", "explain_rows", "wiki_line", "Promotion", "Row", "norm_key"]

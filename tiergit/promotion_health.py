@@ -1,0 +1,79 @@
+"""Promotion health for `tiergit status`: candidates waiting, days since the last promotion,
+files over budget. `extras(store)` returns keys merged into the status model."""
+from __future__ import annotations
+
+from datetime import date
+
+from tiergit import logs
+
+WARN_DAYS = 2
+CRIT_DAYS = 7
+
+
+def last_promotion(store) -> date | None:
+    last = None
+    for ev in logs.read(store, logs.REVIEWS):
+        if ev.get("action") == "proposed":
+            try:
+                day = date.fromisoformat(str(ev.get("ts", ""))[:10])
+            except ValueError:
+                continue
+            last = day if last is None or day > last else last
+    return last
+
+
+def judge_days(days: int | None, scheduled: bool) -> str:
+    """healthy / warning (after 2 days) / critical (after 7), only when a schedule is configured."""
+    if not scheduled or days is None:
+        return "healthy"
+    return "critical" if days > CRIT_DAYS else "warning" if days > WARN_DAYS else "healthy"
+
+
+def over_budget(store) -> list[str]:
+    from tiergit import budget, parse
+
+    out = []
+    for rel in store.memory_files():
+        tier = store.tier_of(rel)[0]  # type: ignore[index]
+        if not tier.budget:
+            continue
+        data = store.abs(rel).read_bytes()
+        try:
+            text = parse.decode(data, rel)
+        except Exception:  # noqa: BLE001 - status reports unreadable files elsewhere
+            continue
+        m = budget.measure(text, data, tier, store.token_cache, store.working_blob(data))
+        if budget.judge(rel, tier, m).health == "critical":
+            out.append(rel)
+    return out
+
+
+def extras(store) -> dict:
+    from tiergit import promote
+    from tiergit.scoring import today_utc
+
+    today = today_utc()
+    try:
+        promo = promote.build(store, today=today)
+        waiting = len(promo.accepted)
+    except Exception:  # noqa: BLE001 - status must not fail on a bad candidate file
+        waiting = None
+    last = last_promotion(store)
+    days = (today - last).days if last else None
+    scheduled = bool(store.config.schedule)
+    health = judge_days(days, scheduled)
+    over = over_budget(store)
+    notes = [f"promotion: {waiting if waiting is not None else '?'} candidate(s) waiting"
+             + (" (run `tiergit promote`)" if waiting else "")]
+    if last is None:
+        notes.append("promotion: never promoted yet" + (" (CRIT: a schedule is configured)" if scheduled else ""))
+        if scheduled:
+            health = "critical"
+    else:
+        mark = {"healthy": "", "warning": " (WARN: over 2 days)", "critical": " (CRIT: over 7 days)"}[health]
+        notes.append(f"promotion: last on {last.isoformat()}, {days} day(s) ago{mark}")
+    if over:
+        notes.append(f"over budget: {len(over)} file(s): {', '.join(over)} (`tiergit check --fix` archives the oldest entries)")
+    return {"promotion": {"candidates_waiting": waiting, "last_promotion": last.isoformat() if last else None,
+                          "days_since": days, "health": health, "scheduled": scheduled, "over_budget": over},
+            "notes": notes}

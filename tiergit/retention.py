@@ -1,0 +1,225 @@
+"""Retention: expired entries and daily notes into the archive, old archive out of the tree.
+
+`plan_archive` is pure over the files it reads and returns a Plan; `fix_budgets`
+(`check --fix`) archives the oldest entries of an over-budget file until it fits.
+Removal from a tier always comes with the archive write in the same plan: nothing
+is lost, and the user's commit makes the deletion recoverable (`tiergit restore`).
+"""
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import PurePosixPath
+
+from tiergit import parse
+from tiergit.errors import TiergitError
+from tiergit.plan import Plan
+
+DAILY_TTL_DAYS = 30
+DELETE_AFTER_DAYS = 90
+MONTH_RE = re.compile(r"^(\d{4})-(\d{2})$")
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A span of a memory file to move to the archive."""
+    start: int          # 1-based first line (file lines, frontmatter included)
+    end: int            # 1-based last line, inclusive
+    day: date           # decides the archive month
+    reason: str
+    heading: str | None = None   # section heading a cut item came from (kept as context)
+
+
+def archive_dir(store) -> str:
+    return store.config.repo_path(store.config.archive).rstrip("/")
+
+
+def archive_path(store, rel: str, day: date) -> str:
+    """<root>/<archive>/YYYY-MM/<path of rel inside root> (or its name, outside root)."""
+    root = PurePosixPath(store.config.root)
+    p = PurePosixPath(rel)
+    inner = p.relative_to(root) if root != PurePosixPath(".") and p.is_relative_to(root) else PurePosixPath(p.name)
+    return f"{archive_dir(store)}/{day:%Y-%m}/{inner.as_posix()}"
+
+
+def remove_lines(text: str, spans: list[tuple[int, int]]) -> str:
+    lines = text.splitlines(keepends=True)
+    drop = set()
+    for start, end in spans:
+        drop.update(range(start - 1, end))
+    kept = [ln for i, ln in enumerate(lines) if i not in drop]
+    return re.sub(r"\n{3,}", "\n\n", "".join(kept))
+
+
+def _chunk(text: str, cut: Cut) -> str:
+    lines = text.splitlines(keepends=True)
+    body = "".join(lines[cut.start - 1: cut.end]).rstrip("\n") + "\n"
+    return body
+
+
+def add_to_archive(plan: Plan, store, pending: dict[str, str], rel: str, text: str, cuts: list[Cut]) -> None:
+    """Append each cut's text to its month's archive file (created with a header)."""
+    for cut in sorted(cuts, key=lambda c: (c.day, c.start)):
+        dest = archive_path(store, rel, cut.day)
+        if dest not in pending:
+            path = store.repo / dest
+            pending[dest] = path.read_text(encoding="utf-8") if path.is_file() else ""
+        cur = pending[dest] or f"# Archive of {rel} ({cut.day:%Y-%m})\n"
+        prefix = f"\n<!-- from {rel}" + (f" § {cut.heading}" if cut.heading else "") + f": {cut.reason} -->\n"
+        pending[dest] = cur.rstrip("\n") + "\n" + prefix + _chunk(text, cut)
+
+
+def flush_archive(plan: Plan, store, pending: dict[str, str]) -> None:
+    for dest in sorted(pending):
+        path = store.repo / dest
+        old = path.read_text(encoding="utf-8") if path.is_file() else None
+        plan.add(dest, pending[dest], old, reason="archive")
+
+
+def expired_cuts(doc: parse.MemoryDoc, today: date, ttl_days: int) -> list[Cut]:
+    """Entries past their TTL (by heading date) and log-section items (by their own date)."""
+    limit = today - timedelta(days=ttl_days)
+    cuts = []
+    for sec in doc.sections:
+        if sec.date is not None:
+            if sec.date < limit:
+                cuts.append(Cut(sec.line, sec.end_line, sec.date, f"entry older than {ttl_days} days"))
+        elif sec.is_log_section:
+            for item in sec.items:
+                if item.date is not None and item.date < limit:
+                    cuts.append(Cut(item.line, item.end_line, item.date,
+                                    f"log item older than {ttl_days} days", sec.heading))
+    return cuts
+
+
+def _month_end(folder: str) -> date | None:
+    m = MONTH_RE.match(folder)
+    if not m or not 1 <= int(m[2]) <= 12:
+        return None
+    year, month = int(m[1]), int(m[2])
+    return date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _read(store, rel: str) -> str:
+    return parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
+
+
+def plan_archive(store, today: date) -> Plan:
+    cfg = store.config
+    plan = Plan("tiergit archive")
+    pending: dict[str, str] = {}
+    delete_after = max([t.delete_after_days for t in cfg.tiers.values() if t.delete_after_days] or [DELETE_AFTER_DAYS])
+    for rel in store.memory_files():
+        tier = cfg.tier_for(rel)[0]  # type: ignore[index]
+        if tier.reviewed or tier.lifetime == "session":
+            continue
+        try:
+            text = _read(store, rel)
+        except TiergitError as exc:
+            plan.notes.append(f"skipped {rel}: {exc.message}")
+            continue
+        if "{date}" in tier.path:
+            day = parse.heading_date(PurePosixPath(rel).name)
+            ttl = tier.ttl_days if tier.ttl_days is not None else DAILY_TTL_DAYS
+            if day is not None and day < today - timedelta(days=ttl):
+                dest = f"{archive_dir(store)}/{day:%Y-%m}/{PurePosixPath(rel).name}"
+                plan.add(dest, text, (store.repo / dest).read_text(encoding="utf-8") if (store.repo / dest).is_file() else None,
+                         reason=f"daily note older than {ttl} days")
+                plan.add(rel, None, text, reason=f"moved to {dest}")
+            continue
+        if tier.ttl_days is None:
+            continue
+        doc = parse.parse(text, rel, cfg.labels)
+        cuts = expired_cuts(doc, today, tier.ttl_days)
+        if cuts:
+            add_to_archive(plan, store, pending, rel, text, cuts)
+            plan.add(rel, remove_lines(text, [(c.start, c.end) for c in cuts]), text,
+                     reason=f"{len(cuts)} expired entr(y/ies) archived")
+    flush_archive(plan, store, pending)
+    base = store.repo / archive_dir(store)
+    if base.is_dir():
+        for folder in sorted(p for p in base.iterdir() if p.is_dir()):
+            end = _month_end(folder.name)
+            if end is None or end >= today - timedelta(days=delete_after):
+                continue
+            for f in sorted(folder.rglob("*")):
+                if f.is_file():
+                    frel = f.relative_to(store.repo).as_posix()
+                    if any(c.path == frel for c in plan.changes):
+                        continue
+                    plan.add(frel, None, f.read_text(encoding="utf-8", errors="replace"),
+                             reason=f"archive older than {delete_after} days (recoverable from git history)")
+    return plan
+
+
+def _over(text: str, tier, encoding: str) -> bool:
+    from tiergit import budget, tokens
+
+    for metric, limit in tier.budget.items():
+        if metric == "bytes":
+            value = len(text.encode("utf-8"))
+        elif metric == "lines":
+            value = budget.line_count(text)
+        else:
+            value = tokens.count_text(text, encoding).tokens
+        if value > limit.max:
+            return True
+    return False
+
+
+def plan_fit(store, today: date) -> Plan:
+    """Archive the oldest entries (then oldest log items) of each over-budget file until it fits."""
+    cfg = store.config
+    plan = Plan("tiergit check --fix")
+    pending: dict[str, str] = {}
+    for rel in store.memory_files():
+        tier = cfg.tier_for(rel)[0]  # type: ignore[index]
+        if tier.reviewed or tier.lifetime == "session" or "{date}" in tier.path or not tier.budget:
+            continue
+        try:
+            text = _read(store, rel)
+        except TiergitError:
+            continue
+        if not _over(text, tier, cfg.tokenizer):
+            continue
+        doc = parse.parse(text, rel, cfg.labels)
+        pool = expired_cuts(doc, date.max - timedelta(days=1), 0)   # every dated entry and log item
+        pool.sort(key=lambda c: (c.day, c.start))
+        chosen: list[Cut] = []
+        new = text
+        for cut in pool:
+            if not _over(new, tier, cfg.tokenizer):
+                break
+            chosen.append(Cut(cut.start, cut.end, cut.day, "oldest entry archived to fit the budget", cut.heading))
+            new = remove_lines(text, [(c.start, c.end) for c in chosen])
+        if chosen:
+            add_to_archive(plan, store, pending, rel, text, chosen)
+            plan.add(rel, new, text, reason=f"{len(chosen)} oldest entr(y/ies) archived to fit the budget")
+    flush_archive(plan, store, pending)
+    return plan
+
+
+def fix_budgets(store) -> list[str]:
+    """`check --fix`: archive oldest cold entries until each tier fits; the paths changed."""
+    from tiergit.scoring import today_utc
+
+    plan = plan_fit(store, today_utc())
+    return plan.apply(store.repo)
+
+
+def restore(store, rel: str) -> Plan:
+    """Bring a file back from the newest commit that had it."""
+    from tiergit import git
+
+    found = git.last_version(store.repo, rel)
+    if found is None:
+        raise TiergitError(f"{rel}: not found in this branch's git history",
+                           "check the path (`git log --all -- PATH` lists where it lived)")
+    rev, data = found
+    path = store.repo / rel
+    old = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+    plan = Plan("tiergit restore")
+    plan.add(rel, data.decode("utf-8", "replace"), old, reason=f"from commit {rev[:12]}")
+    return plan
