@@ -104,3 +104,14 @@ def test_check_job_summary_has_a_parsing_chart(squad_repo, tmp_path, mermaid_par
     [source] = blocks(text)
     assert "hot/picard" in source
     assert mermaid_parse([source]) == [{"ok": True, "type": "xychart"}]
+
+
+def test_promotion_pr_body_chart_parses(squad_repo, tmp_path, mermaid_parse):
+    """The PR body the nightly workflow opens (`tiergit promote --pr-body`) carries the chart."""
+    _store_with_files(squad_repo)
+    body = tmp_path / "body.md"
+    proc = tiergit(squad_repo, "promote", "--pr-body", str(body))
+    assert proc.returncode == 0, proc.stderr
+    [source] = blocks(body.read_text())
+    assert '"hot/picard"' in source and '"cold/picard"' in source
+    assert mermaid_parse([source]) == [{"ok": True, "type": "xychart"}]

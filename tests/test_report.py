@@ -65,13 +65,7 @@ def test_report_sections_for_promotion_and_reviews(squad_repo):
     html = report.render(model)
     assert [r["id"] for r in model["reviews"]] == ["m-bbbb2222", "m-aaaa1111"]   # newest first
     assert "Rotate &lt;tokens&gt;" in html and "deleted in review" in html
-    promo = model["promotion"]
-    import importlib.util
-    if importlib.util.find_spec("tiergit.promote") is None:
-        assert promo == {"configured": False, "note": "promotion not configured", "candidates": []}
-        assert "promotion not configured" in html
-    else:
-        assert promo["configured"] is True and "promotion not configured" not in html
+    assert "promotion not configured" not in html                          # the promotion feature is installed
     assert report.render(model) == html                                      # a pure function of the model
 
 
@@ -89,3 +83,31 @@ def test_report_json_and_bad_input(squad_repo, tmp_path):
     folder = tiergit(squad_repo, "report", "--html", str(tmp_path))
     assert folder.returncode == 2 and "is a directory" in folder.stderr
     assert not (tmp_path / "no").exists()
+
+
+def test_report_shows_candidates_with_scores(squad_repo, tmp_path):
+    write(squad_repo / f"{MEM}/cold/picard.md", "# picard cold\n\n### Rate limits (2026-01-05)\n"
+          "- **Pattern:** retry with jitter on HTTP 429 from the graph API\n"
+          "- **Fix:** honour Retry-After before the next call\n")
+    git(squad_repo, "add", "-A")
+    git(squad_repo, "commit", "-q", "--no-verify", "-m", "cold")
+    for query in ("retry jitter 429", "graph api retry"):
+        assert tiergit(squad_repo, "recall", query).returncode == 0
+    out = tmp_path / "r.html"
+    assert tiergit(squad_repo, "report", "--html", str(out)).returncode == 0
+    html = out.read_text()
+    section = html[html.index('<section id="candidates">'):html.index('<section id="reviews">')]
+    assert "retry with jitter on HTTP 429" in section and "promote" in section
+    assert re.search(r'<td class="num">0\.\d\d</td>', section)               # its score
+    assert "1 candidate(s) pass the gate" in section
+    assert "honour Retry-After" in section and "not durable" in section      # held back, with the reason
+
+
+def test_report_without_the_promotion_feature(squad_repo, monkeypatch):
+    """Where tiergit.promote is not installed, the report says so instead of failing."""
+    real = report.importlib.util.find_spec
+    monkeypatch.setattr(report.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "tiergit.promote" else real(name, *a))
+    model = report.model(_store(squad_repo))
+    assert model["promotion"] == {"configured": False, "note": "promotion not configured", "candidates": []}
+    assert "promotion not configured" in report.render(model)

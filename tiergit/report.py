@@ -223,7 +223,10 @@ def _candidates_section(m: dict) -> str:
         f'<td class="num">{float(c["score"] or 0):.2f}</td><td class="num opt">{_h(c["recalls"])}</td>'
         f'<td>{_h(c["verdict"])}</td><td class="opt">{_h(c["reason"])}</td></tr>' for c in promo["candidates"])
     more = promo.get("total", 0) - len(promo["candidates"])
-    return ('<section id="candidates"><h2>Candidates waiting</h2><div class="table-wrap"><table><thead><tr>'
+    passing = sum(c["verdict"] == "promote" for c in promo["candidates"])
+    lead = (f'<p>{passing} candidate(s) pass the gate and go into the next promotion PR; '
+            f'{len(promo["candidates"]) - passing} more are scored but held back (reason given).</p>')
+    return ('<section id="candidates"><h2>Candidates waiting</h2>' + lead + '<div class="table-wrap"><table><thead><tr>'
             '<th>item</th><th>kind</th><th class="num">score</th><th class="num opt">recalls</th><th>verdict</th>'
             f'<th class="opt">reason</th></tr></thead><tbody>{trs}</tbody></table></div>'
             + (f'<p class="note">and {more} more (`tiergit promote`)</p>' if more > 0 else "") + "</section>")
