@@ -200,6 +200,7 @@ def svg_line_chart(x_labels: list[str], series: list[tuple[str, list[float]]], *
                    f'stroke="{color}" stroke-dasharray="6 4" stroke-width="1.5"/>')
         out.append(f'<text x="{width - right - 4}" y="{_f(y(value) - 5)}" text-anchor="end" fill="{color}">'
                    f"{escape(name)} {escape(human(value, unit))}</text>")
+    ends: list[tuple[float, float, str, str]] = []
     for j, (name, values) in enumerate(series):
         color = PALETTE[j % len(PALETTE)]
         points = " ".join(f"{_f(x(i))},{_f(y(v))}" for i, v in enumerate(values))
@@ -208,11 +209,17 @@ def svg_line_chart(x_labels: list[str], series: list[tuple[str, list[float]]], *
         elif values:
             out.append(f'<polyline class="series" fill="none" stroke="{color}" stroke-width="2.5" '
                        f'stroke-linejoin="round" points="{points}"/>')
-        if values:  # the latest value, written at the end of its line
-            out.append(f'<text class="end" x="{_f(x(len(values) - 1) - 4)}" y="{_f(y(values[-1]) - 7)}" '
-                       f'text-anchor="end" font-weight="600" fill="{color}">{escape(_exact(values[-1], unit))}</text>')
+        if values:
+            ends.append((y(values[-1]) - 7, x(len(values) - 1) - 4, color, _exact(values[-1], unit)))
         lx, _, row = legend[j]
         out.append(f'<rect x="{lx}" y="{30 + 18 * row}" width="14" height="4" fill="{color}"/>')
         out.append(f'<text x="{lx + 18}" y="{36 + 18 * row}" fill="#212529">{escape(name)}</text>')
+    # The latest value of each line, written at its end; labels that would overlap are pushed up.
+    floor = None
+    for ly, lx, color, text in sorted(ends, reverse=True):
+        ly = ly if floor is None else min(ly, floor - 14)
+        floor = ly
+        out.append(f'<text class="end" x="{_f(lx)}" y="{_f(ly)}" text-anchor="end" font-weight="600" '
+                   f'fill="{color}">{escape(text)}</text>')
     out.append("</svg>")
     return "\n".join(out)
