@@ -131,6 +131,16 @@ def main() -> None:
                   f"(min {min(times):.2f}, max {max(times):.2f}; target < 5 s){extra}")
             print(f"  output identical across {args.runs} runs: {'yes' if len(digests) == 1 else 'NO'}"
                   f" (sha256 {sorted(digests)[0][:16]})")
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+        from tiergit import history
+        from tiergit.store import Store
+
+        store, times = Store.open(repo), []
+        for _ in range(args.runs):
+            t0 = time.perf_counter()
+            history.file_sparks(store)
+            times.append(time.perf_counter() - t0)
+        print(f"status sparklines (history.file_sparks, in-process) median {statistics.median(times) * 1000:.0f} ms")
 
 
 if __name__ == "__main__":
