@@ -17,6 +17,8 @@ def _git_identity(monkeypatch, tmp_path_factory):
     """Isolate tests from the developer's git config and give commits a stable identity."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
+    # One verified token-rank cache for the whole session (tests that study it set their own).
+    monkeypatch.setenv("TIERGIT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "tiergit-cache"))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     monkeypatch.setenv("GIT_AUTHOR_NAME", "Test Author")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", "author@example.com")
