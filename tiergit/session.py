@@ -221,7 +221,7 @@ def hot_health(cfg: Config, tier: Tier, rel: str, text: str) -> dict:
     cache = tokens.TokenCache(None, cfg.tokenizer)
     fh = judge(rel, tier, measure(text, data, tier, cache))
     return {"health": fh.health, "bytes": fh.measure.bytes, "tokens": fh.measure.tokens,
-            "percent": round(fh.percent, 1)}
+            "tokens_exact": fh.measure.tokens_exact, "percent": round(fh.percent, 1)}
 
 
 def _notes_doc(cfg: Config, hot: Hot | None, notes: list[tuple[str, str]]) -> tuple[str, parse.MemoryDoc]:
@@ -268,7 +268,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     else:
         cold_ids = {i.id for i in cold_doc.items} if cold_doc else set()
         skip = frozenset({task_item.id}) if task_item is not None else frozenset()
-        result = compact.compact_doc(doc, cold_ids, settings["ratio"], cfg.labels, skip, cold_text or "")
+        result = compact.compact_doc(doc, cold_ids, settings["ratio"], cfg.labels, skip, cold_text or "", task)
         body = result.body()
         if summarizer and settings["command"] and (result.kept or result.condensed):
             run = compact.run_summarizer(settings["command"], notes_text, settings["timeout"],
@@ -285,6 +285,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
                       duplicates=result.duplicates)
         tin = tokens.count_text(notes_text, cfg.tokenizer)
         report["tokens_in"] = tin.tokens
+        report["tokens_verbatim"] = tokens.count_text("\n".join(result.kept), cfg.tokenizer).tokens
         if body.strip():
             level = (cold_doc.entry_level if cold_doc and cold_doc.entry_level else 3)
             entry = (f"{'#' * level} {now.date().isoformat()} · {task}\n"
