@@ -185,7 +185,9 @@ def _label_table_cached(frozen) -> list[tuple[str, str]]:
 @lru_cache(maxsize=1)
 def _md():
     from markdown_it import MarkdownIt
-    return MarkdownIt("commonmark")
+    # Only block tokens and the raw text of inline tokens are read: skipping the inline
+    # pass roughly halves parse time and leaves every token map and heading text the same.
+    return MarkdownIt("commonmark").disable("inline")
 
 
 def split_frontmatter(text: str, path: str = "<text>") -> tuple[str, dict, str]:
