@@ -28,6 +28,7 @@ PACKAGED_TEMPLATES = Path(__file__).resolve().parent / "templates" / "store"
 NO_TASK = "<!-- one line: what this session is for -->"
 NO_OPEN_ITEMS = "<!-- one per line: `- [blocker] …` or `- [ ] …`; carried over to the next session -->"
 MARKER_RE = re.compile(r"<!--\s*tiergit:session\s+(s-[0-9a-z]+)\b")
+SESSION_ID_RE = re.compile(r"^s-[0-9a-z]{4,32}$")
 MAX_TASK_CHARS = 100
 
 
@@ -252,7 +253,9 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     hot = load_hot(cfg, paths.hot, hot_text) if hot_text is not None else None
     cold_text = _read(cfg, paths.cold)
     cold_doc = parse.parse(cold_text, paths.cold, cfg.labels) if cold_text else None
-    session = str((hot.meta.get("session") if hot else None) or new_session_id())
+    session = str((hot.meta.get("session") if hot else None) or "")
+    if not SESSION_ID_RE.match(session):   # missing or hand-edited: the marker must stay findable
+        session = new_session_id()
     task, task_item = task_of(hot) if hot else ("session", None)
     notes_text, doc = _notes_doc(cfg, hot, notes)
     plan = Plan(f"tiergit session end --agent {paths.agent}")
