@@ -146,7 +146,7 @@ def _already_told(item: Item, cold_folded: str) -> bool:
 
 
 def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO,
-                labels: dict | None = None, skip_ids: frozenset[str] = frozenset(),
+                labels: dict | None = None, skip_lines: frozenset[int] = frozenset(),
                 cold_text: str = "", title: str = "") -> Compaction:
     """Deterministic compaction of a notes document (pure).
 
@@ -160,11 +160,13 @@ def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO
     total_chars = 0
     kept_chars = 0
     groups: dict[tuple[int, int], tuple[str | None, list[Item]]] = {}
+    # A context item that repeats a kept item (same id) must not shadow it.
+    keep_ids = {i.id for i in doc.items if i.kind in KEEP_KINDS and i.line not in skip_lines}
     for index, section in enumerate(doc.sections):
         total_chars += len(section.text)
         subs = _sub_headings(section)
         for item in section.items:
-            if item.id in skip_ids:
+            if item.line in skip_lines:
                 continue
             if item.kind in KEEP_KINDS:
                 if item.id in seen:
@@ -177,7 +179,7 @@ def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO
                 kept_chars += len(text) + 1
             elif item.kind == "log":
                 out.dropped += 1
-            elif item.id in seen or _already_told(item, cold_folded):
+            elif item.id in seen or item.id in keep_ids or _already_told(item, cold_folded):
                 out.duplicates += 1
             else:
                 seen.add(item.id)

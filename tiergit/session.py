@@ -188,15 +188,18 @@ def fit_carried(items: list[str], tier: Tier) -> tuple[list[str], int]:
     return kept, len(unique) - len(kept)
 
 
-def task_of(hot: Hot) -> tuple[str, parse.Item | None]:
-    """The session's task: from frontmatter, else the first item under Current task."""
-    task_item = None
-    for section in hot.doc.sections:
+def task_item_of(doc: parse.MemoryDoc) -> parse.Item | None:
+    """The first item under Current task, unless it is itself a todo or blocker."""
+    for section in doc.sections:
         if compact.section_key(section.heading) == "current task" and section.items:
             first = section.items[0]
-            if compact.own_kind(first, None) != "open":
-                task_item = first
-            break
+            return first if compact.own_kind(first, None) != "open" else None
+    return None
+
+
+def task_of(hot: Hot) -> tuple[str, parse.Item | None]:
+    """The session's task: from frontmatter, else the first item under Current task."""
+    task_item = task_item_of(hot.doc)
     task = str(hot.meta.get("task") or "").strip()
     if not task and task_item is not None:
         task = parse.clean_text(task_item.text)
@@ -256,7 +259,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     session = str((hot.meta.get("session") if hot else None) or "")
     if not SESSION_ID_RE.match(session):   # missing or hand-edited: the marker must stay findable
         session = new_session_id()
-    task, task_item = task_of(hot) if hot else ("session", None)
+    task, task_item = task_of(hot) if hot else ("session", None)   # the task line is the entry title
     notes_text, doc = _notes_doc(cfg, hot, notes)
     plan = Plan(f"tiergit session end --agent {paths.agent}")
     report: dict = {"agent": paths.agent, "session": session, "task": task, "hot": paths.hot,
@@ -270,7 +273,8 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
                           "(an earlier run stopped before resetting hot): not written again")
     else:
         cold_ids = {i.id for i in cold_doc.items} if cold_doc else set()
-        skip = frozenset({task_item.id}) if task_item is not None else frozenset()
+        in_notes = task_item_of(doc) if task_item is not None else None
+        skip = frozenset({in_notes.line}) if in_notes is not None else frozenset()
         result = compact.compact_doc(doc, cold_ids, settings["ratio"], cfg.labels, skip, cold_text or "", task)
         body = result.body()
         if summarizer and settings["command"] and (result.kept or result.condensed):
