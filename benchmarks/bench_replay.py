@@ -37,7 +37,7 @@ def replay_agent(agent_dir: Path, base: Path) -> dict:
     agent = agent_dir.name
     hot = cfg.tier_file("hot", agent=agent)
     figures = {"agent": agent, "sessions": 0, "notes_tokens": 0, "tokens_in": 0, "tokens_kept": 0,
-               "seconds": [], "hot_max_tokens": 0}
+               "tokens_verbatim": 0, "words_in": 0, "words_kept": 0, "seconds": [], "hot_max_tokens": 0}
     previous = ""
     for version in replay.versions(agent_dir):
         current = version.read_text()
@@ -55,6 +55,9 @@ def replay_agent(agent_dir: Path, base: Path) -> dict:
         figures["notes_tokens"] += tokens.count_text(notes, cfg.tokenizer).tokens
         figures["tokens_in"] += result.report["tokens_in"]
         figures["tokens_kept"] += result.report["tokens_kept"]
+        figures["tokens_verbatim"] += result.report.get("tokens_verbatim", 0)
+        figures["words_in"] += len(notes.split())
+        figures["words_kept"] += len(result.report.get("entry", "").split())
         figures["hot_max_tokens"] = max(figures["hot_max_tokens"], result.report["hot_after"]["tokens"])
     cold = cfg.tier_file("cold", agent=agent).read_text()
     figures["cold_items"] = len(parse.parse(cold, "cold").items)
@@ -73,20 +76,28 @@ def main() -> None:
             rows.setdefault(fig["agent"], []).append(fig)
     print(f"{'agent':<8} {'sessions':>8} {'notes tok':>10} {'in tok':>8} {'kept tok':>9} {'kept %':>7} "
           f"{'hot max':>8} {'ms/session (median)':>20}")
-    total_in = total_kept = total_notes = 0
+    total_in = total_kept = total_notes = total_verbatim = words_in = words_kept = 0
     for agent, figs in rows.items():
         f = figs[0]
         ms = statistics.median(statistics.median(x["seconds"]) for x in figs) * 1000
         total_in += f["tokens_in"]
         total_kept += f["tokens_kept"]
         total_notes += f["notes_tokens"]
+        total_verbatim += f["tokens_verbatim"]
+        words_in += f["words_in"]
+        words_kept += f["words_kept"]
         print(f"{agent:<8} {f['sessions']:>8} {f['notes_tokens']:>10} {f['tokens_in']:>8} {f['tokens_kept']:>9} "
               f"{100 * f['tokens_kept'] / f['tokens_in']:>6.1f}% {f['hot_max_tokens']:>8} {ms:>20.1f}")
     print(f"{'total':<8} {'':>8} {total_notes:>10} {total_in:>8} {total_kept:>9} {100 * total_kept / total_in:>6.1f}%")
     print(f"tokens kept / tokens in (session notes incl. the hot template): {total_kept}/{total_in} = "
           f"{100 * total_kept / total_in:.1f}%  (target ~10%)")
+    print(f"of which items kept verbatim (never-compress, rules, facts): {total_verbatim} = "
+          f"{100 * total_verbatim / total_in:.1f}% of tokens in; the rest is condensed context "
+          f"and each entry's heading and session marker")
     print(f"tokens kept / tokens of the replayed history text alone: {total_kept}/{total_notes} = "
           f"{100 * total_kept / total_notes:.1f}%")
+    print(f"words kept / words of the replayed history text: {words_kept}/{words_in} = "
+          f"{100 * words_kept / words_in:.1f}%")
 
 
 if __name__ == "__main__":

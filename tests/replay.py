@@ -60,7 +60,7 @@ def new_text(old: str, new: str) -> str:
 
 
 def task_of(text: str, fallback: str) -> str:
-    for line in text.splitlines():
-        if HEADING.match(line):
-            return line.lstrip("#").strip()[:80] or fallback
-    return fallback
+    """The session's task: its first dated heading (an entry), else its first heading."""
+    headings = [ln.lstrip("#").strip() for ln in text.splitlines() if HEADING.match(ln)]
+    dated = [h for h in headings if re.search(r"\d{4}-\d{2}-\d{2}", h)]
+    return ((dated or headings or [fallback])[0])[:80] or fallback

@@ -132,3 +132,10 @@ def test_compacted_transcript_feeds_session_end(squad_store: Path, tmp_path: Pat
     cold = (squad_store / ".squad/memory/cold/picard.md").read_text()
     assert CORRECTION in cold and DECISION in cold
     assert "Request 59" not in cold   # transcript lines are dropped from cold
+
+
+def test_jsonl_without_any_chat_turn_is_an_error(tmp_path: Path) -> None:
+    src = write_jsonl(tmp_path / "meta.jsonl", [{"type": "summary", "summary": "x"}, {"type": "snapshot"}])
+    proc = tiergit(tmp_path, "transcript", "compact", str(src))
+    assert proc.returncode == 2
+    assert "no chat turns found (2 line(s) without role and content)" in proc.stderr and str(src) in proc.stderr

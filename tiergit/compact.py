@@ -20,9 +20,10 @@ from tiergit.parse import DURABLE_KINDS, LIST_MARKER_RE, NEVER_COMPRESS, Item, M
 KEEP_KINDS = NEVER_COMPRESS | DURABLE_KINDS
 DEFAULT_RATIO = 0.10
 DEFAULT_TIMEOUT = 60.0
-MIN_LINE_WORDS, MAX_LINE_WORDS = 8, 40   # words of condensed text per line, beyond its label
+# Sizes in characters (~4 a token), so dense technical text is budgeted by what it costs.
+MIN_LINE_CHARS, MAX_LINE_CHARS = 48, 240   # condensed text per line, beyond its label
 LABEL_WORDS = 6
-ENTRY_OVERHEAD_WORDS = 12                  # the entry heading and its session marker
+ENTRY_OVERHEAD_CHARS = 120                 # the entry heading and its session marker
 # Hot-template sections that give items their kind; written to cold with an explicit prefix.
 SECTION_PREFIX = {"active decisions": "[decision]", "blockers": "[blocker]"}
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'`(\[*])")
@@ -106,6 +107,13 @@ def first_sentence(text: str) -> str:
     return SENTENCE_END.split(clean_text(text), maxsplit=1)[0].strip()
 
 
+def truncate_chars(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0] if " " in text[:limit] else text[:limit]
+    return cut.rstrip(",;:") + " …"
+
+
 def truncate_words(text: str, limit: int) -> str:
     parts = text.split()
     return text if len(parts) <= limit else " ".join(parts[:limit]).rstrip(",;:") + " …"
@@ -138,8 +146,8 @@ def _already_told(item: Item, cold_folded: str) -> bool:
 
 
 def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO,
-                labels: dict | None = None, skip_ids: frozenset[str] = frozenset(),
-                cold_text: str = "") -> Compaction:
+                labels: dict | None = None, skip_lines: frozenset[int] = frozenset(),
+                cold_text: str = "", title: str = "") -> Compaction:
     """Deterministic compaction of a notes document (pure).
 
     Items of KEEP_KINDS are kept verbatim unless cold already has their id; context is
@@ -149,14 +157,16 @@ def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO
     out = Compaction()
     seen = set(cold_ids)
     cold_folded = " ".join(cold_text.split())
-    total_words = 0
-    kept_words = 0
+    total_chars = 0
+    kept_chars = 0
     groups: dict[tuple[int, int], tuple[str | None, list[Item]]] = {}
+    # A context item that repeats a kept item (same id) must not shadow it.
+    keep_ids = {i.id for i in doc.items if i.kind in KEEP_KINDS and i.line not in skip_lines}
     for index, section in enumerate(doc.sections):
-        total_words += words(section.text)
+        total_chars += len(section.text)
         subs = _sub_headings(section)
         for item in section.items:
-            if item.id in skip_ids:
+            if item.line in skip_lines:
                 continue
             if item.kind in KEEP_KINDS:
                 if item.id in seen:
@@ -166,10 +176,10 @@ def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO
                 text = cold_form(item, section.heading, labels)
                 out.kept.append(text)
                 out.kept_ids.append(item.id)
-                kept_words += words(text)
+                kept_chars += len(text) + 1
             elif item.kind == "log":
                 out.dropped += 1
-            elif item.id in seen or _already_told(item, cold_folded):
+            elif item.id in seen or item.id in keep_ids or _already_told(item, cold_folded):
                 out.duplicates += 1
             else:
                 seen.add(item.id)
@@ -179,25 +189,28 @@ def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO
                 groups.setdefault(key, (heading, []))[1].append(item)
     context = list(groups.values())
     if context:
-        labels_ = [section_label(heading) for heading, _ in context]
-        budget = ratio * total_words - kept_words - ENTRY_OVERHEAD_WORDS
+        # A group under the heading the entry is titled after needs no label of its own.
+        same = section_label(title).lower() if title else None
+        labels_ = ["" if section_label(h).lower() == same else section_label(h) for h, _ in context]
+        budget = ratio * total_chars - kept_chars - ENTRY_OVERHEAD_CHARS
         # The largest groups get a line first; once the budget is spent the rest are dropped
         # (at least one line per session, so the entry always says what the work was).
         order = sorted(range(len(context)), key=lambda k: -sum(words(i.text) for i in context[k][1]))
         chosen = set()
         for k in order:
-            cost = words(labels_[k]) + MIN_LINE_WORDS
+            cost = len(labels_[k]) + 4 + MIN_LINE_CHARS
             if chosen and cost > budget:
                 break
             chosen.add(k)
             budget -= cost
-        allowance = int(min(MAX_LINE_WORDS, MIN_LINE_WORDS + max(0.0, budget) / len(chosen)))
+        allowance = int(min(MAX_LINE_CHARS, MIN_LINE_CHARS + max(0.0, budget) / len(chosen)))
         for k, (heading, items) in enumerate(context):
             summary = "; ".join(s for s in (first_sentence(i.text) for i in items) if s)
             if k not in chosen or not summary:
                 out.dropped += len(items)
                 continue
-            out.condensed.append(f"- {labels_[k]}: {truncate_words(summary, allowance)}")
+            label = f"{labels_[k]}: " if labels_[k] else ""
+            out.condensed.append(f"- {label}{truncate_chars(summary, allowance)}")
             out.condensed_items += len(items)
     return out
 

@@ -37,6 +37,8 @@ def budget_text(tier) -> str:
 def render(cfg: Config, agent: str | None) -> dict:
     paths = session.resolve(cfg, agent)
     text = session.template_text(cfg, "agent-instructions.md")
+    if "{agent}" not in paths.hot_tier.path and "{agent}" not in paths.cold_tier.path:
+        text = text.replace(" --agent {agent}", "")   # one hot file (openclaw): no --agent needed
     values = {
         "{agent}": paths.agent,
         "{hot_path}": paths.hot,

@@ -28,6 +28,7 @@ PACKAGED_TEMPLATES = Path(__file__).resolve().parent / "templates" / "store"
 NO_TASK = "<!-- one line: what this session is for -->"
 NO_OPEN_ITEMS = "<!-- one per line: `- [blocker] …` or `- [ ] …`; carried over to the next session -->"
 MARKER_RE = re.compile(r"<!--\s*tiergit:session\s+(s-[0-9a-z]+)\b")
+SESSION_ID_RE = re.compile(r"^s-[0-9a-z]{4,32}$")
 MAX_TASK_CHARS = 100
 
 
@@ -187,15 +188,18 @@ def fit_carried(items: list[str], tier: Tier) -> tuple[list[str], int]:
     return kept, len(unique) - len(kept)
 
 
-def task_of(hot: Hot) -> tuple[str, parse.Item | None]:
-    """The session's task: from frontmatter, else the first item under Current task."""
-    task_item = None
-    for section in hot.doc.sections:
+def task_item_of(doc: parse.MemoryDoc) -> parse.Item | None:
+    """The first item under Current task, unless it is itself a todo or blocker."""
+    for section in doc.sections:
         if compact.section_key(section.heading) == "current task" and section.items:
             first = section.items[0]
-            if compact.own_kind(first, None) != "open":
-                task_item = first
-            break
+            return first if compact.own_kind(first, None) != "open" else None
+    return None
+
+
+def task_of(hot: Hot) -> tuple[str, parse.Item | None]:
+    """The session's task: from frontmatter, else the first item under Current task."""
+    task_item = task_item_of(hot.doc)
     task = str(hot.meta.get("task") or "").strip()
     if not task and task_item is not None:
         task = parse.clean_text(task_item.text)
@@ -221,7 +225,7 @@ def hot_health(cfg: Config, tier: Tier, rel: str, text: str) -> dict:
     cache = tokens.TokenCache(None, cfg.tokenizer)
     fh = judge(rel, tier, measure(text, data, tier, cache))
     return {"health": fh.health, "bytes": fh.measure.bytes, "tokens": fh.measure.tokens,
-            "percent": round(fh.percent, 1)}
+            "tokens_exact": fh.measure.tokens_exact, "percent": round(fh.percent, 1)}
 
 
 def _notes_doc(cfg: Config, hot: Hot | None, notes: list[tuple[str, str]]) -> tuple[str, parse.MemoryDoc]:
@@ -252,8 +256,10 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     hot = load_hot(cfg, paths.hot, hot_text) if hot_text is not None else None
     cold_text = _read(cfg, paths.cold)
     cold_doc = parse.parse(cold_text, paths.cold, cfg.labels) if cold_text else None
-    session = str((hot.meta.get("session") if hot else None) or new_session_id())
-    task, task_item = task_of(hot) if hot else ("session", None)
+    session = str((hot.meta.get("session") if hot else None) or "")
+    if not SESSION_ID_RE.match(session):   # missing or hand-edited: the marker must stay findable
+        session = new_session_id()
+    task, task_item = task_of(hot) if hot else ("session", None)   # the task line is the entry title
     notes_text, doc = _notes_doc(cfg, hot, notes)
     plan = Plan(f"tiergit session end --agent {paths.agent}")
     report: dict = {"agent": paths.agent, "session": session, "task": task, "hot": paths.hot,
@@ -267,8 +273,9 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
                           "(an earlier run stopped before resetting hot): not written again")
     else:
         cold_ids = {i.id for i in cold_doc.items} if cold_doc else set()
-        skip = frozenset({task_item.id}) if task_item is not None else frozenset()
-        result = compact.compact_doc(doc, cold_ids, settings["ratio"], cfg.labels, skip, cold_text or "")
+        in_notes = task_item_of(doc) if task_item is not None else None
+        skip = frozenset({in_notes.line}) if in_notes is not None else frozenset()
+        result = compact.compact_doc(doc, cold_ids, settings["ratio"], cfg.labels, skip, cold_text or "", task)
         body = result.body()
         if summarizer and settings["command"] and (result.kept or result.condensed):
             run = compact.run_summarizer(settings["command"], notes_text, settings["timeout"],
@@ -285,6 +292,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
                       duplicates=result.duplicates)
         tin = tokens.count_text(notes_text, cfg.tokenizer)
         report["tokens_in"] = tin.tokens
+        report["tokens_verbatim"] = tokens.count_text("\n".join(result.kept), cfg.tokenizer).tokens
         if body.strip():
             level = (cold_doc.entry_level if cold_doc and cold_doc.entry_level else 3)
             entry = (f"{'#' * level} {now.date().isoformat()} · {task}\n"

@@ -56,7 +56,7 @@ def start(ctx: click.Context, agent: str | None, task: str | None, force: bool, 
     after = report["hot_after"]
     click.echo(f"session start {report['agent']}: {report['session']}"
                + (f" \"{report['task']}\"" if report.get("task") else ""))
-    click.echo(f"  wrote      {report['hot']}  ({after['bytes']} bytes, {after['tokens']} tokens, "
+    click.echo(f"  wrote      {report['hot']}  ({after['bytes']} bytes, {'' if after['tokens_exact'] else '~'}{after['tokens']} tokens, "
                f"{after['percent']:.0f}% of budget, {after['health']})")
     click.echo(f"  carried    {report['carried']} open item(s)")
     for note in result.plan.notes:
