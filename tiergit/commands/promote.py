@@ -58,7 +58,7 @@ def render_explain(rows) -> str:
               "check (an id m-…, an id prefix, PATH:LINE, or words of its text).")
 @click.option("--pr-body", "pr_body", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the pull-request body (markdown) to this file.")
-@click.option("--limit", type=click.IntRange(min=0), default=None, help="Promote at most N items this run.")
+@click.option("--limit", type=click.IntRange(min=0), default=None, metavar="N", help="Promote at most N items this run.")
 @click.option("--all", "show_all", is_flag=True, help="Also list items already promoted or reviewed.")
 @click.option("--open-pr", is_flag=True, help="Open the pull request (needs the delivery module and a token).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
