@@ -85,7 +85,7 @@ def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: P
 
     store = open_store(ctx)
     if open_pr:
-        _check_open_pr(pr_body)
+        _check_open_pr(store, pr_body)
     promo = promote_mod.build(store, limit=limit, explain=selector)
     if selector:
         rows = promote_mod.explain_rows(promo, selector)
@@ -134,10 +134,12 @@ def _note_branch(store) -> None:
                    "(git switch -c tiergit/promote) and open a pull request")
 
 
-def _check_open_pr(pr_body: Path | None) -> None:
+def _check_open_pr(store, pr_body: Path | None) -> None:
     """Refuse --open-pr before anything is written when it cannot work."""
+    import importlib
     import importlib.util
 
+    from tiergit import git
     from tiergit.errors import TiergitError
 
     if pr_body is None:
@@ -145,6 +147,9 @@ def _check_open_pr(pr_body: Path | None) -> None:
     if importlib.util.find_spec("tiergit.openpr") is None:
         raise TiergitError("promote --open-pr: this tiergit has no pull-request module (tiergit.openpr)",
                            "open the PR with `gh pr create --body-file " + str(pr_body) + "` or the workflow")
+    ready = getattr(importlib.import_module("tiergit.openpr"), "check_ready", None)
+    if ready is not None:
+        ready(store, git.current_branch(store.repo) or "HEAD")   # gh, a remote, not the default branch
 
 
 def _open_pr(store, promo, pr_body: Path | None) -> None:
