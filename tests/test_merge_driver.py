@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 from conftest import CORPUS, git, tiergit, write
 
 from tiergit import parse

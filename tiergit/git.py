@@ -272,3 +272,35 @@ def commit_time(repo: Path, rev: str = "HEAD") -> int | None:
     """Committer time of `rev` (unix seconds), None before the first commit."""
     value = out(["log", "-1", "--format=%ct", rev, "--"], repo, check=False)
     return int(value) if value.isdigit() else None
+
+
+def changed_paths(repo: Path, pathspecs: list[str]) -> list[str]:
+    """Modified, deleted and untracked paths under `pathspecs` (work tree vs HEAD)."""
+    raw = run(["status", "--porcelain", "-z", "--untracked-files=all", "--", *pathspecs], repo)
+    return [rec[3:].decode("utf-8", "surrogateescape") for rec in raw.split(b"\0") if len(rec) > 3]
+
+
+def commit_paths(repo: Path, pathspecs: list[str], message: str) -> str:
+    """Stage everything under `pathspecs` and commit it (hooks run); returns the new HEAD."""
+    run(["add", "-A", "--", *pathspecs], repo)
+    run(["commit", "-q", "-m", message], repo)
+    return out(["rev-parse", "HEAD"], repo)
+
+
+def remote_for(repo: Path, branch: str) -> str | None:
+    """The branch's upstream remote, else `origin` when it exists, else None."""
+    configured = config_get(repo, f"branch.{branch}.remote")
+    if configured:
+        return configured
+    remotes = out(["remote"], repo, check=False).split()
+    return "origin" if "origin" in remotes else None
+
+
+def default_branch(repo: Path, remote: str) -> str | None:
+    """The remote's default branch as recorded by clone (refs/remotes/<remote>/HEAD)."""
+    ref = out(["symbolic-ref", "--quiet", "--short", f"refs/remotes/{remote}/HEAD"], repo, check=False)
+    return ref.split("/", 1)[1] if "/" in ref else None
+
+
+def push_branch(repo: Path, remote: str, branch: str) -> None:
+    run(["push", "--quiet", "--set-upstream", remote, f"HEAD:refs/heads/{branch}"], repo)

@@ -111,11 +111,15 @@ def _split_tail(pieces: list[Piece]) -> str:
 def _document(text: str, path: str, level: int, doc: parse_mod.MemoryDoc) -> _Doc:
     fm_lines = doc.frontmatter_text.count("\n")
     lines = text.splitlines(keepends=True)
-    body = "".join(lines[fm_lines:])
-    cuts = [(fm_lines + start, lvl, heading) for start, lvl, heading in parse_mod._headings(body) if lvl <= level]
+    if (doc.entry_level or 2) == level:
+        # parse() already cut this version at the same level: reuse its sections.
+        cuts = [(s.line - 1, s.level, s.heading) for s in doc.sections if s.level > 0]
+    else:
+        body = "".join(lines[fm_lines:])
+        cuts = [(fm_lines + start, lvl, heading) for start, lvl, heading in parse_mod._headings(body)
+                if lvl <= level]
     bounds = [(fm_lines, 0, None)] if not cuts or cuts[0][0] > fm_lines else []
     bounds += cuts
-    items = sorted(doc.items, key=lambda i: i.line)
     sections: list[Piece] = []
     seen: Counter = Counter()
     for n, (start, lvl, heading) in enumerate(bounds):
@@ -124,13 +128,25 @@ def _document(text: str, path: str, level: int, doc: parse_mod.MemoryDoc) -> _Do
             continue
         key_base = ("s", lvl, _norm(heading)) if heading is not None else ("preamble",)
         seen[key_base] += 1
-        inside = [i for i in items if start <= i.line - 1 < end]
-        chunks = _chunks(lines, start, end, inside)
         sections.append(Piece(key_base + (seen[key_base],), "".join(lines[start:end]), "section",
                               parse_mod.heading_date(heading) if heading else None,
-                              f"'{heading}'" if heading else "the top of the file",
-                              chunks, tail=_split_tail(chunks)))
+                              f"'{heading}'" if heading else "the top of the file"))
     return _Doc(doc.frontmatter_text, doc.metadata, sections)
+
+
+def _cut_into_chunks(section: Piece) -> Piece:
+    """Items and glue of one section, found only for sections both sides changed (most
+    sections of a real merge are equal on all sides and are never cut)."""
+    if section.children or not section.text:
+        return section
+    try:
+        items = parse_mod.parse(section.text).items
+    except parse_mod.InputError:
+        items = []   # a body that starts with `---` reads as frontmatter alone: merge it as text
+    lines = section.text.splitlines(keepends=True)
+    section.children = _chunks(lines, 0, len(lines), sorted(items, key=lambda i: i.line))
+    section.tail = _split_tail(section.children)
+    return section
 
 
 def _blank_between_chunks(prev: Out, nxt: Out) -> bool:
@@ -144,7 +160,8 @@ def _merge_section(base: Piece | None, ours: Piece, theirs: Piece, labels: tuple
         return [ours]
     if base is not None and ours.text == base.text:
         return [theirs]
-    base_chunks = base.children if base is not None else []
+    ours, theirs = _cut_into_chunks(ours), _cut_into_chunks(theirs)
+    base_chunks = _cut_into_chunks(base).children if base is not None else []
     seq = merge_sequences(base_chunks, ours.children, theirs.children,
                           lambda b, o, t: _merge_chunk(b, o, t), conflict_on_replace=True)
     notes.extend(f"{ours.label}: {n}" for n in seq.notes)
@@ -210,7 +227,7 @@ def merge_texts(base: str, ours: str, theirs: str, path: str = "<memory>",
         return MergeResult(ours, 0)
     if base == ours:
         return MergeResult(theirs, 0)
-    parsed = [parse_mod.parse(text, path) for text in (base, ours, theirs)]
+    parsed = [parse_mod.parse(text, path, with_items=False) for text in (base, ours, theirs)]
     level = _split_level(parsed)
     b, o, t = (_document(text, path, level, doc) for text, doc in zip((base, ours, theirs), parsed))
     notes: list[str] = []

@@ -120,7 +120,7 @@ def _merge_region(bs, os_, ts, kb, ko, kt, base_index, o_start, t_start, merge_s
             placed.append(((base_index[k], 0, 0), merge_same(p, o_map[k], t_map[k])))
         elif k in o_map or k in t_map:
             kept = o_map.get(k) or t_map[k]
-            if kept.text != p.text:
+            if kept.text.rstrip() != p.text.rstrip():
                 # Edited on one side, deleted on the other: keep the edit (nothing is lost).
                 result.notes.append(f"kept {kept.label or 'a piece'}: edited on one side, deleted on the other")
                 placed.append(((base_index[k], 0, 0), [kept]))
