@@ -8,6 +8,9 @@ import click
 from tiergit.cli import echo_json, open_store
 
 
+MAX_REJECTED_SHOWN = 50
+
+
 def _row_text(r, width: int = 100) -> list[str]:
     c = r.cand
     mark = "PROMOTE" if r.verdict.accepted else "reject "
@@ -19,15 +22,20 @@ def _row_text(r, width: int = 100) -> list[str]:
 
 def render(promo, show_all: bool = False) -> str:
     s = promo.settings
-    shown = [r for r in promo.rows if show_all or not r.settled]
+    open_rows = [r for r in promo.rows if show_all or not r.settled]
+    rejected = [r for r in open_rows if not r.verdict.accepted]
+    shown = [r for r in open_rows if r.verdict.accepted] + (rejected if show_all else rejected[:MAX_REJECTED_SHOWN])
     lines = [f"tiergit promote: {len(promo.rows)} candidate(s), {len(promo.accepted)} to promote "
              f"(gate: score >= {s['min_score']:.2f}, recalls >= {s['min_recalls']}, "
              f"age >= {s['min_age_days']} days, durable kinds)", ""]
     for r in shown:
         lines += _row_text(r)
-    hidden = len(promo.rows) - len(shown)
-    if hidden:
-        lines.append(f"  ({hidden} already promoted, pending or rejected in review: not shown; --all lists them)")
+    more = len(open_rows) - len(shown)
+    if more:
+        lines.append(f"  ({more} more rejected, with lower scores: --all lists them)")
+    settled = len(promo.rows) - len(open_rows)
+    if settled:
+        lines.append(f"  ({settled} already promoted, pending or rejected in review: not shown; --all lists them)")
     return "\n".join(lines)
 
 
@@ -59,7 +67,8 @@ def render_explain(rows) -> str:
 @click.option("--pr-body", "pr_body", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the pull-request body (markdown) to this file.")
 @click.option("--limit", type=click.IntRange(min=0), default=None, metavar="N", help="Promote at most N items this run.")
-@click.option("--all", "show_all", is_flag=True, help="Also list items already promoted or reviewed.")
+@click.option("--all", "show_all", is_flag=True, help="List every candidate (default: the accepted ones, the 50 "
+              "best rejected, none already promoted or reviewed).")
 @click.option("--open-pr", is_flag=True, help="Open the pull request (needs the delivery module and a token).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
