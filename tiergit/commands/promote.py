@@ -113,6 +113,8 @@ def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: P
         text = prbody.render(store, promo, themes(store, promo.today))
         from tiergit.fsutil import atomic_write
         atomic_write(pr_body, text)
+    if open_pr:
+        _check_ready(store)
     written: list[str] = []
     if do_apply:
         written = promote_mod.apply(store, promo)
@@ -145,10 +147,8 @@ def _note_branch(store) -> None:
 
 def _check_open_pr(store, pr_body: Path | None) -> None:
     """Refuse --open-pr before anything is written when it cannot work."""
-    import importlib
     import importlib.util
 
-    from tiergit import git
     from tiergit.errors import TiergitError
 
     if pr_body is None:
@@ -156,9 +156,18 @@ def _check_open_pr(store, pr_body: Path | None) -> None:
     if importlib.util.find_spec("tiergit.openpr") is None:
         raise TiergitError("promote --open-pr: this tiergit has no pull-request module (tiergit.openpr)",
                            "open the PR with `gh pr create --body-file " + str(pr_body) + "` or the workflow")
+
+
+def _check_ready(store) -> None:
+    """The delivery module's own preconditions (gh, a remote, not the default branch), checked
+    after the body is written (to open the PR by hand) and before any memory file is."""
+    import importlib
+
+    from tiergit import git
+
     ready = getattr(importlib.import_module("tiergit.openpr"), "check_ready", None)
     if ready is not None:
-        ready(store, git.current_branch(store.repo) or "HEAD")   # gh, a remote, not the default branch
+        ready(store, git.current_branch(store.repo) or "HEAD")
 
 
 def _open_pr(store, promo, pr_body: Path | None) -> None:
