@@ -102,3 +102,26 @@ def test_check_fix_archives_oldest_entries_until_the_cold_tier_fits(squad_repo):
     assert kept == list(range(kept[0], 16))                  # the oldest went first
     again = tiergit(repo, "check", "--fix")
     assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_archived_cold_items_stay_promotion_candidates(squad_repo):
+    """Cold entries expire at 30 days, the age at which they become promotable: `promote`
+    still finds them in the archive (until the archive month leaves the tree)."""
+    from tiergit import logs
+    from tiergit.parse import item_id
+    from tiergit.store import Store
+
+    repo = squad_repo
+    rule = "- [rule] Keep retries idempotent across gateway pods"
+    write(repo / ".squad/memory/cold/picard.md", f"# Picard\n\n### Work ({d(40).isoformat()})\n\n{rule}\n")
+    assert tiergit(repo, "archive", "--apply").returncode == 0
+    assert "idempotent" not in (repo / ".squad/memory/cold/picard.md").read_text()
+    write(repo / ".squad/memory/archive/2026-01/wiki/auth.md", "# Archive\n\n- [rule] Keep retries idempotent across gateway pods everywhere\n")
+    logs.append(Store.open(repo), logs.RECALLS, [
+        {"ts": f"{d(i).isoformat()}T00:00:00Z", "query": f"q{i}", "id": item_id(rule)[0], "score": 0.9}
+        for i in range(1, 10, 2)])
+    out = json.loads(tiergit(repo, "promote", "--json").stdout)
+    row = next(c for c in out["candidates"] if c["id"] == item_id(rule)[0])
+    assert row["verdict"] == "promote", row["reason"]       # the audited-out wiki line is no duplicate
+    assert row["source"] == f".squad/memory/archive/{d(40):%Y-%m}/cold/picard.md:6"
+    assert row["target"] == ".squad/memory/wiki/rules.md"

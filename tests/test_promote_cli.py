@@ -63,3 +63,29 @@ def test_apply_on_main_says_to_use_a_branch(squad_repo):
     git(squad_repo, "switch", "-q", "-c", "tiergit/promote")
     second = tiergit(squad_repo, "promote", "--apply")
     assert "note: on" not in second.stdout and "0 to promote" in second.stdout
+
+
+def test_pr_body_stays_under_githubs_limit_with_thousands_of_candidates(squad_repo, tmp_path):
+    import hashlib
+
+    def words(n: int) -> str:   # distinct words per rule, so none is a near-duplicate of another
+        h = hashlib.sha1(str(n).encode()).hexdigest()
+        return " ".join("q" + h[i:i + 5] for i in range(0, 30, 5))
+
+    lines = [f"- [rule] Prefer {words(n)} in every service" for n in range(1500)]
+    write(squad_repo / ".squad/memory/cold/picard.md", f"# P\n\n### Work ({OLD})\n\n" + "\n".join(lines) + "\n")
+    store = Store.open(squad_repo)
+    logs.append(store, logs.RECALLS, [{"ts": f"{(date.today() - timedelta(days=1 + 2 * i)).isoformat()}T00:00:00Z",
+                                       "query": f"q{i}", "id": item_id(ln)[0], "score": 0.9}
+                                      for ln in lines[:600] for i in range(5)])
+    body = tmp_path / "body.md"
+    run = tiergit(squad_repo, "promote", "--pr-body", str(body), "--json")
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out["promote"] > 200 and out["reject"] > 100
+    text = body.read_text()
+    assert len(text) <= 60_000 and text.startswith("<!-- tiergit:promotion -->")
+    assert "more: `tiergit promote --json` lists every candidate." in text
+    preview = tiergit(squad_repo, "promote").stdout
+    assert "more rejected, with lower scores: --all lists them" in preview
+    assert preview.count("  reject ") == 50

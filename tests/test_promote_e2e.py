@@ -149,3 +149,39 @@ def test_promote_output_is_identical_across_runs_and_preview_writes_nothing(squa
     assert first.stdout == second.stdout
     assert "PROMOTE 0." in first.stdout and "preview only" in first.stdout
     assert git(repo, "status", "--porcelain").stdout == ""
+
+
+def test_real_squad_history_ages_from_headings_and_git_blame(squad_repo):
+    """A real history.md (corpus: martinopedal/azure-analyzer, agent atlas) as cold memory,
+    committed 60 days ago: an item of a dated entry ages from its heading, an item of an
+    undated section from `git blame`; both are promoted into their kind's topic."""
+    from conftest import CORPUS
+
+    from tiergit.parse import parse
+
+    source = CORPUS / "martinopedal_azure-analyzer/.squad/agents/atlas/history.md"
+    cold = squad_repo / ".squad/memory/cold/atlas.md"
+    write(cold, source.read_text())
+    past = f"{d(60)}T12:00:00+00:00"
+    git(squad_repo, "add", "-A")
+    git(squad_repo, "commit", "-q", "-m", "import atlas",
+        env={"GIT_AUTHOR_DATE": past, "GIT_COMMITTER_DATE": past, "TIERGIT": "0"})
+    store = Store.open(squad_repo)
+    doc = parse(cold.read_text(), "atlas.md")
+    by_section = {i.id: s for s in doc.sections for i in s.items}
+    lesson = next(i for i in doc.items if i.clean.startswith("**Key lesson:**"))
+    decision = next(i for i in doc.items if i.clean.startswith("**Decision:** Use PSCustomObject"))
+    assert by_section[lesson.id].date is not None and by_section[decision.id].date is None
+    logs.append(store, logs.RECALLS, [dict(ev, id=item.id) for item in (lesson, decision)
+                                      for ev in recall_events(store, "pester")])
+    out = json.loads(tiergit(squad_repo, "promote", "--json").stdout)
+    rows = {c["id"]: c for c in out["candidates"]}
+    assert rows[lesson.id]["age_day"] == by_section[lesson.id].date.isoformat()
+    assert rows[decision.id]["age_day"] == d(60)                      # from git blame
+    assert rows[lesson.id]["verdict"] == rows[decision.id]["verdict"] == "promote"
+    assert tiergit(squad_repo, "promote", "--apply").returncode == 0
+    rules = (squad_repo / ".squad/memory/wiki/rules.md").read_text()
+    assert "- [rule] Any Pester test invoking a script expected to exit non-zero MUST reset" in rules
+    decisions = (squad_repo / ".squad/memory/wiki/decisions.md").read_text()
+    assert "- [decision] Use PSCustomObject consistently" in decisions
+    assert decisions.rstrip().endswith(f"^{decision.id}")

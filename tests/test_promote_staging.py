@@ -23,6 +23,8 @@ def _recalls(iid: str, n: int = 4) -> list[dict]:
 def test_propose_skips_the_score_gate_but_lands_in_the_reviewed_pr(squad_repo, tmp_path):
     repo = squad_repo
     text = "Tokens are refreshed by the gateway, never by the client"
+    # A similar (older, less precise) wiki line does not block an agent's correction.
+    write(repo / ".squad/memory/wiki/auth.md", "# Auth\n\n- [rule] Refresh tokens in the gateway, never the client ^m-0a1b2c3d\n")
     preview = tiergit(repo, "propose", "--topic", "auth", "--kind", "correction", text)
     assert preview.returncode == 0, preview.stderr
     assert not (repo / ".squad/memory/staging/proposed.md").exists()
@@ -30,7 +32,7 @@ def test_propose_skips_the_score_gate_but_lands_in_the_reviewed_pr(squad_repo, t
     assert staged.returncode == 0, staged.stderr
     staging = repo / ".squad/memory/staging/proposed.md"
     assert "tiergit:forced topic=auth kind=correction by=picard" in staging.read_text()
-    assert not (repo / ".squad/memory/wiki/auth.md").exists()   # never written straight to the wiki
+    assert "gateway, never by the client" not in (repo / ".squad/memory/wiki/auth.md").read_text()  # not yet
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "propose")
 

@@ -56,7 +56,7 @@ def test_reject_by_hand_until_the_text_changes(squad_repo):
 def test_review_of_an_unknown_id_is_a_clear_error(squad_repo):
     run = tiergit(squad_repo, "review", "reject", "m-00000000", "--reason", "x")
     assert run.returncode == 2
-    assert "reviews.jsonl: no proposal with id m-00000000" in run.stderr and "Traceback" not in run.stderr
+    assert "reviews.jsonl: no proposal or candidate with id m-00000000" in run.stderr and "Traceback" not in run.stderr
 
 
 def test_a_closed_promotion_pr_rejects_nothing(squad_repo):
@@ -85,3 +85,12 @@ def test_openclaw_review_line_goes_to_the_daily_note(repo):
     last = note.rstrip("\n").splitlines()[-1]
     assert last.startswith("- [") and last.endswith("] Review: accepted 1, rejected 1")
     assert len(last.split("]")[0]) == len("- [HH:MM")
+
+
+def test_a_candidate_can_be_rejected_before_it_is_ever_proposed(squad_repo):
+    iid = _setup(squad_repo)
+    run = tiergit(squad_repo, "review", "reject", iid, "--reason", "team-specific", "--json")
+    assert run.returncode == 0, run.stderr
+    ev = json.loads(run.stdout)
+    assert ev["text"] == "Keep retries idempotent across gateway pods" and ev["source"].endswith("picard.md:5")
+    assert _promote_json(squad_repo)[iid]["failed"] == "review"

@@ -210,8 +210,9 @@ def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
     mentions: dict[str, set[tuple[str, int]]] = defaultdict(set)
     mention_days: dict[str, set[date]] = defaultdict(set)
     staged = set(staging_paths(store))
-    for rel in sorted(set(store.memory_files()) | staged):
-        match = cfg.tier_for(rel)
+    archived = archived_files(store)
+    for rel in sorted(set(store.memory_files()) | staged | set(archived)):
+        match = cfg.tier_for(archived.get(rel, rel))
         tier = match[0] if match else None
         try:
             text = _read(store, rel)
@@ -272,6 +273,26 @@ def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
     counts = {k: len(v) for k, v in mentions.items()}
     return Corpus(candidates=candidates, wiki=wiki, wiki_ids=wiki_ids, mentions=counts,
                   mention_days=dict(mention_days))
+
+
+def archived_files(store) -> dict[str, str]:
+    """Archive files -> the tier path they came from (`archive/2026-04/cold/picard.md` ->
+    `<root>/cold/picard.md`). Cold entries reach the archive at their TTL, often the age at
+    which they become promotable, so archived items stay candidates until the archive
+    month leaves the tree."""
+    cfg = store.config
+    base = store.repo / cfg.repo_path(cfg.archive)
+    if not base.is_dir():
+        return {}
+    out = {}
+    for path in sorted(base.glob("[0-9][0-9][0-9][0-9]-[0-9][0-9]/**/*.md")):
+        inner = path.relative_to(base).as_posix().split("/", 1)[1]
+        origin = cfg.repo_path(inner)
+        match = cfg.tier_for(origin)
+        # Only sources of promotion: what `audit` archived from a reviewed tier is dead context.
+        if path.is_file() and match is not None and not match[0].reviewed:
+            out[path.relative_to(store.repo).as_posix()] = origin
+    return out
 
 
 def target_path(store, cand: Candidate, _cache: dict | None = None) -> str:

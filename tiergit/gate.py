@@ -221,8 +221,10 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
              f"score {sc.total:.2f} >= {s['min_score']:.2f}"),
         ]
     # Fuzzy matching is the costly check: it runs last, on what passed everything else.
-    steps.append(("duplicate", lambda: _duplicate(key, ctx, float(s["duplicate_ratio"])),
-                  "no near-duplicate in the wiki"))
+    # A proposed (forced) item is often a correction of a similar wiki line: the reviewer decides.
+    if not c.forced:
+        steps.append(("duplicate", lambda: _duplicate(key, ctx, float(s["duplicate_ratio"])),
+                      "no near-duplicate in the wiki"))
     checks: list[Check] = []
     failed: Check | None = None
     for name, run, ok_detail in steps:

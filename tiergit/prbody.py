@@ -12,12 +12,17 @@ def _cell(text: str, n: int = 90) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def _table(rows) -> list[str]:
+MAX_BODY = 60_000          # GitHub refuses pull-request bodies over 65,536 characters
+
+
+def _table(rows, cap: int) -> list[str]:
     out = ["| item | kind | score | recalls | source | reason |", "| --- | --- | ---: | ---: | --- | --- |"]
-    for r in rows:
+    for r in rows[:cap]:
         c = r.cand
         out.append(f"| `{c.id}` {_cell(c.text)} | {c.kind} | {r.score.total:.2f} | {r.recalls} | "
                    f"`{c.source}:{c.line}` | {_cell(r.verdict.reason, 70)} |")
+    if len(rows) > cap:
+        out += ["", f"…and {len(rows) - cap} more: `tiergit promote --json` lists every candidate."]
     return out
 
 
@@ -40,7 +45,17 @@ def _charts(store) -> list[str]:
 
 
 def render(store, promo, themes: list[tuple[str, int]] | None = None) -> str:
-    """Markdown for `--pr-body FILE` (identical for identical input)."""
+    """Markdown for `--pr-body FILE` (identical for identical input), under GitHub's size limit."""
+    charts = _charts(store)
+    caps = (200, 100)
+    while True:
+        text = _render(promo, themes, charts, *caps)
+        if len(text) <= MAX_BODY or caps == (0, 0):
+            return text
+        caps = (caps[0] // 2, caps[1] // 2)
+
+
+def _render(promo, themes, charts: list[str], cap_promoted: int, cap_rejected: int) -> str:
     acc, rej = promo.accepted, [r for r in promo.rejected if not r.settled]
     settled = sum(r.settled for r in promo.rejected)
     targets = sorted({r.target for r in acc})
@@ -56,7 +71,7 @@ def render(store, promo, themes: list[tuple[str, int]] | None = None) -> str:
         "",
     ]
     if acc:
-        lines += ["### Promoted", ""] + _table(acc)
+        lines += ["### Promoted", ""] + _table(acc, cap_promoted)
     else:
         lines.append("_No candidate passed the gate this time._")
     lines += [
@@ -71,13 +86,13 @@ def render(store, promo, themes: list[tuple[str, int]] | None = None) -> str:
     ]
     if rej:
         lines += ["", "<details>", f"<summary>{len(rej)} candidate(s) not promoted, with the reason</summary>", ""]
-        lines += _table(rej) + ["", "</details>"]
+        lines += _table(rej, cap_rejected) + ["", "</details>"]
     if settled:
         lines += ["", f"{settled} item(s) already promoted, pending or rejected in review are not listed."]
     if themes:
         lines += ["", "### Recurring themes this week", ""]
         lines += [f"- {name} ({n} entries)" for name, n in themes]
-    lines += _charts(store)
+    lines += charts
     lines += ["", "---", "Scores and reasons: `tiergit promote --explain m-…`. "
               "Docs: docs/promotion.md."]
     return "\n".join(lines) + "\n"

@@ -212,7 +212,8 @@ def _plan_staging(store, promo: Promotion) -> None:
         if rel == managed:
             new = _managed_block(new, promo)
         if new != (old or ""):
-            promo.plan.add(rel, new, old, reason="staging: candidates of this run")
+            why = "this run's candidates listed" if rel == managed else "applied proposals leave the staging file"
+            promo.plan.add(rel, new, old, reason=why)
 
 
 def _managed_block(text: str, promo: Promotion) -> str:

@@ -106,10 +106,19 @@ def decide(store, iid: str, action: str, reason: str) -> dict[str, Any]:
     """`review accept|reject ID`: record one outcome by hand."""
     events = list(logs.read(store, logs.REVIEWS))
     known = [e for e in events if e.get("id") == iid]
-    if not known:
-        raise TiergitError(f"{logs.log_path(store, logs.REVIEWS).relative_to(store.repo)}: no proposal with id {iid}",
-                           "see `tiergit promote` for candidate ids (m-xxxxxxxx)")
-    last = known[-1]
+    if known:
+        last = known[-1]
+    else:
+        # Not proposed yet: a current candidate can be decided ahead of its PR.
+        from tiergit import promote
+
+        rows = [r for r in promote.build(store).rows if r.cand.id == iid]
+        if not rows:
+            raise TiergitError(f"{logs.log_path(store, logs.REVIEWS).relative_to(store.repo)}: "
+                               f"no proposal or candidate with id {iid}",
+                               "see `tiergit promote` for candidate ids (m-xxxxxxxx)")
+        c = rows[0].cand
+        last = {"text": c.text, "topic": c.topic, "source": f"{c.source}:{c.line}"}
     ev = {"id": iid, "action": action, "reason": reason or f"{action} by hand",
           "text": last.get("text", ""), "topic": last.get("topic", ""), "source": last.get("source", "")}
     logs.append(store, logs.REVIEWS, [ev])

@@ -8,6 +8,9 @@ import click
 from tiergit.cli import echo_json, open_store
 
 
+MAX_REJECTED_SHOWN = 50
+
+
 def _row_text(r, width: int = 100) -> list[str]:
     c = r.cand
     mark = "PROMOTE" if r.verdict.accepted else "reject "
@@ -19,15 +22,20 @@ def _row_text(r, width: int = 100) -> list[str]:
 
 def render(promo, show_all: bool = False) -> str:
     s = promo.settings
-    shown = [r for r in promo.rows if show_all or not r.settled]
+    open_rows = [r for r in promo.rows if show_all or not r.settled]
+    rejected = [r for r in open_rows if not r.verdict.accepted]
+    shown = [r for r in open_rows if r.verdict.accepted] + (rejected if show_all else rejected[:MAX_REJECTED_SHOWN])
     lines = [f"tiergit promote: {len(promo.rows)} candidate(s), {len(promo.accepted)} to promote "
              f"(gate: score >= {s['min_score']:.2f}, recalls >= {s['min_recalls']}, "
              f"age >= {s['min_age_days']} days, durable kinds)", ""]
     for r in shown:
         lines += _row_text(r)
-    hidden = len(promo.rows) - len(shown)
-    if hidden:
-        lines.append(f"  ({hidden} already promoted, pending or rejected in review: not shown; --all lists them)")
+    more = len(open_rows) - len(shown)
+    if more:
+        lines.append(f"  ({more} more rejected, with lower scores: --all lists them)")
+    settled = len(promo.rows) - len(open_rows)
+    if settled:
+        lines.append(f"  ({settled} already promoted, pending or rejected in review: not shown; --all lists them)")
     return "\n".join(lines)
 
 
@@ -58,8 +66,9 @@ def render_explain(rows) -> str:
               "check (an id m-…, an id prefix, PATH:LINE, or words of its text).")
 @click.option("--pr-body", "pr_body", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the pull-request body (markdown) to this file.")
-@click.option("--limit", type=click.IntRange(min=0), default=None, help="Promote at most N items this run.")
-@click.option("--all", "show_all", is_flag=True, help="Also list items already promoted or reviewed.")
+@click.option("--limit", type=click.IntRange(min=0), default=None, metavar="N", help="Promote at most N items this run.")
+@click.option("--all", "show_all", is_flag=True, help="List every candidate (default: the accepted ones, the 50 "
+              "best rejected, none already promoted or reviewed).")
 @click.option("--open-pr", is_flag=True, help="Open the pull request (needs the delivery module and a token).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
@@ -85,7 +94,7 @@ def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: P
 
     store = open_store(ctx)
     if open_pr:
-        _check_open_pr(pr_body)
+        _check_open_pr(store, pr_body)
     promo = promote_mod.build(store, limit=limit, explain=selector)
     if selector:
         rows = promote_mod.explain_rows(promo, selector)
@@ -104,6 +113,8 @@ def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: P
         text = prbody.render(store, promo, themes(store, promo.today))
         from tiergit.fsutil import atomic_write
         atomic_write(pr_body, text)
+    if open_pr:
+        _check_ready(store)
     written: list[str] = []
     if do_apply:
         written = promote_mod.apply(store, promo)
@@ -134,7 +145,7 @@ def _note_branch(store) -> None:
                    "(git switch -c tiergit/promote) and open a pull request")
 
 
-def _check_open_pr(pr_body: Path | None) -> None:
+def _check_open_pr(store, pr_body: Path | None) -> None:
     """Refuse --open-pr before anything is written when it cannot work."""
     import importlib.util
 
@@ -145,6 +156,18 @@ def _check_open_pr(pr_body: Path | None) -> None:
     if importlib.util.find_spec("tiergit.openpr") is None:
         raise TiergitError("promote --open-pr: this tiergit has no pull-request module (tiergit.openpr)",
                            "open the PR with `gh pr create --body-file " + str(pr_body) + "` or the workflow")
+
+
+def _check_ready(store) -> None:
+    """The delivery module's own preconditions (gh, a remote, not the default branch), checked
+    after the body is written (to open the PR by hand) and before any memory file is."""
+    import importlib
+
+    from tiergit import git
+
+    ready = getattr(importlib.import_module("tiergit.openpr"), "check_ready", None)
+    if ready is not None:
+        ready(store, git.current_branch(store.repo) or "HEAD")
 
 
 def _open_pr(store, promo, pr_body: Path | None) -> None:
