@@ -9,6 +9,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from conftest import PROJECT, git, tiergit, write
 
 from tiergit.charts import mermaid_budget_chart, mermaid_tier_sizes
@@ -18,14 +20,28 @@ JS = PROJECT / "tests" / "js"
 BLOCK_RE = re.compile(r"```mermaid\n(.*?)```", re.S)
 
 
-def mermaid_parse(sources: list[str]) -> list[dict]:
+@pytest.fixture(scope="module")
+def parser():
+    """One node process for the module, answering one line per request."""
     node = shutil.which("node")
     assert node, "node is not installed (Node.js 20 is needed for the Mermaid parser test)"
     assert (JS / "node_modules" / "mermaid").is_dir(), "run `bash scripts/test` once: it runs `npm ci` in tests/js"
-    proc = subprocess.run([node, str(JS / "mermaid_parse.mjs")], input=json.dumps(sources), capture_output=True,
-                          text=True, timeout=120, cwd=JS)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    proc = subprocess.Popen([node, str(JS / "mermaid_parse.mjs")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, cwd=JS)
+    yield proc
+    proc.stdin.close()
+    proc.wait(timeout=30)
+
+
+@pytest.fixture
+def mermaid_parse(parser):
+    def parse(sources: list[str]) -> list[dict]:
+        parser.stdin.write(json.dumps(sources) + "\n")
+        parser.stdin.flush()
+        line = parser.stdout.readline()
+        assert line, "the mermaid parser process died"
+        return json.loads(line)
+    return parse
 
 
 def blocks(markdown: str) -> list[str]:
@@ -43,7 +59,7 @@ def _store_with_files(squad_repo: Path) -> Store:
     return Store.open(squad_repo)
 
 
-def test_tier_size_chart_parses_with_real_mermaid(squad_repo):
+def test_tier_size_chart_parses_with_real_mermaid(squad_repo, mermaid_parse):
     store = _store_with_files(squad_repo)
     block = mermaid_tier_sizes(store)
     assert block.startswith("```mermaid\nxychart-beta\n") and block.endswith("```\n")
@@ -54,7 +70,7 @@ def test_tier_size_chart_parses_with_real_mermaid(squad_repo):
     assert mermaid_parse([source]) == [{"ok": True, "type": "xychart"}]
 
 
-def test_many_files_openclaw_lines_budgets_and_empty_store_all_parse(squad_repo, tmp_path):
+def test_many_files_openclaw_lines_budgets_and_empty_store_all_parse(squad_repo, tmp_path, mermaid_parse):
     many = [{"label": f"hot/agent-{i}", "tier": "hot", "percent": 10.0 * i, "warn_percent": 80.0} for i in range(20)]
     empty = mermaid_budget_chart([])
     odd = mermaid_budget_chart([{"label": 'a "b" [c], d; e', "percent": 250.5, "warn_percent": 66.7}])
@@ -69,7 +85,7 @@ def test_many_files_openclaw_lines_budgets_and_empty_store_all_parse(squad_repo,
     assert [r["ok"] for r in mermaid_parse(sources)] == [True, True, True, True]
 
 
-def test_parser_rejects_a_broken_chart():
+def test_parser_rejects_a_broken_chart(mermaid_parse):
     """The check is live: the same parser refuses a malformed xychart."""
     good = blocks(mermaid_budget_chart([{"label": "hot/a", "percent": 5.0, "warn_percent": 80.0}]))[0]
     broken = good.replace("bar [5]", "bar [5,")
@@ -78,7 +94,7 @@ def test_parser_rejects_a_broken_chart():
     assert result[0]["ok"] is False and "Parse error" in result[0]["error"]
 
 
-def test_check_job_summary_has_a_parsing_chart(squad_repo, tmp_path):
+def test_check_job_summary_has_a_parsing_chart(squad_repo, tmp_path, mermaid_parse):
     _store_with_files(squad_repo)
     summary = tmp_path / "summary.md"
     proc = tiergit(squad_repo, "check", "--all", env={"GITHUB_STEP_SUMMARY": str(summary)})
@@ -87,4 +103,15 @@ def test_check_job_summary_has_a_parsing_chart(squad_repo, tmp_path):
     assert text.startswith("## tiergit check") and "BUD001" in text
     [source] = blocks(text)
     assert "hot/picard" in source
+    assert mermaid_parse([source]) == [{"ok": True, "type": "xychart"}]
+
+
+def test_promotion_pr_body_chart_parses(squad_repo, tmp_path, mermaid_parse):
+    """The PR body the nightly workflow opens (`tiergit promote --pr-body`) carries the chart."""
+    _store_with_files(squad_repo)
+    body = tmp_path / "body.md"
+    proc = tiergit(squad_repo, "promote", "--pr-body", str(body))
+    assert proc.returncode == 0, proc.stderr
+    [source] = blocks(body.read_text())
+    assert '"hot/picard"' in source and '"cold/picard"' in source
     assert mermaid_parse([source]) == [{"ok": True, "type": "xychart"}]

@@ -136,3 +136,16 @@ def test_second_import_changes_nothing(imported):
     proc = tiergit(repo, "import", "squad", "--json", env=ctx["env"])
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["changes"] == []
+
+
+def test_context_after_import_fits_and_cold_is_on_demand(imported):
+    repo, ctx = imported
+    agent = max(ctx["result"]["agents"], key=lambda a: a["cold_tokens"])["agent"]
+    new = tiergit(repo, "context", "--agent", agent, "--strict", "--json", env=ctx["env"])
+    assert new.returncode == 0, new.stderr
+    data = json.loads(new.stdout)
+    assert data["over_budget"] == [] and [f["tier"] for f in data["files"]] == ["hot"]
+    resume = json.loads(tiergit(repo, "context", "--agent", agent, "--for", "resume", "--json",
+                                env=ctx["env"]).stdout)
+    assert [f["tier"] for f in resume["files"]] == ["hot", "cold"]
+    assert data["stats"]["total"]["tokens"] < resume["stats"]["total"]["tokens"] < resume["stats"]["legacy"]["tokens"]

@@ -59,8 +59,8 @@ def test_ranks_best_match_first_with_path_entry_date_kind(squad_repo):
     assert {h["path"] for h in hits} <= {".squad/memory/cold/picard.md", ".squad/memory/wiki/auth.md"}
     fix = next(h for h in hits if h["kind"] == "error" and "Fix:" in h["text"])
     assert fix["entry"] == "Fix token cache expiry (2026-05-01)" and fix["date"] == "2026-05-01"
-    scores = [h["bm25"] for h in hits]
-    assert scores == sorted(scores, reverse=True)
+    keys = [h["bm25"] * (0.5 + h["score"]) for h in hits]
+    assert keys == sorted(keys, reverse=True) and keys[0] > 0
     assert all(0 < h["score"] <= 1 for h in hits)
     # hot is already in the agent's prompt: not searched by default
     assert not any("/hot/" in h["path"] for h in hits)

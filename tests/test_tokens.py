@@ -8,8 +8,10 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from conftest import git, tiergit, write
+from conftest import CORPUS, git, tiergit, write
 from tiergit import tokens
 
 OFFLINE_ENV = {  # any network attempt would fail fast
@@ -23,9 +25,9 @@ def _private_caches(tmp_path, monkeypatch):
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "tiktoken-cache"))
     for key, value in OFFLINE_ENV.items():
         monkeypatch.setenv(key, value)
-    tokens.encoding.cache_clear()
+    tokens.reset()
     yield
-    tokens.encoding.cache_clear()
+    tokens.reset()
 
 
 def test_exact_count_offline_matches_cl100k():
@@ -36,6 +38,35 @@ def test_exact_count_offline_matches_cl100k():
     assert tokens.count_text("tiktoken is great!", "cl100k_base") == tokens.Count(6, exact=True)
     # Special-token text is counted as plain text, never refused.
     assert tokens.count_text("<|endoftext|>", "cl100k_base").exact
+
+
+def test_pure_python_counts_equal_tiktoken_on_the_corpus():
+    enc = tokens.encoding("cl100k_base")
+    counter = tokens._rank_counter("cl100k_base")
+    files = sorted(CORPUS.rglob("*.md"))
+    assert len(files) > 100
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert counter.count(text) == len(enc.encode_ordinary(text)), path
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200)
+       | st.from_regex(r"[ \n\t#*\-\[\]a-zA-Z0-9'’_.:é😀<|>]{0,120}", fullmatch=True))
+def test_pure_python_counts_equal_tiktoken_on_any_text(text):
+    enc = tokens.encoding("cl100k_base")
+    assert tokens._rank_counter("cl100k_base").count(text) == len(enc.encode_ordinary(text))
+
+
+def test_small_texts_skip_the_rust_encoder_large_ones_use_it(monkeypatch):
+    monkeypatch.setattr(tokens, "PYTHON_COUNT_LIMIT", 1000)
+    small = "- [fact] the poller runs every five minutes\n" * 10
+    assert tokens.count_text(small, "cl100k_base").exact
+    assert tokens.encoding.cache_info().currsize == 0  # counted without building CoreBPE
+    big = small * 5
+    count = tokens.count_text(big, "cl100k_base")
+    assert tokens.encoding.cache_info().currsize == 1
+    assert count.tokens == len(tokens.encoding("cl100k_base").encode_ordinary(big))
 
 
 def test_bundled_data_is_the_official_file_and_its_hash_is_checked(tmp_path):

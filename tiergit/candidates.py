@@ -5,6 +5,8 @@ Reads files; everything it returns is plain data for the pure gate and plan.
 """
 from __future__ import annotations
 
+import hashlib
+import pickle
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -51,23 +53,34 @@ class Candidate:
 class Corpus:
     """Everything promotion reads from the tree, gathered once."""
     candidates: list[Candidate]
-    wiki: list[tuple[str, str, int, str]]          # (id, clean text, line, path) of reviewed-tier items
+    wiki: list[tuple[str, str, int, str, str]]     # (id, clean text, line, path, key) of reviewed-tier items
     wiki_ids: dict[str, str]                        # id -> path
     mentions: dict[str, int]                        # mention key or id -> sections mentioning it
     mention_days: dict[str, set[date]]
 
 
+_STEMS: dict[str, str] = {}
+
+
+def _stem(w: str) -> str:
+    if w in STOPWORDS or (len(w) < 2 and not w.isdigit()):
+        return ""  # digits stay: "2.x" and "3.x" are different facts
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(w) > len(suffix) + 3 and w.endswith(suffix):
+            return w[: -len(suffix)]
+    return w
+
+
 def content_words(text: str) -> list[str]:
     """Lowercase content words, crudely stemmed: what near-duplicate matching compares."""
+    stems = _STEMS
     out = []
     for w in WORD_RE.findall(text.lower()):
-        if w in STOPWORDS or len(w) < 2:
-            continue
-        for suffix in ("ing", "ed", "es", "s"):
-            if len(w) > len(suffix) + 3 and w.endswith(suffix):
-                w = w[: -len(suffix)]
-                break
-        out.append(w)
+        st = stems.get(w)
+        if st is None:
+            st = stems[w] = _stem(w)
+        if st:
+            out.append(st)
     return out
 
 
@@ -129,14 +142,70 @@ def _file_day(store, rel: str) -> date:
     return datetime.fromtimestamp((store.repo / rel).stat().st_mtime, tz=timezone.utc).date()
 
 
+class ParseCache:
+    """Parsed documents by content hash, kept in the git dir between runs (like the token
+    cache): markdown parsing is most of a promotion plan's time, and most files do not
+    change between nightly runs. A missing or unreadable cache is simply rebuilt."""
+
+    VERSION = 1
+
+    def __init__(self, path: Path | None, labels: dict) -> None:
+        self.path, self.labels = path, repr(sorted((k, tuple(v)) for k, v in (labels or {}).items()))
+        self.old: dict[str, parse.MemoryDoc] = {}
+        self.new: dict[str, parse.MemoryDoc] = {}
+        if path is not None and path.is_file():
+            try:
+                with open(path, "rb") as fh:
+                    version, labels_key, docs = pickle.load(fh)
+                if version == self.VERSION and labels_key == self.labels:
+                    self.old = docs
+            except Exception:  # noqa: BLE001 - a stale or broken cache is only a slower run
+                self.old = {}
+
+    @classmethod
+    def for_store(cls, store) -> "ParseCache":
+        from tiergit import git
+
+        try:
+            path: Path | None = git.git_dir(store.repo) / "tiergit" / "parse-cache.pickle"
+        except TiergitError:
+            path = None
+        return cls(path, store.config.labels)
+
+    def parse(self, text: str, rel: str) -> parse.MemoryDoc:
+        key = hashlib.sha1(f"{rel}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+        doc = self.old.get(key) or self.new.get(key)
+        if doc is None:
+            doc = parse.parse(text, rel, eval_labels(self.labels))
+        self.new[key] = doc
+        return doc
+
+    def save(self) -> None:
+        if self.path is None or set(self.new) == set(self.old):
+            return
+        from tiergit.fsutil import atomic_write
+
+        try:
+            atomic_write(self.path, pickle.dumps((self.VERSION, self.labels, self.new), pickle.HIGHEST_PROTOCOL))
+        except OSError:
+            pass
+
+
+def eval_labels(frozen: str) -> dict[str, list[str]]:
+    import ast
+
+    return {k: list(v) for k, v in ast.literal_eval(frozen)}
+
+
 def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
     """Read every memory file once: candidates, the wiki index, and mentions."""
     cfg = store.config
+    cache = ParseCache.for_store(store)
     targets = reviewed_targets(cfg.tiers)
     reviewed = {n for n, t in cfg.tiers.items() if t.reviewed}
     default_target = next(iter(targets.values()), next(iter(sorted(reviewed)), None))
     candidates: list[Candidate] = []
-    wiki: list[tuple[str, str, int, str]] = []
+    wiki: list[tuple[str, str, int, str, str]] = []
     wiki_ids: dict[str, str] = {}
     mentions: dict[str, set[tuple[str, int]]] = defaultdict(set)
     mention_days: dict[str, set[date]] = defaultdict(set)
@@ -148,7 +217,7 @@ def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
             text = _read(store, rel)
             if rel in staged:
                 text = strip_managed(text)
-            doc = parse.parse(text, rel, cfg.labels)
+            doc = cache.parse(text, rel)
         except TiergitError:
             continue  # `check` reports unreadable files; promotion skips them
         blame_days: dict[int, date] | None = None
@@ -161,14 +230,15 @@ def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
                 if sec.date or file_date:
                     mention_days[iid].add(sec.date or file_date)  # type: ignore[arg-type]
             for item in sec.items:
-                key = norm_key(clean(item.text))
+                text = clean(item.text)
+                key = norm_key(text)
                 day = item.date or sec.date or file_date
                 if key:
                     mentions[key].add((rel, sidx))
                     if day:
                         mention_days[key].add(day)
                 if tier is not None and tier.name in reviewed:
-                    wiki.append((item.id, clean(item.text), item.line, rel))
+                    wiki.append((item.id, text, item.line, rel, key))
                     wiki_ids.setdefault(item.id, rel)
                     continue
                 is_staged = rel in staged
@@ -195,17 +265,24 @@ def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
                 if day is None and not is_staged:
                     day = _file_day(store, rel)
                 candidates.append(Candidate(
-                    id=item.id, text=clean(item.text), raw=item.text, kind=kind, source=rel,
+                    id=item.id, text=text, raw=item.text, kind=kind, source=rel,
                     line=item.line, entry=sec.heading, age_day=day, target_tier=target, topic=topic,
                     forced=bool(forced), staged=is_staged, tags=TAG_RE.findall(item.text), mention_key=key))
+    cache.save()
     counts = {k: len(v) for k, v in mentions.items()}
     return Corpus(candidates=candidates, wiki=wiki, wiki_ids=wiki_ids, mentions=counts,
                   mention_days=dict(mention_days))
 
 
-def target_path(store, cand: Candidate) -> str:
+def target_path(store, cand: Candidate, _cache: dict | None = None) -> str:
     """Repo-relative file a candidate is promoted into."""
     tier = store.config.tiers[cand.target_tier]
     values = {"topic": cand.topic} if "{topic}" in tier.path else {}
+    memo = (cand.target_tier, cand.topic if values else "")
+    if _cache is not None and memo in _cache:
+        return _cache[memo]
     path: Path = store.config.tier_file(cand.target_tier, **values)
-    return path.relative_to(store.repo).as_posix()
+    rel = path.relative_to(store.repo).as_posix()
+    if _cache is not None:
+        _cache[memo] = rel
+    return rel

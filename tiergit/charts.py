@@ -107,6 +107,19 @@ def summary_chart(store) -> str:
 
 # --- SVG ---------------------------------------------------------------------------------
 
+def _legend_layout(names: list[str], left: int, right: int) -> list[tuple[int, int, int]]:
+    """(x, width, row) per legend entry, wrapping to a new row when the line is full.
+    Widths are estimated (~6.5 px a character at 12 px): no font metrics without a browser."""
+    out, x, row = [], left, 0
+    for name in names:
+        w = 26 + int(6.5 * len(name))
+        if x > left and x + w > right:
+            x, row = left, row + 1
+        out.append((x, w, row))
+        x += w
+    return out
+
+
 def nice_ceiling(value: float) -> tuple[float, float]:
     """A round axis top >= value and its tick step (1, 2 or 5 x 10^n, 4-6 ticks)."""
     if value <= 0:
@@ -124,9 +137,13 @@ def human(value: float, unit: str = "bytes") -> str:
         if value >= 1024:
             return f"{value / 1024:.1f} KB".replace(".0 KB", " KB")
         return f"{int(value)} B"
-    if value >= 10000:
-        return f"{value / 1000:.0f}k"
+    if value >= 1000:
+        return _f(value / 1000) + "k"
     return f"{value:g}"
+
+
+def _exact(value: float, unit: str) -> str:
+    return human(value, unit) if unit == "bytes" else f"{int(value):,} {unit}"
 
 
 def _f(x: float) -> str:
@@ -135,10 +152,12 @@ def _f(x: float) -> str:
 
 def svg_line_chart(x_labels: list[str], series: list[tuple[str, list[float]]], *, title: str,
                    unit: str = "bytes", refs: list[tuple[str, float]] | None = None,
-                   width: int = 720, height: int = 320, css_class: str = "chart") -> str:
+                   width: int = 720, height: int = 320, css_class: str = "chart", x_title: str = "") -> str:
     """Lines over a shared x axis, dashed reference lines (budgets), a legend. Scales with its box."""
     refs = refs or []
-    left, right, top, bottom = 64, 16, 56, 40
+    left, right, bottom = 64, 16, 40 + (16 if x_title else 0)
+    legend = _legend_layout([name for name, _ in series], left, width - right)
+    top = 44 + 18 * (max((row for _, _, row in legend), default=0) + 1)
     pw, ph = width - left - right, height - top - bottom
     peak = max([v for _, vals in series for v in vals] + [v for _, v in refs] + [0])
     # Bytes get round KB ticks (1024-based), everything else round decimal ticks.
@@ -172,13 +191,16 @@ def svg_line_chart(x_labels: list[str], series: list[tuple[str, list[float]]], *
             out.append(f'<text x="{_f(x(i))}" y="{height - bottom + 16}" text-anchor="middle" fill="#495057">'
                        f"{escape(label)}</text>")
     out.append(f'<line x1="{left}" x2="{width - right}" y1="{top + ph}" y2="{top + ph}" stroke="#868e96"/>')
-    legend_x = left
+    if x_title:
+        out.append(f'<text x="{left + pw / 2:.1f}" y="{height - 6}" text-anchor="middle" fill="#495057">'
+                   f"{escape(x_title)}</text>")
     for j, (name, value) in enumerate(refs):
         color = PALETTE[j % len(PALETTE)] if len(refs) > 1 else "#c92a2a"
         out.append(f'<line class="ref" x1="{left}" x2="{width - right}" y1="{_f(y(value))}" y2="{_f(y(value))}" '
                    f'stroke="{color}" stroke-dasharray="6 4" stroke-width="1.5"/>')
         out.append(f'<text x="{width - right - 4}" y="{_f(y(value) - 5)}" text-anchor="end" fill="{color}">'
                    f"{escape(name)} {escape(human(value, unit))}</text>")
+    ends: list[tuple[float, float, str, str]] = []
     for j, (name, values) in enumerate(series):
         color = PALETTE[j % len(PALETTE)]
         points = " ".join(f"{_f(x(i))},{_f(y(v))}" for i, v in enumerate(values))
@@ -187,8 +209,17 @@ def svg_line_chart(x_labels: list[str], series: list[tuple[str, list[float]]], *
         elif values:
             out.append(f'<polyline class="series" fill="none" stroke="{color}" stroke-width="2.5" '
                        f'stroke-linejoin="round" points="{points}"/>')
-        out.append(f'<rect x="{legend_x}" y="30" width="14" height="4" fill="{color}"/>')
-        out.append(f'<text x="{legend_x + 18}" y="36" fill="#212529">{escape(name)}</text>')
-        legend_x += 26 + 7 * len(name)
+        if values:
+            ends.append((y(values[-1]) - 7, x(len(values) - 1) - 4, color, _exact(values[-1], unit)))
+        lx, _, row = legend[j]
+        out.append(f'<rect x="{lx}" y="{30 + 18 * row}" width="14" height="4" fill="{color}"/>')
+        out.append(f'<text x="{lx + 18}" y="{36 + 18 * row}" fill="#212529">{escape(name)}</text>')
+    # The latest value of each line, written at its end; labels that would overlap are pushed up.
+    floor = None
+    for ly, lx, color, text in sorted(ends, reverse=True):
+        ly = ly if floor is None else min(ly, floor - 14)
+        floor = ly
+        out.append(f'<text class="end" x="{_f(lx)}" y="{_f(ly)}" text-anchor="end" font-weight="600" '
+                   f'fill="{color}">{escape(text)}</text>')
     out.append("</svg>")
     return "\n".join(out)

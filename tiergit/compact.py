@@ -20,7 +20,7 @@ from tiergit.parse import DURABLE_KINDS, LIST_MARKER_RE, NEVER_COMPRESS, Item, M
 KEEP_KINDS = NEVER_COMPRESS | DURABLE_KINDS
 DEFAULT_RATIO = 0.10
 DEFAULT_TIMEOUT = 60.0
-MIN_LINE_WORDS, MAX_LINE_WORDS = 5, 40   # words of condensed text per line, beyond its label
+MIN_LINE_WORDS, MAX_LINE_WORDS = 8, 40   # words of condensed text per line, beyond its label
 LABEL_WORDS = 6
 ENTRY_OVERHEAD_WORDS = 12                  # the entry heading and its session marker
 # Hot-template sections that give items their kind; written to cold with an explicit prefix.

@@ -142,7 +142,9 @@ def block(title: str, parts: list[Part]) -> str:
         return ""
     chunks = [f"### {title}\n"]
     for p in parts:
-        chunks.append(f"<!-- {p.path} -->\n{p.text.strip()}\n")
+        # Frontmatter is tiergit's bookkeeping (session ids, hashes), not memory: left out.
+        _fm, _meta, body = parse.split_frontmatter(p.text, p.path)
+        chunks.append(f"<!-- {p.path} -->\n{body.strip()}\n")
     return "\n".join(chunks)
 
 

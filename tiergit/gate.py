@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Callable
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz
 
 from tiergit import parse, secrets
 from tiergit.candidates import Candidate, content_words
 from tiergit.scoring import Score
 
-DEFAULT_GATE = {"min_score": 0.70, "min_recalls": 2, "min_age_days": 30, "duplicate_ratio": 88}
+DEFAULT_GATE = {"min_score": 0.70, "min_recalls": 2, "min_age_days": 30, "duplicate_ratio": 85}
 
 TRANSCRIPT_RE = re.compile(r"(?:^|[\s>*(\-])(User|Assistant|Human|Candidate)\s*\**:\s")
 DREAM_META_RE = re.compile(r"(?i)confidence:\s*0(?:\.0+)?\b|status:\s*staged\b|evidence:\s*memory/\.dreams/")
@@ -29,6 +29,8 @@ INSTRUCTION_RE = re.compile(
     r"(?:previous|prior|above|earlier|system)\s+(?:instructions?|prompts?|rules|messages|context)"
     r"|\byou are now\b|\bnew system prompt\b|\breveal (?:your|the) (?:system )?prompt\b"
     r"|\bdo not (?:tell|inform) the user\b")
+INSTRUCTION_WORDS = ("ignore", "disregard", "forget", "override", "you are now", "system prompt", "reveal",
+                     "do not tell", "do not inform")
 CRON_RE = re.compile(
     r"(?i)\b(?:cron|scheduled (?:job|task)|heartbeat)\b.{0,100}\b(?:deliver\w*|sent|succeeded|failed|"
     r"completed|ran|posted|status)\b|\bdelivery (?:report|status|receipt)\b")
@@ -37,6 +39,61 @@ ONE_OFF_RE = re.compile(r"(?i)\b(?:today|yesterday|tonight|this morning|this aft
                         r"just now|right now|earlier today|this session)\b")
 RESOLVED_RE = re.compile(r"(?i)\b(?:issue|bug|ticket|incident|outage|problem|pr|#\d+)\b[^.;]{0,80}?\b"
                          r"(?:is |was |now |has been |got )?(?:resolved|closed|fixed|merged)\b")
+
+
+class DupIndex:
+    """Near-duplicate lookup: an inverted index of content words picks the texts that share
+    at least half of the shorter one's words; rapidfuzz's token_set_ratio decides among them."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+        self.labels: list[str] = []
+        self.words: list[frozenset[str]] = []
+        self.postings: dict[str, list[int]] = {}
+
+    def add(self, key: str, label: str) -> None:
+        words = set(key.split())
+        if not words:
+            return
+        idx = len(self.keys)
+        self.keys.append(key)
+        self.labels.append(label)
+        self.words.append(frozenset(words))
+        for w in words:
+            self.postings.setdefault(w, []).append(idx)
+
+    def find(self, key: str, ratio: float) -> str | None:
+        words = set(key.split())
+        if not words or not self.keys:
+            return None
+        shared: dict[int, int] = {}
+        for w in words:
+            for idx in self.postings.get(w, ()):
+                shared[idx] = shared.get(idx, 0) + 1
+        best: tuple[float, int] | None = None
+        for idx, n in sorted(shared.items()):
+            theirs = self.words[idx]
+            if n * 2 < min(len(words), len(theirs)):
+                continue
+            other = self.keys[idx]
+            value = fuzz.token_set_ratio(key, other, score_cutoff=ratio)
+            if not value or _swapped(words, theirs):
+                continue
+            # token_set_ratio is 100 for any subset; a short text must match closely as a whole.
+            if min(len(words), len(theirs)) < 4 and fuzz.ratio(key, other) < ratio:
+                continue
+            if value and (best is None or value > best[0]):
+                best = (value, idx)
+        return None if best is None else f"{self.labels[best[1]]} ({best[0]:.0f}% similar)"
+
+
+def _swapped(a: set[str] | frozenset[str], b: frozenset[str]) -> bool:
+    """Exactly one word differs on each side and the two are not spelling variants:
+    "cache JWKS for ten minutes" vs "… five minutes" states a different fact."""
+    only_a, only_b = a - b, b - a
+    if len(only_a) != 1 or len(only_b) != 1:
+        return False
+    return fuzz.ratio(next(iter(only_a)), next(iter(only_b))) < 80
 
 
 @dataclass
@@ -68,10 +125,8 @@ class Context:
     today: date
     review: ReviewState
     wiki_ids: dict[str, str]
-    wiki_keys: list[str]                    # normalized wiki texts (for fuzzy matching)
-    wiki_labels: list[str]                  # "path:line" for each
-    accepted_keys: list[str] = field(default_factory=list)
-    accepted_labels: list[str] = field(default_factory=list)
+    wiki_index: DupIndex = field(default_factory=DupIndex)        # items already in reviewed tiers
+    accepted_index: DupIndex = field(default_factory=DupIndex)    # accepted earlier in this run
 
 
 def settings_of(gate: dict[str, Any]) -> dict[str, Any]:
@@ -85,6 +140,8 @@ def _short(text: str, n: int = 50) -> str:
 
 
 def raw_output(raw: str) -> str | None:
+    if ":" not in raw:
+        return None
     m = TRANSCRIPT_RE.search(raw)
     if m:
         return f"raw transcript / dreaming output (`{m[1].capitalize()}:`), not distilled knowledge"
@@ -100,12 +157,15 @@ def credential(raw: str) -> str | None:
 
 
 def instructs_model(raw: str) -> str | None:
+    low = raw.lower()
+    if not any(w in low for w in INSTRUCTION_WORDS):
+        return None
     m = INSTRUCTION_RE.search(raw)
     return f"instructs the model (\"{m[0]}\"): possible prompt injection" if m else None
 
 
 def command_with_metadata(text: str, raw: str) -> str | None:
-    meta = SCORE_META_RE.search(raw)
+    meta = SCORE_META_RE.search(raw) if "[" in raw else None
     if meta is None:
         return None
     body = parse.KIND_PREFIX_RE.sub("", text)
@@ -115,12 +175,13 @@ def command_with_metadata(text: str, raw: str) -> str | None:
 
 
 def ephemeral(text: str) -> str | None:
-    if CRON_RE.search(text):
+    low = text.lower()
+    if any(w in low for w in ("cron", "scheduled", "heartbeat", "delivery")) and CRON_RE.search(text):
         return "ephemeral: a cron / delivery report, not durable knowledge"
-    m = RESOLVED_RE.search(text)
+    m = RESOLVED_RE.search(text) if any(w in low for w in ("resolved", "closed", "fixed", "merged")) else None
     if m:
         return f"ephemeral: a resolved issue (\"{_short(m[0], 40)}\")"
-    m = TIME_RE.search(text)
+    m = TIME_RE.search(text) if ":" in text else None
     if m:
         return f"ephemeral: a one-off timestamp ({m[0].strip()})"
     m = ONE_OFF_RE.search(text)
@@ -129,23 +190,10 @@ def ephemeral(text: str) -> str | None:
     return None
 
 
-def _dup(key: str, keys: list[str], labels: list[str], ratio: float) -> str | None:
-    if not keys or not key:
-        return None
-    best = process.extractOne(key, keys, scorer=fuzz.token_set_ratio, score_cutoff=ratio)
-    if best is None:
-        return None
-    other = best[0]
-    # token_set_ratio is 100 for any subset; a short text must match closely as a whole.
-    if min(len(key.split()), len(other.split())) < 4 and fuzz.ratio(key, other) < ratio:
-        return None
-    return f"{labels[best[2]]} ({best[1]:.0f}% similar)"
-
-
 def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool = False) -> Verdict:
     """Run the checks in order; stop at the first failure unless `explain` asks for all."""
     s = ctx.settings
-    key = " ".join(content_words(c.text))
+    key = c.mention_key or " ".join(content_words(c.text))
     steps: list[tuple[str, Callable[[], str | None], str]] = [
         ("review", lambda: _review(c, key, ctx), "not rejected or pending in review"),
         ("in-wiki", lambda: (f"already in {ctx.wiki_ids[c.id]}" if c.id in ctx.wiki_ids else None),
@@ -155,7 +203,6 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
         ("instruction", lambda: instructs_model(c.raw), "does not instruct the model"),
         ("command", lambda: command_with_metadata(c.text, c.raw), "no command or score metadata"),
         ("ephemeral", lambda: ephemeral(c.text), "not ephemeral"),
-        ("duplicate", lambda: _duplicate(key, ctx, float(s["duplicate_ratio"])), "no near-duplicate in the wiki"),
         ("kind", lambda: (None if c.kind in parse.DURABLE_KINDS
                           else f"kind `{c.kind}` is not durable (decision, rule, fact, correction)"),
          f"kind `{c.kind}` is durable"),
@@ -173,6 +220,9 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
                                f"{sc.signals[sc.weakest()]:.2f})" if sc.total < s["min_score"] else None),
              f"score {sc.total:.2f} >= {s['min_score']:.2f}"),
         ]
+    # Fuzzy matching is the costly check: it runs last, on what passed everything else.
+    steps.append(("duplicate", lambda: _duplicate(key, ctx, float(s["duplicate_ratio"])),
+                  "no near-duplicate in the wiki"))
     checks: list[Check] = []
     failed: Check | None = None
     for name, run, ok_detail in steps:
@@ -202,8 +252,8 @@ def _review(c: Candidate, key: str, ctx: Context) -> str | None:
 
 
 def _duplicate(key: str, ctx: Context, ratio: float) -> str | None:
-    hit = _dup(key, ctx.wiki_keys, ctx.wiki_labels, ratio)
+    hit = ctx.wiki_index.find(key, ratio)
     if hit:
         return f"near-duplicate of {hit}"
-    hit = _dup(key, ctx.accepted_keys, ctx.accepted_labels, ratio)
+    hit = ctx.accepted_index.find(key, ratio)
     return f"near-duplicate of {hit}, accepted above in this run" if hit else None

@@ -149,7 +149,8 @@ def collect(store, since: str | None = None, agent: str | None = None, exact: bo
         "tokenizer": config.tokenizer,
         "agent": agent,
         "since": since,
-        "tiers": {name: {"load": t.load, "budget": {k: {"warn": v.warn, "max": v.max} for k, v in t.budget.items()}}
+        "tiers": {name: {"load": t.load, "budget": {k: {"warn": round(v.warn, 1), "max": round(v.max, 1)}
+                                                    for k, v in t.budget.items()}}
                   for name, t in config.tiers.items()},
         "files": {p: {"tier": k.tier, "agent": k.agent, "legacy": k.legacy} for p, k in sorted(tracked.items())},
         "commits": points,

@@ -105,16 +105,22 @@ def fit(lines: list[str], units: list[Unit], limits: dict[str, float], encoding:
             current = {"bytes": current["bytes"] - len(chunk.encode("utf-8")),
                        "lines": current["lines"] - chunk.count("\n"), "tokens": current["tokens"] - u.tokens}
         current = sizes(removed)
-    return removed, taken
+    # Backfill: a large unit taken late can leave room for smaller, newer ones taken before it.
+    for u in reversed(taken[:-1]):
+        trial = removed - set(range(u.first, u.last + 1))
+        if all(v <= limits.get(m, float("inf")) for m, v in sizes(trial).items()):
+            removed = trial
+    kept = [u for u in taken if u.first in removed]
+    return removed, kept
 
 
 def hot_template(store, agent: str) -> str:
-    """The hot template (store copy, else packaged, else a minimal one) with the agent filled in."""
-    candidates = [store.root / "templates" / "hot.md", Path(__file__).parent / "templates" / "store" / "hot.md"]
-    text = next((p.read_text(encoding="utf-8") for p in candidates if p.is_file()), FALLBACK_HOT)
-    for key, value in (("agent", agent), ("date", date.today().isoformat()), ("task", "")):
-        text = re.sub(r"\{\{\s*" + key + r"\s*\}\}", value, text).replace("{" + key + "}", value)
-    return text
+    """A fresh (idle) hot file, exactly as `session end` leaves one: the session module renders it."""
+    try:
+        from tiergit import session
+    except ImportError:  # the session feature is not installed: a minimal hot file
+        return FALLBACK_HOT.format(agent=agent)
+    return session.render_hot(store.config, agent, None, [], session.new_session_id(), None)
 
 
 def read_text(store, rel: str) -> str:
@@ -214,7 +220,8 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
             continue
         res = import_agent(store, agent, source, today)
         results.append(res)
-        plan.add(cold_rel, res.cold_text, reason=f"cold from {source}: {res.kept_entries} entries, "
+        plan.add(cold_rel, res.cold_text, reason=f"cold from {source}: {res.kept_entries} "
+                                                 f"entr{'y' if res.kept_entries == 1 else 'ies'}, "
                                                  f"{res.cold_tokens} tokens")
         if not (store.repo / hot_rel).exists():
             plan.add(hot_rel, hot_template(store, agent), reason="hot from the template")

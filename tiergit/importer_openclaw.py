@@ -55,10 +55,12 @@ def plan_openclaw(store, retire_legacy: bool = False, today: date | None = None)
         to_stage.extend(durable_items(parse.parse(text, rel, cfg.labels), rel, False))
         if target == rel:
             continue
-        if (store.repo / target).exists():
-            plan.notes.append(f"{rel}: {target} exists, skipped")
+        existing = store.repo / target
+        if existing.exists() and existing.read_text(encoding="utf-8", errors="replace") != text:
+            plan.notes.append(f"{rel}: {target} exists with other content, skipped")
             continue
-        plan.add(target, text, reason=why)
+        if not existing.exists():
+            plan.add(target, text, reason=why)
         if retire_legacy:
             plan.add(rel, None, text, reason=f"legacy, copied to {target}")
     hot_rel = store.rel(cfg.tier_file("hot"))

@@ -185,7 +185,8 @@ def _label_table_cached(frozen) -> list[tuple[str, str]]:
 @lru_cache(maxsize=1)
 def _md():
     from markdown_it import MarkdownIt
-    # Only block tokens and the raw text of inline tokens are read: skip the inline pass (2.4x faster).
+    # Only block tokens and the raw text of inline tokens are read: skipping the inline
+    # pass roughly halves parse time and leaves every token map and heading text the same.
     return MarkdownIt("commonmark").disable("inline")
 
 

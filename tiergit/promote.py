@@ -13,12 +13,12 @@ from datetime import date
 from typing import Any
 
 from tiergit import logs, parse
-from tiergit.candidates import (MANAGED_BEGIN, MANAGED_END, Candidate, Corpus, FORCED_RE, content_words,
+from tiergit.candidates import (MANAGED_BEGIN, MANAGED_END, Candidate, Corpus, FORCED_RE,
                                 gather, norm_key, target_path)
 from tiergit.gate import Context, Verdict, evaluate, settings_of
 from tiergit.plan import Plan
 from tiergit.review import state as review_state
-from tiergit.scoring import Score, concepts, recall_stats, score, today_utc, weights_of
+from tiergit.scoring import Score, concepts, read_events, recall_stats, score, today_utc, weights_of
 
 SETTLED = ("review", "in-wiki")        # verdicts about items already handled: hidden unless asked
 LABEL_RE = re.compile(r"^\*\*([^*\n]{1,60}?):?\*\*:?\s*")
@@ -95,12 +95,12 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     settings = settings_of(cfg.gate)
     weights = weights_of(cfg.scoring)
     half_life = float(cfg.scoring.get("recency_half_life_days", 14) or 14)
-    stats = recall_stats(logs.read(store, logs.RECALLS))
+    stats = recall_stats(read_events(store, logs.RECALLS))
     corpus = gather(store, set(stats))
-    reviews = review_state(logs.read(store, logs.REVIEWS))
-    ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids,
-                  wiki_keys=[" ".join(content_words(t)) for _, t, _, _ in corpus.wiki],
-                  wiki_labels=[f"{p}:{ln}" for _, _, ln, p in corpus.wiki])
+    reviews = review_state(read_events(store, logs.REVIEWS))
+    ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids)
+    for _, _, ln, path, key in corpus.wiki:
+        ctx.wiki_index.add(key, f"{path}:{ln}")
     scored: list[tuple[Candidate, Score, int, int]] = []
     seen: set[str] = set()
     for c in corpus.candidates:
@@ -114,15 +114,15 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     # Forced items first, then by score: the within-run duplicate check keeps the best one.
     scored.sort(key=lambda t: (not t[0].forced, -t[1].total, t[0].id))
     rows: list[Row] = []
+    targets: dict = {}
     for c, sc, recalls, n_mentions in scored:
         want_all = explain is not None and _selects(explain, c)
         verdict = evaluate(c, sc, recalls, ctx, explain=want_all)
-        target = target_path(store, c)
+        target = target_path(store, c, targets)
         if verdict.accepted and limit is not None and sum(r.verdict.accepted for r in rows) >= limit:
             verdict = Verdict(False, f"over --limit {limit} for this run", "limit", verdict.checks)
         if verdict.accepted:
-            ctx.accepted_keys.append(" ".join(content_words(c.text)))
-            ctx.accepted_labels.append(f"{c.id} ({c.source}:{c.line})")
+            ctx.accepted_index.add(c.mention_key, f"{c.id} ({c.source}:{c.line})")
         rows.append(Row(c, sc, recalls, n_mentions, verdict, target))
     rows.sort(key=lambda r: (not r.verdict.accepted, r.settled, -r.score.total, r.cand.id))
     promo = Promotion(today=today, settings=settings, rows=rows, plan=Plan("tiergit promote"))
@@ -267,7 +267,7 @@ def propose(store, topic: str, text: str, kind: str, agent: str | None, today: d
     base = old if old is not None else "# Staged for promotion\n\n"
     new = base + ("" if base.endswith("\n") else "\n") + line
     plan = Plan("tiergit propose")
-    plan.add(rel, new, old, reason=f"staged for wiki/{topic} (skips the score gate, still reviewed)")
+    plan.add(rel, new, old, reason=f"staged for topic {topic}: skips the score gate, still reviewed")
     plan.notes.append(f"id {parse.item_id(line)[0]}; the next `tiergit promote --apply` puts it in the promotion PR")
     return plan
 

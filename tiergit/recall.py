@@ -4,6 +4,7 @@ Ranking is FTS5's bm25() over the item text (weight 1.0) and its entry heading
 (weight 0.5); the query's words are OR-ed, so an item need not contain all of
 them. Each hit also gets `score`, a 0..1 relevance the promotion scoring can
 average: the IDF-weighted share of the query's words that the item contains.
+The final order is bm25 x (0.5 + score) over bm25's best candidates.
 """
 from __future__ import annotations
 
@@ -78,19 +79,19 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     rows = db.execute(sql, [*params, max(limit * 4, limit + 20)]).fetchall()
     idf = _idf(db, words)
     total = sum(idf.values()) or 1.0
-    hits: list[Hit] = []
-    seen: set[str] = set()
+    best: dict[str, Hit] = {}
     for item_id, path, entry, day, kind, tier, ag, line, clean, r in rows:
-        if item_id in seen:
+        if item_id in best:
             continue
-        seen.add(item_id)
         present = set(terms(clean + " " + (entry or "")))
         score = sum(v for w, v in idf.items() if w in present) / total
-        hits.append(Hit(rank=len(hits) + 1, id=item_id, path=path, entry=entry, date=day, kind=kind, tier=tier,
-                        agent=ag, line=int(line), score=round(score, 4), bm25=round(-r, 4), text=clean))
-        if len(hits) >= limit:
-            break
-    return hits
+        best[item_id] = Hit(rank=0, id=item_id, path=path, entry=entry, date=day, kind=kind, tier=tier,
+                            agent=ag, line=int(line), score=round(score, 4), bm25=round(-r, 4), text=clean)
+    # bm25 favours short items; weighting it by coverage puts items holding more of the query first.
+    ordered = sorted(best.values(), key=lambda h: (-h.bm25 * (0.5 + h.score), h.path, h.line))[:limit]
+    for rank, hit in enumerate(ordered, 1):
+        hit.rank = rank
+    return ordered
 
 
 def _idf(db: sqlite3.Connection, words: list[str]) -> dict[str, float]:

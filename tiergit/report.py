@@ -7,6 +7,7 @@ e-mail or a phone, and prints cleanly. `model(store)` gathers plain data (also t
 from __future__ import annotations
 
 import importlib.util
+import re
 from html import escape
 
 from tiergit import charts, git, history, logs
@@ -96,6 +97,11 @@ svg{display:block;width:100%;height:auto;max-width:100%}
 
 def _h(value) -> str:
     return escape(str(value))
+
+
+def _md(text) -> str:
+    """Escaped item text with its **bold labels** kept bold (the only markdown shown)."""
+    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", _h(text))
 
 
 def _badge(health: str) -> str:
@@ -219,11 +225,14 @@ def _candidates_section(m: dict) -> str:
     if not promo["candidates"]:
         return '<section id="candidates"><h2>Candidates waiting</h2><p class="note">no candidates waiting</p></section>'
     trs = "".join(
-        f'<tr><td>{_h(c["text"])}<br><code class="meta">{_h(c["id"])}</code></td><td>{_h(c["kind"])}</td>'
+        f'<tr><td>{_md(c["text"])}<br><code class="meta">{_h(c["id"])}</code></td><td>{_h(c["kind"])}</td>'
         f'<td class="num">{float(c["score"] or 0):.2f}</td><td class="num opt">{_h(c["recalls"])}</td>'
         f'<td>{_h(c["verdict"])}</td><td class="opt">{_h(c["reason"])}</td></tr>' for c in promo["candidates"])
     more = promo.get("total", 0) - len(promo["candidates"])
-    return ('<section id="candidates"><h2>Candidates waiting</h2><div class="table-wrap"><table><thead><tr>'
+    passing = sum(c["verdict"] == "promote" for c in promo["candidates"])
+    lead = (f'<p>{passing} candidate(s) pass the gate and go into the next promotion PR; '
+            f'{len(promo["candidates"]) - passing} more are scored but held back (reason given).</p>')
+    return ('<section id="candidates"><h2>Candidates waiting</h2>' + lead + '<div class="table-wrap"><table><thead><tr>'
             '<th>item</th><th>kind</th><th class="num">score</th><th class="num opt">recalls</th><th>verdict</th>'
             f'<th class="opt">reason</th></tr></thead><tbody>{trs}</tbody></table></div>'
             + (f'<p class="note">and {more} more (`tiergit promote`)</p>' if more > 0 else "") + "</section>")
@@ -234,7 +243,7 @@ def _reviews_section(m: dict) -> str:
         return '<section id="reviews"><h2>Last reviews</h2><p class="note">no reviews recorded yet</p></section>'
     trs = "".join(
         f'<tr><td class="num">{_h(str(r.get("ts", ""))[:10])}</td><td>{_h(r.get("action", ""))}</td>'
-        f'<td>{_h(r.get("text", ""))}<br><code class="meta">{_h(r.get("id", ""))}</code></td>'
+        f'<td>{_md(r.get("text", ""))}<br><code class="meta">{_h(r.get("id", ""))}</code></td>'
         f'<td class="opt">{_h(r.get("reason", "") or "")}</td></tr>' for r in m["reviews"])
     return ('<section id="reviews"><h2>Last reviews</h2><div class="table-wrap"><table><thead><tr><th>date</th>'
             f'<th>action</th><th>item</th><th class="opt">reason</th></tr></thead><tbody>{trs}</tbody></table></div>'

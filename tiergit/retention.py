@@ -32,6 +32,10 @@ class Cut:
     heading: str | None = None   # section heading a cut item came from (kept as context)
 
 
+def plural(n: int, one: str, many: str) -> str:
+    return one if n == 1 else many
+
+
 def archive_dir(store) -> str:
     return store.config.repo_path(store.config.archive).rstrip("/")
 
@@ -136,7 +140,7 @@ def plan_archive(store, today: date) -> Plan:
         if cuts:
             add_to_archive(plan, store, pending, rel, text, cuts)
             plan.add(rel, remove_lines(text, [(c.start, c.end) for c in cuts]), text,
-                     reason=f"{len(cuts)} expired entr(y/ies) archived")
+                     reason=f"{len(cuts)} expired {plural(len(cuts), 'entry', 'entries')} archived")
     flush_archive(plan, store, pending)
     base = store.repo / archive_dir(store)
     if base.is_dir():
@@ -196,7 +200,7 @@ def plan_fit(store, today: date) -> Plan:
             new = remove_lines(text, [(c.start, c.end) for c in chosen])
         if chosen:
             add_to_archive(plan, store, pending, rel, text, chosen)
-            plan.add(rel, new, text, reason=f"{len(chosen)} oldest entr(y/ies) archived to fit the budget")
+            plan.add(rel, new, text, reason=f"{len(chosen)} oldest {plural(len(chosen), 'entry', 'entries')} archived to fit the budget")
     flush_archive(plan, store, pending)
     return plan
 

@@ -219,7 +219,7 @@ def append_entry(cold_text: str | None, entry: str, paths: Paths) -> str:
 def hot_health(cfg: Config, tier: Tier, rel: str, text: str) -> dict:
     data = text.encode("utf-8")
     cache = tokens.TokenCache(None, cfg.tokenizer)
-    fh = judge(rel, tier, measure(text, data, tier, cache, force_tokens=True))
+    fh = judge(rel, tier, measure(text, data, tier, cache))
     return {"health": fh.health, "bytes": fh.measure.bytes, "tokens": fh.measure.tokens,
             "percent": round(fh.percent, 1)}
 
@@ -346,10 +346,10 @@ def plan_start(cfg: Config, agent: str | None, task: str | None = None, force: b
     carried, left = fit_carried(carried_all, paths.hot_tier)
     if left:
         plan.notes.append(f"{left} older open item(s) not carried into hot (they stay in {paths.cold})")
-    text = render_hot(cfg, paths.agent, task, carried, session or new_session_id(), now,
-                      hot.extra_meta if hot else None)
+    session = session or new_session_id()
+    text = render_hot(cfg, paths.agent, task, carried, session, now, hot.extra_meta if hot else None)
     plan.add(paths.hot, text, hot_text, reason="new session" + (f": {task}" if task else ""))
-    report.update(session=load_hot(cfg, paths.hot, text).meta["session"], carried=len(carried),
+    report.update(session=session, carried=len(carried),
                   hot_after=hot_health(cfg, paths.hot_tier, paths.hot, text))
     return SessionPlan(plan, report)
 

@@ -1,7 +1,9 @@
 """Token counts: exact with tiktoken, cached by git blob id, an estimate offline.
 
-The encoding takes ~0.25 s to load, the slowest part of a hook, so it is loaded
-lazily and only when a count is not already cached and could matter.
+Loading an encoding is the slowest part of a hook, so it happens lazily, only when a
+count is not cached and could matter; its ranks come from a verified marshal cache,
+and small texts are counted in pure Python (tiergit.bpe) without building the Rust
+encoder. Every path gives tiktoken's exact count.
 """
 from __future__ import annotations
 
@@ -30,8 +32,9 @@ def estimate(text: str) -> int:
 
 
 @lru_cache(maxsize=8)
-def encoding(name: str):
-    """The tiktoken encoding, or None when it cannot be loaded offline."""
+def _params(name: str) -> dict | None:
+    """The encoding's constructor parameters (ranks, pattern), or None when it cannot be
+    loaded offline (then counts are estimates)."""
     if os.environ.get("TIERGIT_TOKENIZER") == "estimate":
         return None
     try:
@@ -46,21 +49,54 @@ def encoding(name: str):
                 continue
             if candidate == name and not _cached_by_tiktoken(name):
                 continue
-            return _construct(candidate)
+            return _construct_params(candidate)
         except Exception:  # noqa: BLE001 - any failure means: estimate instead
             continue
     return None
 
 
-def _construct(name: str):
-    """tiktoken.get_encoding(name), with the BPE ranks read from a verified marshal cache.
+@lru_cache(maxsize=8)
+def encoding(name: str):
+    """The tiktoken Encoding (Rust), or None when it cannot be loaded offline."""
+    params = _params(name)
+    if params is None:
+        return None
+    try:
+        import tiktoken
+
+        return tiktoken.Encoding(**params)
+    except Exception:  # noqa: BLE001
+        return None
+
+
+@lru_cache(maxsize=8)
+def _rank_counter(name: str):
+    params = _params(name)
+    if params is None:
+        return None
+    from tiergit.bpe import RankCounter
+
+    return RankCounter(params["name"], params["mergeable_ranks"], params["pat_str"])
+
+
+def reset() -> None:
+    """Forget loaded encodings (tests switch environments)."""
+    global _python_counted
+    _params.cache_clear()
+    encoding.cache_clear()
+    _rank_counter.cache_clear()
+    _python_counted = 0
+
+
+def _construct_params(name: str) -> dict:
+    """tiktoken's constructor parameters for `name`, with the BPE ranks read from a
+    verified marshal cache.
 
     Parsing the 1.7 MB base64 rank file is about half of the encoding's load time, the
     biggest cost of a pre-commit hook. The plugin's own `load_tiktoken_bpe` call is
     routed through `_cached_ranks`, which still checks the source file's sha256 exactly
     as tiktoken does; the ranks (and so every count) are identical.
     """
-    import tiktoken
     from tiktoken import registry
 
     registry.list_encoding_names()  # imports the tiktoken_ext plugins
@@ -68,13 +104,12 @@ def _construct(name: str):
     namespace = getattr(ctor, "__globals__", {})
     original = namespace.get("load_tiktoken_bpe")
     if original is None:
-        return tiktoken.get_encoding(name)
+        return ctor()
     namespace["load_tiktoken_bpe"] = lambda path, expected_hash=None: _cached_ranks(original, path, expected_hash)
     try:
-        params = ctor()
+        return ctor()
     finally:
         namespace["load_tiktoken_bpe"] = original
-    return tiktoken.Encoding(**params)
 
 
 def rank_cache_dir() -> Path:
@@ -143,7 +178,22 @@ def _cached_by_tiktoken(name: str) -> bool:
     return os.path.exists(os.path.join(cache_dir, key)) and hasattr(tl, "load_tiktoken_bpe")
 
 
+# Small texts are counted in pure Python (tiergit.bpe) until this many bytes have been
+# counted in one process; then building tiktoken's faster Rust encoder pays for itself.
+PYTHON_COUNT_LIMIT = 256 * 1024
+_python_counted = 0
+
+
 def count_text(text: str, encoding_name: str) -> Count:
+    """Exact tokens (special-token text counted as text), or a labelled estimate offline."""
+    global _python_counted
+    if _params(encoding_name) is None:
+        return Count(estimate(text), exact=False)
+    if encoding.cache_info().currsize == 0 and _python_counted + len(text) <= PYTHON_COUNT_LIMIT:
+        counter = _rank_counter(encoding_name)
+        if counter is not None:
+            _python_counted += len(text)
+            return Count(counter.count(text), exact=True)
     enc = encoding(encoding_name)
     if enc is None:
         return Count(estimate(text), exact=False)

@@ -285,7 +285,7 @@ def compact(turns: list[Turn], path: str, encoding: str) -> Result:
                 continue
             kept, short = _shorten(turn, share, outcomes_only=name == "decisions")
             if short and not turn.tool_only:
-                parts.append(f"**{turn.role}** ({turn.number}): {short}")
+                parts.append(f"**{turn.role}**: {short}")
             parts.extend(kept)
             layer.kept_verbatim += len(kept)
         span = f"{layer.first}–{layer.last}" if layer.first != layer.last else str(layer.first)

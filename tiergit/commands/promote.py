@@ -84,6 +84,8 @@ def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: P
     from tiergit import prbody
 
     store = open_store(ctx)
+    if open_pr:
+        _check_open_pr(pr_body)
     promo = promote_mod.build(store, limit=limit, explain=selector)
     if selector:
         rows = promote_mod.explain_rows(promo, selector)
@@ -114,6 +116,7 @@ def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: P
         click.echo(promo.plan.preview())
         if do_apply:
             click.echo(f"applied: {len(promo.accepted)} item(s) proposed; commit on a branch and open a pull request")
+            _note_branch(store)
         elif promo.accepted:
             click.echo(f"preview only: run with --apply to append {len(promo.accepted)} item(s) for review")
         if pr_body is not None:
@@ -122,11 +125,19 @@ def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: P
         _open_pr(store, promo, pr_body)
 
 
-def _open_pr(store, promo, pr_body: Path | None) -> None:
-    import importlib
+def _note_branch(store) -> None:
+    from tiergit import git
+
+    branch = git.current_branch(store.repo)
+    if branch in ("main", "master"):
+        click.echo(f"note: on {branch}: durable tiers are reviewed, so commit this on a branch "
+                   "(git switch -c tiergit/promote) and open a pull request")
+
+
+def _check_open_pr(pr_body: Path | None) -> None:
+    """Refuse --open-pr before anything is written when it cannot work."""
     import importlib.util
 
-    from tiergit import git
     from tiergit.errors import TiergitError
 
     if pr_body is None:
@@ -134,6 +145,13 @@ def _open_pr(store, promo, pr_body: Path | None) -> None:
     if importlib.util.find_spec("tiergit.openpr") is None:
         raise TiergitError("promote --open-pr: this tiergit has no pull-request module (tiergit.openpr)",
                            "open the PR with `gh pr create --body-file " + str(pr_body) + "` or the workflow")
+
+
+def _open_pr(store, promo, pr_body: Path | None) -> None:
+    import importlib
+
+    from tiergit import git
+
     openpr = importlib.import_module("tiergit.openpr")
     branch = git.current_branch(store.repo) or "tiergit/promote"
     title = f"tiergit: promote {len(promo.accepted)} item(s) into reviewed memory"

@@ -32,8 +32,6 @@ def report(ctx: click.Context, html_path: Path | None, as_json: bool) -> None:
     store = open_store(ctx)
     model = report_mod.model(store)
     if html_path is not None:
-        if html_path.exists() and html_path.is_dir():
-            raise TiergitError(f"{html_path}: is a folder", "give a file name such as memory-report.html")
         if not html_path.parent.is_dir():
             raise TiergitError(f"{html_path}: folder {html_path.parent} does not exist", "create it or choose another path")
         atomic_write(html_path, report_mod.render(model))

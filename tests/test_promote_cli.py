@@ -1,0 +1,65 @@
+"""`promote` options and bad input: --limit, --open-pr preconditions, a damaged recall log,
+an unreadable memory file, and the note when --apply runs on main."""
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+
+from conftest import git, tiergit, write
+
+from tiergit import logs
+from tiergit.parse import item_id
+from tiergit.store import Store
+
+OLD = (date.today() - timedelta(days=45)).isoformat()
+RULES = ["- [rule] Retries must be idempotent across gateway pods",
+         "- [rule] Cache the signing keys for ten minutes at most",
+         "- [rule] Dead-letter a queue message after five failed deliveries",
+         "- [rule] Commit the lockfile with every dependency change"]
+
+
+def _repo(repo) -> None:
+    write(repo / ".squad/memory/cold/picard.md", f"# P\n\n### Work ({OLD})\n\n" + "\n".join(RULES) + "\n")
+    store = Store.open(repo)
+    logs.append(store, logs.RECALLS, [
+        {"ts": f"{(date.today() - timedelta(days=1 + 2 * i)).isoformat()}T00:00:00Z", "query": f"q{i}",
+         "id": item_id(r)[0], "score": 0.9 - 0.01 * n} for n, r in enumerate(RULES) for i in range(5)])
+
+
+def test_limit_promotes_the_best_n(squad_repo):
+    _repo(squad_repo)
+    out = json.loads(tiergit(squad_repo, "promote", "--limit", "2", "--json").stdout)
+    assert out["promote"] == 2
+    limited = [c for c in out["candidates"] if c["failed"] == "limit"]
+    assert len(limited) == 2 and limited[0]["reason"] == "over --limit 2 for this run"
+    assert {c["text"] for c in out["candidates"] if c["verdict"] == "promote"} == {
+        "Retries must be idempotent across gateway pods", "Cache the signing keys for ten minutes at most"}
+
+
+def test_open_pr_needs_a_body_and_writes_nothing_without_one(squad_repo):
+    _repo(squad_repo)
+    git(squad_repo, "add", "-A")
+    git(squad_repo, "commit", "-q", "-m", "memory")
+    run = tiergit(squad_repo, "promote", "--apply", "--open-pr")
+    assert run.returncode == 2 and "needs --pr-body FILE" in run.stderr
+    assert git(squad_repo, "status", "--porcelain").stdout == ""
+
+
+def test_damaged_logs_and_files_do_not_stop_promotion(squad_repo):
+    _repo(squad_repo)
+    recalls = logs.log_path(Store.open(squad_repo), logs.RECALLS)
+    recalls.write_text(recalls.read_text() + "<<<<<<< HEAD\n{not json\n[1, 2]\n")
+    (squad_repo / ".squad/memory/cold/data.md").write_bytes(b"\x00\x01binary")
+    run = tiergit(squad_repo, "promote", "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["promote"] == 4
+
+
+def test_apply_on_main_says_to_use_a_branch(squad_repo):
+    _repo(squad_repo)
+    run = tiergit(squad_repo, "promote", "--apply")
+    assert run.returncode == 0, run.stderr
+    assert "note: on main: durable tiers are reviewed" in run.stdout
+    git(squad_repo, "switch", "-q", "-c", "tiergit/promote")
+    second = tiergit(squad_repo, "promote", "--apply")
+    assert "note: on" not in second.stdout and "0 to promote" in second.stdout

@@ -1,0 +1,73 @@
+"""What the installed hook shims run, without the CLI framework: a hook runs on every
+commit, so it imports only what it uses (`python -m tiergit hook …` comes straight here)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from tiergit.errors import TiergitError
+
+
+def _say(text: str) -> None:
+    sys.stderr.write(text.rstrip("\n") + "\n")
+
+
+def pre_commit(repo: Path) -> int:
+    """Check the staged memory blobs; 1 refuses the commit. Never touches the index."""
+    from tiergit import config as config_mod
+    from tiergit import diagnostics, git
+    from tiergit.checkrun import findings_of, run_checks, staged_sources
+    from tiergit.tokens import TokenCache
+
+    cfg = config_mod.load(repo)
+    sources = staged_sources(repo, cfg)
+    if not sources:
+        return 0
+    cache = TokenCache.for_repo(git.git_dir(repo), cfg.tokenizer)
+    reports = run_checks(sources, cfg, cache)
+    findings = findings_of(reports)
+    if findings:
+        _say(diagnostics.render(findings, "text"))
+    if any(f.severity == "critical" for f in findings):
+        _say(diagnostics.summary_line(findings, len(reports)) + " -- commit refused")
+        _say("  (fix the files and `git add` them; TIERGIT=0 git commit skips this check)")
+        return 1
+    return 0
+
+
+def post_merge(repo: Path) -> int:
+    """Report the health of memory files the merge changed. Always 0: never blocks."""
+    try:
+        from tiergit.commands.status import post_merge_report
+
+        text = post_merge_report(repo)
+        if text:
+            _say(text)
+    except TiergitError as exc:
+        _say(f"tiergit: post-merge: {exc.message}")
+    except Exception as exc:  # noqa: BLE001 - a report must never fail a merge
+        _say(f"tiergit: post-merge report failed ({type(exc).__name__}: {exc})")
+    return 0
+
+
+def run(name: str, start: Path | str | None = None) -> int:
+    from tiergit import config as config_mod
+    from tiergit import git
+
+    repo = git.work_root(start or ".")
+    if not (repo / config_mod.CONFIG_NAME).is_file():
+        return 0  # not a tiergit repo (yet): a hook never gets in the way
+    return pre_commit(repo) if name == "pre-commit" else post_merge(repo)
+
+
+def main(name: str) -> int:
+    """Entry for `python -m tiergit hook NAME`: errors as one or two lines, exit 2."""
+    try:
+        return run(name)
+    except TiergitError as exc:
+        _say(f"tiergit: error: {exc.message}")
+        if exc.hint:
+            _say(f"  hint: {exc.hint}")
+        return 0 if name == "post-merge" else exc.exit_code
+    except KeyboardInterrupt:
+        return 130
