@@ -261,3 +261,21 @@ def test_driver_command_json_and_exit_codes(tmp_path):
     help_text = subprocess.run([sys.executable, "-m", "tiergit", "merge-driver", "--help"],
                                capture_output=True, text=True).stdout
     assert "Example" in help_text and "%O %A %B %P" in help_text
+
+
+def test_driver_quoting_survives_spaces_in_the_interpreter_path(squad_repo, tmp_path):
+    """install.driver_command quotes the interpreter: a python under a folder with spaces works."""
+    from tiergit import install
+
+    wrapper = tmp_path / "tools with spaces" / "python"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    wrapper.chmod(0o755)
+    git(squad_repo, "config", "merge.tiergit.driver", install.driver_command(str(wrapper)))
+    base = seeded(squad_repo, "# Cold\n\n### 2026-05-01: one\n\n- x\n")
+    branch_with(squad_repo, "a", COLD, base + "\n### 2026-05-02: two\n\n- y\n")
+    branch_with(squad_repo, "b", COLD, base + "\n### 2026-05-03: three\n\n- z\n")
+    assert merge(squad_repo, "a").returncode == 0
+    done = merge(squad_repo, "b")
+    assert done.returncode == 0, done.stderr
+    assert headings((squad_repo / COLD).read_text())[-2:] == ["### 2026-05-02: two", "### 2026-05-03: three"]

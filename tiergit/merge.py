@@ -155,7 +155,7 @@ def _blank_between_chunks(prev: Out, nxt: Out) -> bool:
 
 
 def _merge_section(base: Piece | None, ours: Piece, theirs: Piece, labels: tuple[str, str],
-                   notes: list[str]) -> list[Out]:
+                   notes: list[str], nl: str) -> list[Out]:
     if ours.text == theirs.text or (base is not None and theirs.text == base.text):
         return [ours]
     if base is not None and ours.text == base.text:
@@ -167,7 +167,7 @@ def _merge_section(base: Piece | None, ours: Piece, theirs: Piece, labels: tuple
     notes.extend(f"{ours.label}: {n}" for n in seq.notes)
     outs = sort_new_by_date(seq.outs, {p.key for p in base_chunks}, descending_dates(ours.children))
     text, conflicts = render(outs, adjacency(base_chunks, ours.children, theirs.children), labels,
-                             _blank_between_chunks)
+                             _blank_between_chunks, nl)
     tail = theirs.tail if base is not None and ours.tail == base.tail else ours.tail
     return [Piece(ours.key, text + tail, "section", ours.date, ours.label, [], conflicts)]
 
@@ -227,18 +227,21 @@ def merge_texts(base: str, ours: str, theirs: str, path: str = "<memory>",
         return MergeResult(ours, 0)
     if base == ours:
         return MergeResult(theirs, 0)
+    nl = "\r\n" if "\r\n" in ours else "\n"   # keep a CRLF file CRLF where the merge adds lines
     parsed = [parse_mod.parse(text, path, with_items=False) for text in (base, ours, theirs)]
     level = _split_level(parsed)
     b, o, t = (_document(text, path, level, doc) for text, doc in zip((base, ours, theirs), parsed))
     notes: list[str] = []
     fm_text, fm_conflicts = merge_frontmatter(b, o, t, labels)
+    if nl != "\n" and fm_text not in (b.frontmatter_text, o.frontmatter_text, t.frontmatter_text):
+        fm_text = fm_text.replace("\n", nl)
     seq = merge_sequences(b.sections, o.sections, t.sections,
-                          lambda bp, op, tp: _merge_section(bp, op, tp, labels, notes),
+                          lambda bp, op, tp: _merge_section(bp, op, tp, labels, notes, nl),
                           conflict_on_replace=False)
     notes.extend(seq.notes)
     outs = sort_new_by_date(seq.outs, {p.key for p in b.sections}, descending_dates(o.sections))
     body, conflicts = render(outs, adjacency(b.sections, o.sections, t.sections), labels,
-                             lambda prev, nxt: True)
+                             lambda prev, nxt: True, nl)
     in_conflict = [p.label for p in outs if isinstance(p, Piece) and p.conflicts]
     in_conflict += [p.label for p in outs if isinstance(p, Conflict)]
     if fm_conflicts:

@@ -170,15 +170,16 @@ def descending_dates(pieces: list[Piece]) -> bool:
 
 
 def render(outs: list[Out], adjacent: set[tuple[Key, Key]], labels: tuple[str, str],
-           blank_between: Callable[[Out, Out], bool]) -> tuple[str, int]:
+           blank_between: Callable[[Out, Out], bool], nl: str = "\n") -> tuple[str, int]:
     """Join merged pieces. Where two pieces meet that did not meet on either side, make sure
-    the first ends with a newline (and a blank line when markdown needs one)."""
+    the first ends with a newline (and a blank line when markdown needs one). `nl` is the
+    file's line ending."""
     parts: list[str] = []
     conflicts = 0
     prev: Out | None = None
     for item in outs:
         if isinstance(item, Conflict):
-            text = conflict_text(item, labels)
+            text = conflict_text(item, labels, nl)
             conflicts += 1
         else:
             text = item.text
@@ -187,21 +188,21 @@ def render(outs: list[Out], adjacent: set[tuple[Key, Key]], labels: tuple[str, s
             continue
         if parts:
             if not parts[-1].endswith("\n"):
-                parts.append("\n")
+                parts.append(nl)
             if (prev.key, item.key) not in adjacent and blank_between(prev, item):
                 tail = "".join(parts[-2:])
-                if not tail.endswith("\n\n") and tail != "\n":
-                    parts.append("\n")
+                if not tail.endswith(nl + nl) and tail != nl:
+                    parts.append(nl)
         parts.append(text)
         prev = item
     return "".join(parts), conflicts
 
 
-def conflict_text(item: Conflict, labels: tuple[str, str]) -> str:
+def conflict_text(item: Conflict, labels: tuple[str, str], nl: str = "\n") -> str:
     def side(pieces: list[Piece]) -> str:
         text = "".join(p.text for p in pieces)
-        return text if not text or text.endswith("\n") else text + "\n"
-    return (f"<<<<<<< {labels[0]}\n{side(item.ours)}=======\n{side(item.theirs)}>>>>>>> {labels[1]}\n")
+        return text if not text or text.endswith("\n") else text + nl
+    return f"<<<<<<< {labels[0]}{nl}{side(item.ours)}======={nl}{side(item.theirs)}>>>>>>> {labels[1]}{nl}"
 
 
 def adjacency(*sequences: list[Piece]) -> set[tuple[Key, Key]]:
