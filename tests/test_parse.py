@@ -139,10 +139,65 @@ def test_hot_sections_give_their_items_a_kind(heading, kind):
     assert doc.sections[-1].items[0].kind == kind
 
 
+# Labels as the real Squad histories write them (corpus/*/.squad/agents/*/history.md, decisions.md).
+@pytest.mark.parametrize("line,kind", [
+    ("- **Learning:** x", "rule"), ("- **Key learning:** x", "rule"), ("**Learnings:**", "rule"),
+    ("**Key Lessons Learned:** x", "rule"), ("- **Key lessons:** x", "rule"), ("**Lessons:** x", "rule"),
+    ("**Pattern identified:** x", "rule"), ("- **Key patterns identified:** x", "rule"),
+    ("- **Pattern for future triage:** x", "rule"), ("**Patterns noted:** x", "rule"),
+    ("**Fix pattern:** x", "rule"), ("**Anti-pattern:** x", "rule"), ("5. **Anti-patterns:** x", "rule"),
+    ("**Rule:** x", "rule"), ("**Key insight:** x", "rule"),
+    ("**Key decisions:** x", "decision"), ("- **Key decision:** x", "decision"),
+    ("**Decision ratified:** x", "decision"), ("**Decisions**: x", "decision"),
+    ("**Root Causes:** x", "error"), ("**ROOT CAUSE:** x", "error"), ("**Root cause identified:** x", "error"),
+    ("**Root cause (dominant):** x", "error"), ("**Problem:** x", "error"), ("**Solution:** x", "error"),
+    ("**Solution (belt-and-suspenders isolation):**", "error"), ("**Fixes:**", "error"),
+    ("- **Fix 1 — Stderr leak:** x", "error"), ("**Fix 2: Top-and-Bottom Reinforcement (P0)**", "error"),
+    ("- 2026-04-23 — **Key learning:** x", "rule"), ("- **2026-04-23** **Problem:** x", "error"),
+])
+def test_real_label_variants_match_by_leading_words(line, kind):
+    assert parse.classify(line) == kind
+
+
+@pytest.mark.parametrize("line", [
+    "**Context:** x", "**Status:** x", "- **Why:** x", "**Why this matters:** x", "**PR:** #12",
+    "**Task:** x", "**Rationale:** x", "**Verdict:** x", "**Key findings:**", "**Key file:** x",
+    "**Issue:** x", "**RuleId:** x", "**Root pollution to fix**: x", "**Preflight job pattern:** x",
+    # No colon: bold emphasis, not a label.
+    "4. **Decision template** — inline markdown", "**Surgeon owns all publishing.** x",
+    # A question word asks a question: `**What:**` (a decision field) matches only itself.
+    "**What went wrong:** x", "**What changed:** x",
+])
+def test_other_labels_stay_context(line):
+    assert parse.classify(line) == "context"
+
+
+def test_the_entry_with_most_words_wins():
+    assert parse.classify("**Fix:** x") == "error"
+    assert parse.classify("**Fix pattern:** x") == "rule"
+    assert parse.classify("**Fix patterns:** x") == "rule"
+
+
 def test_configured_labels_extend_the_vocabulary():
     labels = {"rule": ["**Tip:**"]}
     assert parse.classify("- **Tip:** keep it short", labels=labels) == "rule"
+    assert parse.classify("- **Key tips:** keep it short", labels=labels) == "rule"
     assert parse.classify("- **Tip:** keep it short") == "context"
+
+
+def test_configured_labels_replace_a_kind_and_override_defaults():
+    # A kind listed in `labels:` replaces that kind's default list.
+    only_tips = {"rule": ["[rule]", "**Tip:**"]}
+    assert parse.classify("**Learning:** x", labels=only_tips) == "context"
+    assert parse.classify("- [rule] x", labels=only_tips) == "rule"
+    assert parse.classify("**Decision:** x", labels=only_tips) == "decision"
+    # A longer configured label beats a default one; on a tie the configured label wins.
+    labels = {"context": ["**Decision file:**", "**Fixes:**"], "fact": ["**Fix:**"]}
+    assert parse.classify("- **Decision file:** inbox/x.md", labels=labels) == "context"
+    assert parse.classify("- **Decision file:** inbox/x.md") == "decision"
+    assert parse.classify("**Fixes:** #1, #2", labels=labels) == "context"
+    assert parse.classify("**Fix:** x", labels=labels) == "fact"
+    assert parse.classify("**Fix pattern:** x", labels=labels) == "rule"
 
 
 def test_never_compress_and_durable_flags():

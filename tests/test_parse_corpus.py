@@ -165,3 +165,50 @@ def test_replays_grow_entry_by_entry():
     counts = [EXPECTED[k][0] for k in sorted(EXPECTED) if k.startswith("bradygaster_squad/replay/eecom/")]
     assert counts[0] == 0 and counts[-1] == 24
     assert sum(b >= a for a, b in zip(counts, counts[1:])) >= len(counts) - 3
+
+
+# Bold labels of the real Squad files (agents/*/history.md, decisions.md) -> (kind, items that
+# start with exactly that label). Counted once with tiergit.parse and checked against
+# `grep -ohE '^\s*(- )?\*\*[A-Z][^*]{1,40}:?\*\*:?'` over the same files.
+REAL_LABELS = {
+    "Learning": ("rule", 7), "Key learning": ("rule", 7), "Key lessons": ("rule", 2),
+    "Pattern identified": ("rule", 3), "Fix pattern": ("rule", 4), "Anti-pattern": ("rule", 3),
+    "Key decisions": ("decision", 4), "Problem": ("error", 7), "Solution": ("error", 5),
+    "Root cause": ("error", 4), "ROOT CAUSE": ("error", 2),
+    "Context": ("context", 26), "Status": ("context", 47), "Task": ("context", 10), "PR": ("context", 10),
+    "Why": ("context", 1),
+}
+
+
+def _squad_files():
+    return sorted(CORPUS.glob("*/.squad/agents/*/history.md")) + sorted(CORPUS.glob("*/.squad/decisions.md"))
+
+
+def _label_of(item) -> str | None:
+    body = parse.LEADING_DATE_RE.sub("", parse.LIST_MARKER_RE.sub("", item.text.lstrip(), count=1), count=1)
+    if body.startswith("**") and "**" in body[2:]:
+        return body[2:body.index("**", 2)].rstrip(":")
+    return None
+
+
+def test_real_labels_get_their_kind():
+    seen: dict[str, int] = {}
+    for path in _squad_files():
+        for item in parse.parse(path.read_text(encoding="utf-8"), str(path)).items:
+            label = _label_of(item)
+            if label in REAL_LABELS:
+                # The item's own text, not its section (`## Active Decisions` makes items decisions).
+                assert parse.classify(item.text) == REAL_LABELS[label][0], (path, item.line, label)
+                seen[label] = seen.get(label, 0) + 1
+    assert seen == {label: n for label, (_, n) in REAL_LABELS.items()}
+
+
+def test_each_project_has_more_durable_items_than_the_narrow_vocabulary_gave():
+    # Durable items (decision, rule, fact, correction) per project, histories + decisions.md.
+    # With the exact-label vocabulary of DESIGN.md's first table: 24 and 68.
+    durable = {}
+    for path in _squad_files():
+        project = path.relative_to(CORPUS).parts[0]
+        items = parse.parse(path.read_text(encoding="utf-8"), str(path)).items
+        durable[project] = durable.get(project, 0) + sum(i.durable for i in items)
+    assert durable == {"bradygaster_squad": 56, "martinopedal_azure-analyzer": 89}
