@@ -147,7 +147,8 @@ class ParseCache:
     cache): markdown parsing is most of a promotion plan's time, and most files do not
     change between nightly runs. A missing or unreadable cache is simply rebuilt."""
 
-    VERSION = 1
+    # Cached docs carry item kinds: a new default vocabulary must not reuse them.
+    VERSION = (1, parse.CLASSIFIER_VERSION)
 
     def __init__(self, path: Path | None, labels: dict) -> None:
         self.path, self.labels = path, repr(sorted((k, tuple(v)) for k, v in (labels or {}).items()))
