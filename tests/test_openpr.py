@@ -13,22 +13,7 @@ from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 from conftest import git, tiergit
 from test_action import seed_candidates
 
-FAKE_GH = r"""#!/bin/sh
-printf '%s\n' "$*" >> "$FAKE_GH_LOG"
-case "$1 $2" in
-  "pr create")
-    if [ -n "$FAKE_GH_EXISTS" ]; then
-      echo 'a pull request for branch "tiergit/promote" into branch "main" already exists:' >&2
-      echo 'https://github.com/acme/memory/pull/7' >&2; exit 1
-    fi
-    case "$*" in *--label*) if [ -n "$FAKE_GH_NOLABEL" ]; then
-      echo "could not add label: 'memory' not found" >&2; exit 1; fi ;; esac
-    echo "https://github.com/acme/memory/pull/8" ;;
-  "pr edit") echo "https://github.com/acme/memory/pull/7" ;;
-  "pr view") echo "https://github.com/acme/memory/pull/7" ;;
-  *) echo "unexpected: $*" >&2; exit 3 ;;
-esac
-"""
+FAKE_GH = Path(__file__).parent / "fixtures" / "gh"   # records its argv, answers like gh
 
 
 def with_remote(repo: Path, tmp: Path) -> Path:
@@ -49,8 +34,8 @@ def path_with_gh(tmp: Path, install_fake: bool) -> dict:
             (bindir / name).symlink_to(found)
     if install_fake:
         gh = bindir / "gh"
-        gh.write_text(FAKE_GH)
-        gh.chmod(0o755)
+        if not gh.exists():
+            gh.symlink_to(FAKE_GH)
     return {"PATH": str(bindir), "FAKE_GH_LOG": str(tmp / "gh.log")}
 
 
