@@ -31,8 +31,8 @@ def check_ready(store, branch: str) -> tuple[str, str]:
     gh = shutil.which("gh")
     if gh is None:
         raise TiergitError("promote --open-pr: the GitHub CLI `gh` is not installed",
-                           f"install gh and run `gh auth login`, or push {branch} and open the PR by hand "
-                           f"(or use .github/workflows/tiergit-promote.yml)")
+                           f"install gh and run `gh auth login`, or run promote without --open-pr, commit, "
+                           f"push {branch} and open the PR by hand (or use .github/workflows/tiergit-promote.yml)")
     remote = git.remote_for(repo, branch)
     if remote is None:
         raise TiergitError(f"{repo}: no remote to push {branch} to",
