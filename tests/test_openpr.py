@@ -5,30 +5,22 @@ PATH records its arguments and answers like gh does. git, the remote and the pus
 """
 from __future__ import annotations
 
-import os
 import shutil
+from datetime import date, timedelta
 from pathlib import Path
 
+import pytest
 from delivery_fixtures import squad_repo, squad_template  # noqa: F401
-from conftest import git, tiergit
+from conftest import git, tiergit, write
 from test_action import seed_candidates
 
-FAKE_GH = r"""#!/bin/sh
-printf '%s\n' "$*" >> "$FAKE_GH_LOG"
-case "$1 $2" in
-  "pr create")
-    if [ -n "$FAKE_GH_EXISTS" ]; then
-      echo 'a pull request for branch "tiergit/promote" into branch "main" already exists:' >&2
-      echo 'https://github.com/acme/memory/pull/7' >&2; exit 1
-    fi
-    case "$*" in *--label*) if [ -n "$FAKE_GH_NOLABEL" ]; then
-      echo "could not add label: 'memory' not found" >&2; exit 1; fi ;; esac
-    echo "https://github.com/acme/memory/pull/8" ;;
-  "pr edit") echo "https://github.com/acme/memory/pull/7" ;;
-  "pr view") echo "https://github.com/acme/memory/pull/7" ;;
-  *) echo "unexpected: $*" >&2; exit 3 ;;
-esac
-"""
+from tiergit import logs
+from tiergit.parse import item_id
+from tiergit.store import Store
+
+OLD = (date.today() - timedelta(days=40)).isoformat()
+
+FAKE_GH = Path(__file__).parent / "fixtures" / "gh"   # records its argv, answers like gh
 
 
 def with_remote(repo: Path, tmp: Path) -> Path:
@@ -49,8 +41,8 @@ def path_with_gh(tmp: Path, install_fake: bool) -> dict:
             (bindir / name).symlink_to(found)
     if install_fake:
         gh = bindir / "gh"
-        gh.write_text(FAKE_GH)
-        gh.chmod(0o755)
+        if not gh.exists():
+            gh.symlink_to(FAKE_GH)
     return {"PATH": str(bindir), "FAKE_GH_LOG": str(tmp / "gh.log")}
 
 
@@ -95,35 +87,86 @@ def test_open_pr_updates_the_existing_pr_and_retries_without_a_missing_label(squ
     assert len(calls) == 2 and calls[0].endswith("--label memory") and "--label" not in calls[1]
 
 
-def test_without_gh_a_clear_error_and_nothing_pushed(squad_repo, tmp_path):
-    bare = with_remote(squad_repo, tmp_path)
+REFUSALS = {
+    # case: (error the user sees, the fix the hint names)
+    "no gh": ("promote --open-pr: the GitHub CLI `gh` is not installed", "install gh and run `gh auth login`"),
+    "no remote": ("no remote to push tiergit/promote to", "git remote add origin URL"),
+    "default branch": ("promote --open-pr: refusing to open a pull request from main", "git checkout -b tiergit/promote"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSALS))
+def test_a_refused_open_pr_writes_nothing(squad_repo, tmp_path, case):
+    """--apply --open-pr with items to promote: a failing precondition is exit 2 before any write."""
+    bare = None if case == "no remote" else with_remote(squad_repo, tmp_path)
     seed_candidates(squad_repo)
-    git(squad_repo, "checkout", "-q", "-b", "tiergit/promote")
+    if case != "default branch":
+        git(squad_repo, "checkout", "-q", "-b", "tiergit/promote")
     head = git(squad_repo, "rev-parse", "HEAD").stdout.strip()
-    env = path_with_gh(tmp_path, install_fake=False)
-    done = tiergit(squad_repo, "promote", "--apply", "--pr-body", str(tmp_path / "b.md"), "--open-pr", env=env)
-    assert done.returncode == 2
-    assert done.stderr.startswith("tiergit: error: promote --open-pr: the GitHub CLI `gh` is not installed")
-    assert "hint: install gh" in done.stderr and "Traceback" not in done.stderr
-    assert git(bare, "for-each-ref", "--format=%(refname)").stdout.split() == ["refs/heads/main"]
+    body = tmp_path / "body.md"
+    env = path_with_gh(tmp_path, install_fake=case != "no gh")
+    done = tiergit(squad_repo, "promote", "--apply", "--pr-body", str(body), "--open-pr", env=env)
+    message, fix = REFUSALS[case]
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith("tiergit: error: ") and message in done.stderr.splitlines()[0]
+    assert fix in done.stderr and "Traceback" not in done.stderr
+    # Nothing touched: no wiki append, no review log, no commit, no body, no push, no gh call.
+    assert git(squad_repo, "status", "--porcelain", "--untracked-files=all").stdout == ""
     assert git(squad_repo, "rev-parse", "HEAD").stdout.strip() == head
+    assert not body.exists() and not (tmp_path / "gh.log").exists()
+    if bare is not None:
+        assert git(bare, "for-each-ref", "--format=%(refname)").stdout.split() == ["refs/heads/main"]
+    # The same run, once the problem is fixed, promotes: the refusal was the precondition alone.
+    if case == "no gh":
+        env = path_with_gh(tmp_path, install_fake=True)
+    elif case == "no remote":
+        with_remote(squad_repo, tmp_path)
+    else:
+        git(squad_repo, "checkout", "-q", "-b", "tiergit/promote")
+    again = tiergit(squad_repo, "promote", "--apply", "--pr-body", str(body), "--open-pr", env=env)
+    assert again.returncode == 0, again.stderr
+    assert git(squad_repo, "status", "--porcelain").stdout == "" and body.is_file()
 
 
-def test_refuses_to_open_a_pr_from_the_default_branch(squad_repo, tmp_path):
-    bare = with_remote(squad_repo, tmp_path)
+def test_openclaw_memory_md_at_the_repo_root_is_in_the_pushed_commit(repo, tmp_path):
+    """openclaw's reviewed tier is /MEMORY.md, outside the store root `memory/`: the promotion
+    commit holds it, the staging file (DREAMS.md) and the review log, and that commit is pushed."""
+    assert tiergit(repo, "init", "--preset", "openclaw").returncode == 0
+    write(repo / "MEMORY.md", "# Memory\n\n## Rules\n\n- [rule] Answer in English unless asked otherwise\n")
+    rule = "- [preference] Use pnpm, not npm, in every workspace"
+    write(repo / "memory/warm/WARM_MEMORY.md", f"# Warm memory\n\n### Preferences ({OLD})\n\n{rule}\n")
+    logs.append(Store.open(repo), logs.RECALLS, [
+        {"ts": f"{(date.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z", "query": f"q{i}",
+         "agent": "main", "id": item_id(rule)[0], "path": "x", "entry": "x", "score": 0.9, "rank": 1}
+        for i in range(4)])
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "openclaw memory")
+    bare = with_remote(repo, tmp_path)
+    git(repo, "checkout", "-q", "-b", "tiergit/promote")
+    body = tmp_path / "body.md"
     env = path_with_gh(tmp_path, install_fake=True)
-    done = tiergit(squad_repo, "promote", "--pr-body", str(tmp_path / "b.md"), "--open-pr", env=env)
-    assert done.returncode == 2
-    assert "refusing to open a pull request from main" in done.stderr
-    assert "git checkout -b tiergit/promote" in done.stderr
-    assert not (tmp_path / "gh.log").exists()
-    assert git(bare, "for-each-ref", "--format=%(refname)").stdout.split() == ["refs/heads/main"]
+    done = tiergit(repo, "promote", "--apply", "--pr-body", str(body), "--open-pr", env=env)
+    assert done.returncode == 0, done.stderr
+    assert "https://github.com/acme/memory/pull/8" in done.stdout
+    assert git(repo, "status", "--porcelain", "--untracked-files=all").stdout == ""
+    pushed = git(bare, "rev-parse", "refs/heads/tiergit/promote").stdout.strip()
+    assert pushed == git(repo, "rev-parse", "HEAD").stdout.strip()
+    in_commit = git(bare, "diff-tree", "--no-commit-id", "--name-only", "-r", pushed).stdout.split()
+    assert {"MEMORY.md", "memory/DREAMS.md", "memory/logs/reviews.jsonl"} <= set(in_commit)
+    assert all(p == "MEMORY.md" or p.startswith("memory/") for p in in_commit)
+    diff = git(bare, "diff", f"{pushed}~1", pushed, "--", "MEMORY.md").stdout
+    assert f"+- [rule] Use pnpm, not npm, in every workspace <!-- tiergit: from memory/warm/" in diff
+    assert f"^{item_id(rule)[0]}" in git(bare, "show", f"{pushed}:MEMORY.md").stdout
+    assert (tmp_path / "gh.log").read_text().startswith("pr create --head tiergit/promote")
 
 
-def test_no_remote_is_a_clear_error(squad_repo, tmp_path):
-    git(squad_repo, "checkout", "-q", "-b", "tiergit/promote")
-    env = path_with_gh(tmp_path, install_fake=True)
-    done = tiergit(squad_repo, "promote", "--pr-body", str(tmp_path / "b.md"), "--open-pr", env=env)
-    assert done.returncode == 2
-    assert "no remote to push tiergit/promote to" in done.stderr and "git remote add origin" in done.stderr
-    assert os.path.exists(tmp_path / "b.md")
+def test_promotion_pathspecs_reach_tier_files_outside_the_store_root(repo):
+    """Pure part: which paths a promotion commit takes, for a custom layout with a placeholder."""
+    write(repo / ".tiergit.yml", "version: 1\nroot: mem\nstaging: /notes/STAGED.md\ntiers:\n"
+          "  hot: {path: \"hot.md\", next: wiki}\n  wiki: {path: \"/docs/wiki/{topic}.md\", review: pull-request}\n")
+    from tiergit.config import load
+    from tiergit.openpr import promotion_pathspecs
+
+    assert promotion_pathspecs(load(repo), ["docs/wiki/auth.md", "mem/logs/reviews.jsonl", "x.md"]) == [
+        "mem", ":(glob)docs/wiki/*.md", ":(glob)notes/STAGED.md", "docs/wiki/auth.md", "mem/logs/reviews.jsonl",
+        "x.md"]

@@ -287,9 +287,10 @@ def changed_paths(repo: Path, pathspecs: list[str]) -> list[str]:
 
 
 def commit_paths(repo: Path, pathspecs: list[str], message: str) -> str:
-    """Stage everything under `pathspecs` and commit it (hooks run); returns the new HEAD."""
+    """Stage everything under `pathspecs` and commit only those paths (hooks run; anything
+    else the user had staged stays staged, out of this commit); returns the new HEAD."""
     run(["add", "-A", "--", *pathspecs], repo)
-    run(["commit", "-q", "-m", message], repo)
+    run(["commit", "-q", "-m", message, "--", *pathspecs], repo)
     return out(["rev-parse", "HEAD"], repo)
 
 

@@ -34,9 +34,20 @@ def append(store, name: str, events: list[dict[str, Any]]) -> None:
     for ev in events:
         ev = {"ts": now_iso(), **ev}
         lines.append(json.dumps(ev, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
-    with lock(path.with_name(f".{name}.lock")):
+    with lock(lock_path(store, name)):
         with open(path, "a", encoding="utf-8") as fh:
             fh.write("\n".join(lines) + "\n")
+
+
+def lock_path(store, name: str) -> Path:
+    """Locks live in the git dir, so they are never committed with the log."""
+    from tiergit import git
+    from tiergit.errors import TiergitError
+
+    try:
+        return git.git_dir(store.repo) / "tiergit" / "locks" / f"{name}.lock"
+    except TiergitError:
+        return log_path(store, name).with_name(f".{name}.lock")
 
 
 def read(store, name: str) -> Iterator[dict[str, Any]]:

@@ -4,6 +4,7 @@ One pull request per branch: when one is already open, its body is updated inste
 """
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -30,8 +31,8 @@ def check_ready(store, branch: str) -> tuple[str, str]:
     gh = shutil.which("gh")
     if gh is None:
         raise TiergitError("promote --open-pr: the GitHub CLI `gh` is not installed",
-                           f"install gh and run `gh auth login`, or push {branch} and open the PR by hand "
-                           f"(or use .github/workflows/tiergit-promote.yml)")
+                           f"install gh and run `gh auth login`, or run promote without --open-pr, commit, "
+                           f"push {branch} and open the PR by hand (or use .github/workflows/tiergit-promote.yml)")
     remote = git.remote_for(repo, branch)
     if remote is None:
         raise TiergitError(f"{repo}: no remote to push {branch} to",
@@ -43,15 +44,31 @@ def check_ready(store, branch: str) -> tuple[str, str]:
     return gh, remote
 
 
-def open_pr(store, branch: str, title: str, body_path: Path) -> str:
-    """Push `branch` and open (or update) its pull request with `gh`; returns the PR's URL."""
+def promotion_pathspecs(config, written: list[str] | None = None) -> list[str]:
+    """What a promotion commit may hold: the store root, every tier and staging path outside it
+    (openclaw's repo-root MEMORY.md) as a glob, and the files this run wrote."""
+    specs = [config.root]
+    outside = [t.path for t in config.tiers.values()] + ([config.staging] if config.staging else [])
+    for path in outside:
+        if path.startswith("/"):
+            specs.append(":(glob)" + re.sub(r"\{[^}]*\}", "*", config.repo_path(path)))
+    for rel in written or []:
+        if rel not in specs:
+            specs.append(rel)
+    return specs
+
+
+def open_pr(store, branch: str, title: str, body_path: Path, paths: list[str] | None = None) -> str:
+    """Commit the promotion (the store, tier files outside it, and `paths`), push `branch` and open
+    (or update) its pull request with `gh`; returns the PR's URL."""
     repo = store.repo
     gh, remote = check_ready(store, branch)
     if not Path(body_path).is_file():
         raise TiergitError(f"{body_path}: pull-request body not found", "pass --pr-body FILE with promote")
-    root = store.config.root
-    if git.changed_paths(repo, [root]):
-        git.commit_paths(repo, [root], title)
+    # Only pathspecs that match a change: `git add` refuses one that matches no file.
+    changed = [spec for spec in promotion_pathspecs(store.config, paths) if git.changed_paths(repo, [spec])]
+    if changed:
+        git.commit_paths(repo, changed, title)
     git.push_branch(repo, remote, branch)
     args = ["pr", "create", "--head", branch, "--title", title, "--body-file", str(body_path)]
     created = _gh(gh, repo, args + ["--label", LABEL])

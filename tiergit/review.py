@@ -74,11 +74,12 @@ def daily_log_path(store, day: str) -> str:
 def append_daily(store, line: str, now: datetime | None = None) -> str:
     """Append `[HH:MM] line` to the day's log; returns its path."""
     from tiergit.fsutil import atomic_write, lock
+    from tiergit.logs import lock_path
 
     now = now or datetime.now(timezone.utc)
     rel = daily_log_path(store, now.date().isoformat())
     path = store.repo / rel
-    with lock(path.with_name(f".{path.name}.lock")):
+    with lock(lock_path(store, path.name)):
         old = path.read_text(encoding="utf-8") if path.is_file() else f"# {now.date().isoformat()}\n\n"
         sep = "" if old.endswith("\n") else "\n"
         atomic_write(path, f"{old}{sep}- [{now:%H:%M}] {line}\n")

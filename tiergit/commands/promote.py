@@ -95,6 +95,7 @@ def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: P
     store = open_store(ctx)
     if open_pr:
         _check_open_pr(store, pr_body)
+        _check_ready(store)   # gh, a remote, not the default branch: refused before any write
     promo = promote_mod.build(store, limit=limit, explain=selector)
     if selector:
         rows = promote_mod.explain_rows(promo, selector)
@@ -113,8 +114,6 @@ def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: P
         text = prbody.render(store, promo, themes(store, promo.today))
         from tiergit.fsutil import atomic_write
         atomic_write(pr_body, text)
-    if open_pr:
-        _check_ready(store)
     written: list[str] = []
     if do_apply:
         written = promote_mod.apply(store, promo)
@@ -133,7 +132,7 @@ def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: P
         if pr_body is not None:
             click.echo(f"pull-request body written to {pr_body}")
     if open_pr:
-        _open_pr(store, promo, pr_body)
+        _open_pr(store, promo, pr_body, written)
 
 
 def _note_branch(store) -> None:
@@ -160,7 +159,7 @@ def _check_open_pr(store, pr_body: Path | None) -> None:
 
 def _check_ready(store) -> None:
     """The delivery module's own preconditions (gh, a remote, not the default branch), checked
-    after the body is written (to open the PR by hand) and before any memory file is."""
+    before anything is written: a refused --open-pr leaves the work tree and the body file as they were."""
     import importlib
 
     from tiergit import git
@@ -170,7 +169,7 @@ def _check_ready(store) -> None:
         ready(store, git.current_branch(store.repo) or "HEAD")
 
 
-def _open_pr(store, promo, pr_body: Path | None) -> None:
+def _open_pr(store, promo, pr_body: Path | None, written: list[str]) -> None:
     import importlib
 
     from tiergit import git
@@ -178,7 +177,7 @@ def _open_pr(store, promo, pr_body: Path | None) -> None:
     openpr = importlib.import_module("tiergit.openpr")
     branch = git.current_branch(store.repo) or "tiergit/promote"
     title = f"tiergit: promote {len(promo.accepted)} item(s) into reviewed memory"
-    result = openpr.open_pr(store, branch, title, pr_body)
+    result = openpr.open_pr(store, branch, title, pr_body, paths=written)
     if result:
         click.echo(str(result))
 
