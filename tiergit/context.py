@@ -124,6 +124,9 @@ def load_template(store, template: str | Path | None) -> tuple[str, str]:
             path = PACKAGED_TEMPLATE
         name = path.relative_to(store.repo).as_posix() if path.is_relative_to(store.repo) else "spawn.md (packaged)"
     text = TEMPLATE_NOTE_RE.sub("", parse.decode(path.read_bytes(), name, 256 * 1024))
+    if not text.strip():  # an empty prompt would spawn the agent with no memory at all
+        raise TiergitError(f"{name}: template is empty",
+                           "pass a markdown file with {{task}} / {{hot}} placeholders")
     unknown = sorted({m for m in PLACEHOLDER_RE.findall(text) if m not in PLACEHOLDERS})
     if unknown:
         raise TiergitError(f"{name}: unknown placeholder {{{{{unknown[0]}}}}}",
