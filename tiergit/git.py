@@ -199,6 +199,8 @@ def last_version(repo: Path, path: str) -> tuple[str, bytes] | None:
     rev = out(["log", "-1", "--format=%H", "--diff-filter=AMR", "HEAD", "--", path], repo, check=False)
     if not rev:
         return None
+    if out(["cat-file", "-t", f"{rev}:{path}"], repo, check=False) != "blob":
+        return None  # a folder (tree): `git show` would print its listing as if it were the file
     data = run(["show", f"{rev}:{path}"], repo, check=False)
     return rev, data
 
