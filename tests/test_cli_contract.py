@@ -218,6 +218,14 @@ def test_invalid_config(name, config, team, tmp_path):
     assert snapshot(repo) == before
 
 
+def test_config_that_is_a_folder(team, tmp_path):
+    repo, _ = workspace(team, tmp_path)
+    (repo / ".tiergit.yml").unlink()
+    (repo / ".tiergit.yml").mkdir()
+    proc = run(repo, "status")
+    assert_refused(proc, ".tiergit.yml: is a folder")
+
+
 def test_post_merge_hook_reports_a_broken_config_but_never_blocks(team, tmp_path):
     repo, _ = workspace(team, tmp_path)
     (repo / ".tiergit.yml").write_text("version: 1\ntiers: [oops\n")
