@@ -315,3 +315,31 @@ def test_bad_path_or_value(args, team, tmp_path):
     proc = run(repo, *argv(args, {**subst, "dir": str(folder)}))
     assert_refused(proc, *[a.format(**subst, dir=str(folder)) for a in args[1:] if a] + ["query", "topic", "''"])
     assert (snapshot(repo), snapshot(folder)) == before
+
+
+@pytest.mark.parametrize("kind", ["binary", "invalid-utf8"])
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_corrupt_memory_file_in_the_store(name, kind, team, tmp_path):
+    """A broken memory file (hot and cold of juno, and the Squad history being imported) is
+    skipped or named in a short error (exit 2, nothing written); never a crash."""
+    repo, subst = workspace(team, tmp_path)
+    for rel in (".squad/memory/hot/juno.md", ".squad/memory/cold/juno.md", ".squad/agents/vox/history.md"):
+        (repo / rel).write_bytes(BAD_FILES[kind])
+    before = snapshot(repo)
+    proc = run(repo, *argv(COMMANDS[name], subst))
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
+    assert proc.returncode in (0, 1, 2), proc.stderr
+    if proc.returncode == 2:
+        assert_refused(proc, "juno.md", "history.md")
+        assert snapshot(repo) == before
+
+
+def test_hook_json_through_python_m(team, tmp_path):
+    """`python -m tiergit hook …` skips click for speed; --json must still reach the CLI."""
+    repo, _ = workspace(team, tmp_path)
+    (repo / ".squad/memory/hot/juno.md").write_text("# Hot\n\n- [fact] token=ghp_" + "a1B2" * 9 + "\n")
+    git(repo, "add", "-A")
+    proc = tiergit(repo, "hook", "pre-commit", "--json")
+    data = json.loads(proc.stdout)
+    assert proc.returncode == 1 and data["refused"] and data["files"] == 1
+    assert {f["path"] for f in data["findings"]} == {".squad/memory/hot/juno.md"}
