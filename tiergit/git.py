@@ -40,6 +40,8 @@ def out(args: list[str], cwd: Path | str, check: bool = True) -> str:
 
 
 def toplevel(start: Path | str) -> Path:
+    if not Path(start).exists():
+        raise TiergitError(f"{start}: no such folder", "check the path given to --repo")
     try:
         top = out(["rev-parse", "--show-toplevel"], start)
     except (GitError, FileNotFoundError, NotADirectoryError):
