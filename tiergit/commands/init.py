@@ -130,6 +130,8 @@ def install(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
         return
     for line in actions:
         click.echo(line)
+    if dry_run:
+        click.echo("(dry run: nothing written)")
 
 
 @click.command()
@@ -151,3 +153,5 @@ def uninstall(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
         return
     for line in actions:
         click.echo(line)
+    if dry_run:
+        click.echo("(dry run: nothing written)")
