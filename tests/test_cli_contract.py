@@ -238,7 +238,7 @@ def test_repo_that_does_not_exist(name, team, tmp_path):
     _, subst = workspace(team, tmp_path)
     missing = tmp_path / "nonexistent"
     proc = run(tmp_path, "--repo", str(missing), *argv(COMMANDS[name], subst))
-    assert_refused(proc, str(missing))
+    assert_refused(proc, f"{missing}: no such folder")
     assert not missing.exists()
 
 
@@ -343,3 +343,14 @@ def test_hook_json_through_python_m(team, tmp_path):
     data = json.loads(proc.stdout)
     assert proc.returncode == 1 and data["refused"] and data["files"] == 1
     assert {f["path"] for f in data["findings"]} == {".squad/memory/hot/juno.md"}
+
+
+@pytest.mark.parametrize("name", ["install", "uninstall"])
+def test_hook_install_dry_run_says_so_and_writes_nothing(name, team, tmp_path):
+    repo, _ = workspace(team, tmp_path)
+    hooks = sorted(p.name for p in (repo / ".git/hooks").iterdir())
+    config = (repo / ".git/config").read_text()
+    proc = run(repo, name, "--dry-run")
+    assert proc.returncode == 0 and proc.stdout.rstrip().endswith("(dry run: nothing written)")
+    assert sorted(p.name for p in (repo / ".git/hooks").iterdir()) == hooks
+    assert (repo / ".git/config").read_text() == config
