@@ -2,9 +2,9 @@ import sys
 
 if __name__ == "__main__":
     # The hook shims run `python -m tiergit hook NAME` on every commit: skip the CLI
-    # framework's import (click) on that path. `tiergit hook --help` still goes to the CLI.
+    # framework's import (click) on that path. `--help` and `--json` still go to the CLI.
     args = sys.argv[1:]
-    if args[:1] == ["hook"] and args[1:2] in (["pre-commit"], ["post-merge"]) and not {"-h", "--help"} & set(args):
+    if args[:1] == ["hook"] and args[1:2] in (["pre-commit"], ["post-merge"]) and not {"-h", "--help", "--json"} & set(args):
         from tiergit.hookrun import main as hook_main
 
         sys.exit(hook_main(args[1]))

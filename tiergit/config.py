@@ -331,6 +331,9 @@ def parse_text(text: str, path: Path, repo_root: Path) -> Config:
 
 def load(repo_root: Path) -> Config:
     path = repo_root / CONFIG_NAME
+    if path.is_dir():
+        raise TiergitError(f"{CONFIG_NAME}: is a folder in {repo_root}, not a file",
+                           "remove it, then `tiergit init --preset squad` writes the config")
     if not path.is_file():
         raise TiergitError(f"{CONFIG_NAME}: not found in {repo_root}",
                            "run `tiergit init --preset squad` to create it")

@@ -124,6 +124,9 @@ def load_template(store, template: str | Path | None) -> tuple[str, str]:
             path = PACKAGED_TEMPLATE
         name = path.relative_to(store.repo).as_posix() if path.is_relative_to(store.repo) else "spawn.md (packaged)"
     text = TEMPLATE_NOTE_RE.sub("", parse.decode(path.read_bytes(), name, 256 * 1024))
+    if not text.strip():  # an empty prompt would spawn the agent with no memory at all
+        raise TiergitError(f"{name}: template is empty",
+                           "pass a markdown file with {{task}} / {{hot}} placeholders")
     unknown = sorted({m for m in PLACEHOLDER_RE.findall(text) if m not in PLACEHOLDERS})
     if unknown:
         raise TiergitError(f"{name}: unknown placeholder {{{{{unknown[0]}}}}}",
@@ -299,13 +302,19 @@ def render_stats(st: dict) -> str:
         tok = str(s["tokens"]) if s["tokens_exact"] else f"~{s['tokens']}"
         return f"  {name:<22} {s['bytes']:>8} {tok:>8}  {note}"
 
+    def verdict(pct: float | None) -> str:
+        if pct is None:
+            return ""
+        # A new agent's prompt (task + template around a small hot file) can outweigh its tiers.
+        return f"; the prompt saves {pct}%" if pct >= 0 else f"; the prompt is {-pct}% larger (task and template text)"
+
     lines = [f"  {'section':<22} {'bytes':>8} {'tokens':>8}"]
     lines += [row(name, s) for name, s in st["sections"].items()]
     lines.append(row("prompt total", st["total"]))
     pct = st["saved_vs_every_tier"]
     lines.append(row("every tier", st["every_tier"], f"{st['every_tier_files']} file(s)"
-                     + (f"; the prompt saves {pct}%" if pct is not None else "")))
+                     + verdict(pct)))
     pct = st["saved_vs_legacy"]
     lines.append(row("legacy files", st["legacy"], (", ".join(st["legacy_files"]) or "none")
-                     + (f"; the prompt saves {pct}%" if pct is not None else "")))
+                     + verdict(pct)))
     return "\n".join(lines)

@@ -40,6 +40,8 @@ def out(args: list[str], cwd: Path | str, check: bool = True) -> str:
 
 
 def toplevel(start: Path | str) -> Path:
+    if not Path(start).exists():
+        raise TiergitError(f"{start}: no such folder", "check the path given to --repo")
     try:
         top = out(["rev-parse", "--show-toplevel"], start)
     except (GitError, FileNotFoundError, NotADirectoryError):
@@ -199,6 +201,8 @@ def last_version(repo: Path, path: str) -> tuple[str, bytes] | None:
     rev = out(["log", "-1", "--format=%H", "--diff-filter=AMR", "HEAD", "--", path], repo, check=False)
     if not rev:
         return None
+    if out(["cat-file", "-t", f"{rev}:{path}"], repo, check=False) != "blob":
+        return None  # a folder (tree): `git show` would print its listing as if it were the file
     data = run(["show", f"{rev}:{path}"], repo, check=False)
     return rev, data
 

@@ -12,7 +12,13 @@ def _say(text: str) -> None:
     sys.stderr.write(text.rstrip("\n") + "\n")
 
 
-def pre_commit(repo: Path) -> int:
+def _json(data: dict) -> None:
+    import json
+
+    sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+
+
+def pre_commit(repo: Path, as_json: bool = False) -> int:
     """Check the staged memory blobs; 1 refuses the commit. Never touches the index."""
     from tiergit import config as config_mod
     from tiergit import diagnostics, git
@@ -23,11 +29,16 @@ def pre_commit(repo: Path) -> int:
     staged_config = git.index_file(repo, config_mod.CONFIG_NAME)
     cfg = config_mod.from_bytes(staged_config, repo) if staged_config is not None else config_mod.load(repo)
     sources = staged_sources(repo, cfg)
-    if not sources:
+    if not sources and not as_json:
         return 0
     cache = TokenCache.for_repo(git.git_dir(repo), cfg.tokenizer)
-    reports = run_checks(sources, cfg, cache)
+    reports = run_checks(sources, cfg, cache) if sources else []
     findings = findings_of(reports)
+    refused = any(f.severity == "critical" for f in findings)
+    if as_json:
+        _json({"hook": "pre-commit", "files": len(reports), "refused": refused,
+               "findings": [f.__dict__ for f in findings]})
+        return 1 if refused else 0
     if findings:
         _say(diagnostics.render(findings, "text"))
     if any(f.severity == "critical" for f in findings):
@@ -37,29 +48,37 @@ def pre_commit(repo: Path) -> int:
     return 0
 
 
-def post_merge(repo: Path) -> int:
+def post_merge(repo: Path, as_json: bool = False) -> int:
     """Report the health of memory files the merge changed. Always 0: never blocks."""
     try:
         from tiergit.commands.status import post_merge_report
 
         text = post_merge_report(repo)
-        if text:
+        if as_json:
+            _json({"hook": "post-merge", "report": text or ""})
+        elif text:
             _say(text)
     except TiergitError as exc:
         _say(f"tiergit: post-merge: {exc.message}")
+        if as_json:
+            _json({"hook": "post-merge", "report": "", "error": exc.message})
     except Exception as exc:  # noqa: BLE001 - a report must never fail a merge
         _say(f"tiergit: post-merge report failed ({type(exc).__name__}: {exc})")
+        if as_json:
+            _json({"hook": "post-merge", "report": "", "error": f"{type(exc).__name__}: {exc}"})
     return 0
 
 
-def run(name: str, start: Path | str | None = None) -> int:
+def run(name: str, start: Path | str | None = None, as_json: bool = False) -> int:
     from tiergit import config as config_mod
     from tiergit import git
 
     repo = git.work_root(start or ".")
     if not (repo / config_mod.CONFIG_NAME).is_file():
+        if as_json:
+            _json({"hook": name, "skipped": f"no {config_mod.CONFIG_NAME}"})
         return 0  # not a tiergit repo (yet): a hook never gets in the way
-    return pre_commit(repo) if name == "pre-commit" else post_merge(repo)
+    return pre_commit(repo, as_json) if name == "pre-commit" else post_merge(repo, as_json)
 
 
 def main(name: str) -> int:

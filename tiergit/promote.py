@@ -248,7 +248,7 @@ def propose(store, topic: str, text: str, kind: str, agent: str | None, today: d
     from tiergit.gate import credential, instructs_model, raw_output
 
     check_slug("topic", topic)
-    if agent:
+    if agent is not None:  # --agent '' is a mistake, not "no agent"
         check_slug("agent", agent)
     one_line = " ".join(text.split())
     if not one_line:

@@ -228,8 +228,12 @@ def _full(turn: Turn) -> str:
     if not text:
         return f"**{turn.role}**:"
     first = text.split("\n", 1)[0]
-    # A turn that opens with a list, fence or quote starts on its own line, so its items stay items.
-    sep = "\n\n" if LIST_MARKER_RE.match(first) or first.lstrip().startswith(("```", "~~~", ">", "|")) else " "
+    # A turn that opens with a list, fence or quote starts on its own line, so its items stay items;
+    # so does one that opens with a kept item ("[decision] …"): glued to "**Assistant**:" it would
+    # read as a transcript line, and `session end --notes` would drop it.
+    opens_kept = classify(_blocks(text)[0]) in KEEP_KINDS if _blocks(text) else False
+    sep = "\n\n" if (LIST_MARKER_RE.match(first) or first.lstrip().startswith(("```", "~~~", ">", "|"))
+                     or opens_kept) else " "
     return f"**{turn.role}**:{sep}{text}"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from tiergit.cli import echo_json, open_store
+from tiergit.errors import TiergitError
 
 
 @click.command()
@@ -55,6 +56,9 @@ def restore(ctx: click.Context, path: str, do_apply: bool, as_json: bool) -> Non
 
     store = open_store(ctx)
     rel = store.rel(path)
+    if rel in ("", ".") or (store.repo / rel).is_dir():
+        raise TiergitError(f"{path or repr(path)}: is a folder; restore brings back one file",
+                           "name a file in it (`git log --stat -- FOLDER` lists the files it held)")
     plan = retention.restore(store, rel)
     written = plan.apply(store.repo) if do_apply else []
     if as_json:

@@ -7,6 +7,7 @@ import click
 
 from tiergit import diagnostics
 from tiergit.cli import echo_json, open_store
+from tiergit.errors import TiergitError
 
 
 @click.command()
@@ -48,6 +49,10 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
     if staged:
         sources = staged_sources(store.repo, store.config)
     elif paths:
+        missing = [p for p in paths if not os.path.lexists(p)]
+        if missing:  # a typo would otherwise pass as "0 files checked" or a misleading TG005
+            raise TiergitError(f"{missing[0]}: no such file",
+                               "check the path; `tiergit check` without paths checks every memory file")
         rels = [store.rel(p) for p in paths]
         sources = worktree_sources(store, [r for r in rels if store.config.tier_for(r)])
     else:

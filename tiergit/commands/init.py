@@ -110,8 +110,9 @@ def init(ctx: click.Context, preset: str, with_workflows: bool, no_install: bool
 
 @click.command()
 @click.option("--dry-run", is_flag=True, help="Print what would be done.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
-def install(ctx: click.Context, dry_run: bool) -> None:
+def install(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
     """Install the pre-commit and post-merge hooks and the merge driver.
 
     An existing hook is kept as <hook>.legacy and still runs first;
@@ -123,14 +124,21 @@ def install(ctx: click.Context, dry_run: bool) -> None:
     """
     from tiergit import install as install_mod
 
-    for line in install_mod.install(repo_root(ctx), dry_run=dry_run):
+    actions = install_mod.install(repo_root(ctx), dry_run=dry_run)
+    if as_json:
+        echo_json({"installed": actions, "dry_run": dry_run})
+        return
+    for line in actions:
         click.echo(line)
+    if dry_run:
+        click.echo("(dry run: nothing written)")
 
 
 @click.command()
 @click.option("--dry-run", is_flag=True, help="Print what would be done.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
-def uninstall(ctx: click.Context, dry_run: bool) -> None:
+def uninstall(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
     """Remove tiergit's hooks (restoring any hook it chained) and the merge driver.
 
     \b
@@ -139,5 +147,11 @@ def uninstall(ctx: click.Context, dry_run: bool) -> None:
     """
     from tiergit import install as install_mod
 
-    for line in install_mod.uninstall(repo_root(ctx), dry_run=dry_run):
+    actions = install_mod.uninstall(repo_root(ctx), dry_run=dry_run)
+    if as_json:
+        echo_json({"removed": actions, "dry_run": dry_run})
+        return
+    for line in actions:
         click.echo(line)
+    if dry_run:
+        click.echo("(dry run: nothing written)")
