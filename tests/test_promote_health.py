@@ -33,11 +33,12 @@ def test_status_shows_waiting_candidates_last_promotion_and_over_budget(squad_re
                                        "id": "m-99999999", "action": "proposed", "text": "x"}])
     run = tiergit(repo, "status")
     assert run.returncode == 0, run.stderr
-    assert "promotion: 1 candidate(s) waiting (run `tiergit promote`)" in run.stdout
+    assert "promotion: 1 candidate(s) waiting of 1 considered (run `tiergit promote`)" in run.stdout
     assert "promotion: last on" in run.stdout and "5 day(s) ago (WARN: over 2 days)" in run.stdout
     assert "over budget: 1 file(s): .squad/memory/hot/picard.md" in run.stdout
     model = json.loads(tiergit(repo, "status", "--json").stdout)
     assert model["promotion"]["candidates_waiting"] == 1 and model["promotion"]["health"] == "warning"
+    assert model["promotion"]["candidates_considered"] == 1
     assert model["promotion"]["days_since"] == 5
 
 

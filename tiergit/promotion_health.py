@@ -55,15 +55,17 @@ def extras(store) -> dict:
     today = today_utc()
     try:
         promo = promote.build(store, today=today)
-        waiting = len(promo.accepted)
+        waiting, considered = len(promo.accepted), len(promo.rows)
     except Exception:  # noqa: BLE001 - status must not fail on a bad candidate file
-        waiting = None
+        waiting, considered = None, None
     last = last_promotion(store)
     days = (today - last).days if last else None
     scheduled = bool(store.config.schedule)
     health = judge_days(days, scheduled)
     over = over_budget(store)
+    # "waiting" = passes the gate now; the others still need recalls or age, say how many.
     notes = [f"promotion: {waiting if waiting is not None else '?'} candidate(s) waiting"
+             + (f" of {considered} considered" if considered else "")
              + (" (run `tiergit promote`)" if waiting else "")]
     if last is None:
         notes.append("promotion: never promoted yet" + (" (CRIT: a schedule is configured)" if scheduled else ""))
@@ -74,6 +76,7 @@ def extras(store) -> dict:
         notes.append(f"promotion: last on {last.isoformat()}, {days} day(s) ago{mark}")
     if over:
         notes.append(f"over budget: {len(over)} file(s): {', '.join(over)} (`tiergit check --fix` archives the oldest entries)")
-    return {"promotion": {"candidates_waiting": waiting, "last_promotion": last.isoformat() if last else None,
+    return {"promotion": {"candidates_waiting": waiting, "candidates_considered": considered,
+                          "last_promotion": last.isoformat() if last else None,
                           "days_since": days, "health": health, "scheduled": scheduled, "over_budget": over},
             "notes": notes}
