@@ -226,7 +226,8 @@ def ensure_kept(summary: str, kept: list[str]) -> tuple[str, list[str]]:
 
 
 HEADING_LINE = re.compile(r"^(\s{0,3})#{1,6}\s+(.*?)\s*#*\s*$")
-SESSION_MARKER = re.compile(r"<!--\s*tiergit:session\b.*?-->", re.S)
+# Session markers, the short form and the one entries carried before it (`tiergit:session s-…`).
+SESSION_MARKER = re.compile(r"<!--\s*(?:tiergit:session\b.*?|s-[0-9a-z]{4,32}\s*)-->", re.S)
 
 
 def sanitize_summary(text: str) -> str:

@@ -27,7 +27,9 @@ from tiergit.plan import Plan
 PACKAGED_TEMPLATES = Path(__file__).resolve().parent / "templates" / "store"
 NO_TASK = "<!-- one line: what this session is for -->"
 NO_OPEN_ITEMS = "<!-- one per line: `- [blocker] …` or `- [ ] …`; carried over to the next session -->"
-MARKER_RE = re.compile(r"<!--\s*tiergit:session\s+(s-[0-9a-z]+)\b")
+# An entry's session marker: `<!-- s-123456789 -->` (7 tokens); entries written before it
+# was shortened carry `<!-- tiergit:session s-… -->` and are recognized too.
+MARKER_RE = re.compile(r"<!--\s*(?:tiergit:session\s+)?(s-[0-9a-z]{4,32})\s*-->")
 SESSION_ID_RE = re.compile(r"^s-[0-9a-z]{4,32}$")
 MAX_TASK_CHARS = 100
 
@@ -51,8 +53,17 @@ def now_utc() -> datetime:
     return datetime.now(timezone.utc).replace(microsecond=0)
 
 
-def new_session_id() -> str:
-    return "s-" + secrets.token_hex(4)
+def new_session_id(taken: set[str] | frozenset[str] = frozenset()) -> str:
+    """`s-` and nine random digits (three tokens); never one that `taken` (the markers already
+    in cold) holds, since a marker in cold means "this session's entry is written"."""
+    while True:
+        session = f"s-{secrets.randbelow(10 ** 9):09d}"
+        if session not in taken:
+            return session
+
+
+def marker(session: str) -> str:
+    return f"<!-- {session} -->"
 
 
 def iso(ts: datetime) -> str:
@@ -256,9 +267,10 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     hot = load_hot(cfg, paths.hot, hot_text) if hot_text is not None else None
     cold_text = _read(cfg, paths.cold)
     cold_doc = parse.parse(cold_text, paths.cold, cfg.labels) if cold_text else None
+    written = set(MARKER_RE.findall(cold_text or ""))
     session = str((hot.meta.get("session") if hot else None) or "")
     if not SESSION_ID_RE.match(session):   # missing or hand-edited: the marker must stay findable
-        session = new_session_id()
+        session = new_session_id(written)
     task, task_item = task_of(hot) if hot else ("session", None)   # the task line is the entry title
     notes_text, doc = _notes_doc(cfg, hot, notes)
     plan = Plan(f"tiergit session end --agent {paths.agent}")
@@ -266,7 +278,6 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
                     "cold": paths.cold, "entry_written": False, "already_written": False,
                     "kept": 0, "condensed": 0, "condensed_lines": 0, "dropped": 0, "duplicates": 0,
                     "readded": [], "summarizer": None, "tokens_in": 0, "tokens_kept": 0, "ratio": 0.0}
-    written = set(MARKER_RE.findall(cold_text or ""))
     if session in written:
         report["already_written"] = True
         plan.notes.append(f"the entry for session {session} is already in {paths.cold} "
@@ -296,7 +307,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
         if body.strip():
             level = (cold_doc.entry_level if cold_doc and cold_doc.entry_level else 3)
             entry = (f"{'#' * level} {now.date().isoformat()} · {task}\n"
-                     f"<!-- tiergit:session {session} -->\n\n{body.strip()}\n")
+                     f"{marker(session)}\n\n{body.strip()}\n")
             kept_tokens = tokens.count_text(entry, cfg.tokenizer).tokens
             report.update(entry_written=True, tokens_kept=kept_tokens,
                           ratio=round(kept_tokens / tin.tokens, 4) if tin.tokens else 0.0, entry=entry)
@@ -308,7 +319,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     carried, left = fit_carried(carried_all, paths.hot_tier)
     if left:
         plan.notes.append(f"{left} older open item(s) not carried into hot (they stay in {paths.cold})")
-    reset = render_hot(cfg, paths.agent, None, carried, next_session or new_session_id(), None,
+    reset = render_hot(cfg, paths.agent, None, carried, next_session or new_session_id(written | {session}), None,
                        hot.extra_meta if hot else None)
     plan.add(paths.hot, reset, hot_text, reason="reset for the next session"
              + (f", {len(carried)} open item(s) carried" if carried else ""))
@@ -354,7 +365,7 @@ def plan_start(cfg: Config, agent: str | None, task: str | None = None, force: b
     carried, left = fit_carried(carried_all, paths.hot_tier)
     if left:
         plan.notes.append(f"{left} older open item(s) not carried into hot (they stay in {paths.cold})")
-    session = session or new_session_id()
+    session = session or new_session_id(set(MARKER_RE.findall(_read(cfg, paths.cold) or "")))
     text = render_hot(cfg, paths.agent, task, carried, session, now, hot.extra_meta if hot else None)
     plan.add(paths.hot, text, hot_text, reason="new session" + (f": {task}" if task else ""))
     report.update(session=session, carried=len(carried),
