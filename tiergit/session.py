@@ -110,6 +110,12 @@ def template_text(cfg: Config, name: str) -> str:
     return (PACKAGED_TEMPLATES / name).read_text(encoding="utf-8")
 
 
+def template_lines(cfg: Config, agent: str) -> frozenset[str]:
+    """The hot template's headings, as `session start` writes them: structure, not session text."""
+    body = template_text(cfg, "hot.md").replace("{agent}", agent)
+    return frozenset(ln.strip() for ln in body.splitlines() if ln.lstrip().startswith("#") and "{" not in ln)
+
+
 def body_hash(body: str) -> str:
     return hashlib.sha1(body.encode("utf-8")).hexdigest()[:12]
 
@@ -220,6 +226,15 @@ def task_of(hot: Hot) -> tuple[str, parse.Item | None]:
     return task, task_item
 
 
+def entry_title(task: str, now: datetime) -> str:
+    """The task as the entry's title: a leading date that repeats the entry's own is left out."""
+    day = now.date().isoformat()
+    if task.startswith(day):
+        rest = compact.LEADING_DATE.sub("", task).strip()
+        return rest or task
+    return task
+
+
 def cold_header(paths: Paths) -> str:
     who = f" · {paths.agent}" if "{agent}" in paths.cold_tier.path else ""
     return f"# {paths.cold_tier.name.capitalize()} memory{who}\n\n"
@@ -286,7 +301,11 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
         cold_ids = {i.id for i in cold_doc.items} if cold_doc else set()
         in_notes = task_item_of(doc) if task_item is not None else None
         skip = frozenset({in_notes.line}) if in_notes is not None else frozenset()
-        result = compact.compact_doc(doc, cold_ids, settings["ratio"], cfg.labels, skip, cold_text or "", task)
+        level = (cold_doc.entry_level if cold_doc and cold_doc.entry_level else 3)
+        heading = f"{'#' * level} {now.date().isoformat()} · {entry_title(task, now)}\n{marker(session)}\n\n"
+        result = compact.compact_doc(doc, cold_ids, settings["ratio"], cfg.labels, skip, cold_text or "", task,
+                                     overhead=tokens.count_text(heading, cfg.tokenizer).tokens,
+                                     encoding=cfg.tokenizer, boilerplate=template_lines(cfg, paths.agent))
         body = result.body()
         if summarizer and settings["command"] and (result.kept or result.condensed):
             run = compact.run_summarizer(settings["command"], notes_text, settings["timeout"],
@@ -305,9 +324,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
         report["tokens_in"] = tin.tokens
         report["tokens_verbatim"] = tokens.count_text("\n".join(result.kept), cfg.tokenizer).tokens
         if body.strip():
-            level = (cold_doc.entry_level if cold_doc and cold_doc.entry_level else 3)
-            entry = (f"{'#' * level} {now.date().isoformat()} · {task}\n"
-                     f"{marker(session)}\n\n{body.strip()}\n")
+            entry = f"{heading}{body.strip()}\n"
             kept_tokens = tokens.count_text(entry, cfg.tokenizer).tokens
             report.update(entry_written=True, tokens_kept=kept_tokens,
                           ratio=round(kept_tokens / tin.tokens, 4) if tin.tokens else 0.0, entry=entry)
