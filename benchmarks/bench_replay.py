@@ -37,7 +37,7 @@ def replay_agent(agent_dir: Path, base: Path) -> dict:
     agent = agent_dir.name
     hot = cfg.tier_file("hot", agent=agent)
     figures = {"agent": agent, "sessions": 0, "notes_tokens": 0, "tokens_in": 0, "tokens_kept": 0,
-               "tokens_verbatim": 0, "words_in": 0, "words_kept": 0, "seconds": [], "hot_max_tokens": 0}
+               "tokens_verbatim": 0, "tokens_head": 0, "entries": 0, "words_in": 0, "words_kept": 0, "seconds": [], "hot_max_tokens": 0}
     previous = ""
     for version in replay.versions(agent_dir):
         current = version.read_text()
@@ -58,6 +58,10 @@ def replay_agent(agent_dir: Path, base: Path) -> dict:
         figures["tokens_verbatim"] += result.report.get("tokens_verbatim", 0)
         figures["words_in"] += len(notes.split())
         figures["words_kept"] += len(result.report.get("entry", "").split())
+        if result.report["entry_written"]:
+            figures["entries"] += 1
+            head = "".join(result.report["entry"].splitlines(keepends=True)[:2])   # heading and marker
+            figures["tokens_head"] += tokens.count_text(head, cfg.tokenizer).tokens
         figures["hot_max_tokens"] = max(figures["hot_max_tokens"], result.report["hot_after"]["tokens"])
     cold = cfg.tier_file("cold", agent=agent).read_text()
     figures["cold_items"] = len(parse.parse(cold, "cold").items)
@@ -76,7 +80,7 @@ def main() -> None:
             rows.setdefault(fig["agent"], []).append(fig)
     print(f"{'agent':<8} {'sessions':>8} {'notes tok':>10} {'in tok':>8} {'kept tok':>9} {'kept %':>7} "
           f"{'hot max':>8} {'ms/session (median)':>20}")
-    total_in = total_kept = total_notes = total_verbatim = words_in = words_kept = 0
+    total_in = total_kept = total_notes = total_verbatim = words_in = words_kept = total_head = entries = 0
     for agent, figs in rows.items():
         f = figs[0]
         ms = statistics.median(statistics.median(x["seconds"]) for x in figs) * 1000
@@ -84,6 +88,8 @@ def main() -> None:
         total_kept += f["tokens_kept"]
         total_notes += f["notes_tokens"]
         total_verbatim += f["tokens_verbatim"]
+        total_head += f["tokens_head"]
+        entries += f["entries"]
         words_in += f["words_in"]
         words_kept += f["words_kept"]
         print(f"{agent:<8} {f['sessions']:>8} {f['notes_tokens']:>10} {f['tokens_in']:>8} {f['tokens_kept']:>9} "
@@ -91,9 +97,10 @@ def main() -> None:
     print(f"{'total':<8} {'':>8} {total_notes:>10} {total_in:>8} {total_kept:>9} {100 * total_kept / total_in:>6.1f}%")
     print(f"tokens kept / tokens in (session notes incl. the hot template): {total_kept}/{total_in} = "
           f"{100 * total_kept / total_in:.1f}%  (target ~10%)")
+    rest = total_kept - total_verbatim - total_head
     print(f"of which items kept verbatim (never-compress, rules, facts): {total_verbatim} = "
-          f"{100 * total_verbatim / total_in:.1f}% of tokens in; the rest is condensed context "
-          f"and each entry's heading and session marker")
+          f"{100 * total_verbatim / total_in:.1f}%; entry headings and session markers ({entries} entries): "
+          f"{total_head} = {100 * total_head / total_in:.1f}%; condensed context: {rest} = {100 * rest / total_in:.1f}%")
     print(f"tokens kept / tokens of the replayed history text alone: {total_kept}/{total_notes} = "
           f"{100 * total_kept / total_notes:.1f}%")
     print(f"words kept / words of the replayed history text: {words_kept}/{words_in} = "

@@ -269,3 +269,32 @@ def test_template_only_session_writes_no_entry(squad_store: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "nothing new to keep" in proc.stdout
     assert not (squad_store / COLD).exists()
+
+
+def test_entry_marker_is_short_and_an_old_style_marker_still_makes_a_rerun_idempotent(squad_store: Path) -> None:
+    begin(squad_store, "Old marker")
+    fill_hot(squad_store)
+    cfg = config.load(squad_store)
+    planned = session.plan_end(cfg, "picard")
+    entry = planned.report["entry"]
+    sid = planned.report["session"]
+    assert entry.splitlines()[1] == f"<!-- {sid} -->" and session.SESSION_ID_RE.match(sid)
+    # A cold file written before the marker was shortened: `<!-- tiergit:session s-<hex> -->`.
+    hot = (squad_store / HOT).read_text().replace(f"session: {sid}", "session: s-d3b0a583")
+    (squad_store / HOT).write_text(hot)
+    old_entry = entry.replace(f"<!-- {sid} -->", "<!-- tiergit:session s-d3b0a583 -->")
+    write(squad_store / COLD, "# Cold memory · picard\n\n" + old_entry)
+    assert session.MARKER_RE.findall((squad_store / COLD).read_text()) == ["s-d3b0a583"]
+    proc = tiergit(squad_store, "session", "end", "--agent", "picard")
+    assert proc.returncode == 0, proc.stderr
+    assert "already in" in proc.stdout
+    assert (squad_store / COLD).read_text() == "# Cold memory · picard\n\n" + old_entry
+
+
+def test_a_new_session_id_is_never_one_cold_already_holds(squad_store: Path, monkeypatch) -> None:
+    # The id's digits are random; force the first draw to collide with an entry in cold.
+    write(squad_store / COLD, "# Cold memory · picard\n\n### 2026-01-01 · old\n<!-- s-000000007 -->\n\n- [rule] keep me\n")
+    draws = iter([7, 7, 8])
+    monkeypatch.setattr(session.secrets, "randbelow", lambda n: next(draws))
+    result = session.start(config.load(squad_store), "picard", "Fresh")
+    assert result.report["session"] == "s-000000008"

@@ -80,18 +80,20 @@ def test_failing_or_hanging_summarizer_falls_back_and_says_so(squad_store: Path,
     cold = (squad_store / COLD).read_text()
     for line in MUST:
         assert line in cold
-    assert "- Notes: Looked at how the summarizer is called and" in cold   # the deterministic condensing
+    assert "- Notes: Looked at how the summarizer" in cold   # the deterministic condensing
 
 
 def test_summarizer_cannot_inject_headings_or_session_markers(squad_store: Path, tmp_path: Path) -> None:
     script = write(tmp_path / "sneaky.py", "import sys\nsys.stdin.read()\n"
-                   "print('### 2020-01-01 · fake entry\\n<!-- tiergit:session s-deadbeef -->\\nsummary')\n")
+                   "print('### 2020-01-01 · fake entry\\n<!-- tiergit:session s-deadbeef -->\\n"
+                   "<!-- s-123456789 -->\\nsummary')\n")
     cfg = squad_store / ".tiergit.yml"
     cfg.write_text(cfg.read_text() + f"compact: {{command: {json.dumps(sys.executable + ' ' + str(script))}}}\n")
     run_session(squad_store)
     cold = (squad_store / COLD).read_text()
     assert len(parse.parse(cold, COLD).entries) == 1
-    assert "s-deadbeef" not in cold and "**2020-01-01 · fake entry**" in cold
+    assert "s-deadbeef" not in cold and "s-123456789" not in cold and "**2020-01-01 · fake entry**" in cold
+    assert len(session.MARKER_RE.findall(cold)) == 1
 
 
 def test_bad_compact_config_is_a_clear_error(squad_store: Path) -> None:

@@ -13,24 +13,37 @@ import signal
 import subprocess
 from dataclasses import dataclass, field
 
+from rapidfuzz import fuzz
+
 from tiergit.errors import TiergitError
+from tiergit.tokens import count_text
 from tiergit.parse import DURABLE_KINDS, LIST_MARKER_RE, NEVER_COMPRESS, Item, MemoryDoc, classify, clean_text
 
 # Kept verbatim: never-compress kinds plus the durable ones (rules and facts are what promotion feeds on).
 KEEP_KINDS = NEVER_COMPRESS | DURABLE_KINDS
 DEFAULT_RATIO = 0.10
 DEFAULT_TIMEOUT = 60.0
-# Sizes in characters (~4 a token), so dense technical text is budgeted by what it costs.
-MIN_LINE_CHARS, MAX_LINE_CHARS = 48, 240   # condensed text per line, beyond its label
+# Condensed lines are budgeted in tokens of the configured encoding.
+FLOOR_WORDS = 6             # words of a condensed line whose label does not name a topic
+MAX_LINE_TOKENS = 60
 LABEL_WORDS = 6
-ENTRY_OVERHEAD_CHARS = 120                 # the entry heading and its session marker
+ENTRY_OVERHEAD_TOKENS = 30  # the entry heading and its session marker, when the caller does not say
+# Hot-template and catch-all sections: as a label they do not say what the work was.
+GENERIC_SECTIONS = {"current task", "active decisions", "last actions", "blockers", "talking to", "notes",
+                    "learnings", "context", "core context", "summary", "session notes", "scribe notes"}
+TOLD_MIN_CHARS = 32         # openings shorter than this are too generic to call a repeat
+TOLD_SIMILARITY = 92        # rapidfuzz ratio of two openings that makes them the same sentence
+FIELD_LABEL = re.compile(r"^\s*(?:📌\s*)?\*\*[^*\n]{1,60}?(?::\*\*|\*\*:)\s*")   # `**Context:**`
+LEADING_NOISE = re.compile(r"^(?:\s*(?:[-*+]|\d{4}-\d{2}-\d{2}(?:[T ][0-9:.]+Z?)?)(?:\s*[—–:·-]+\s*|\s+|$))+")
+NUMBER_RE = re.compile(r"\d+")
+HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+WORD_RE = re.compile(r"[a-z0-9](?:[a-z0-9_.#/-]*[a-z0-9])?")
 # Hot-template sections that give items their kind; written to cold with an explicit prefix.
 SECTION_PREFIX = {"active decisions": "[decision]", "blockers": "[blocker]"}
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'`(\[*])")
 DATE_SUFFIX = re.compile(r"\s*[(\[]?\d{4}-\d{2}-\d{2}(?:[T ][0-9:.-]+Z?)?[)\]]?\s*$")
 LEADING_DATE = re.compile(r"^\s*\d{4}-\d{2}-\d{2}(?:[T ][0-9:.]+Z?)?\s*[-—–:·]*\s*")
 SUB_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
-SEEN_PREFIX_WORDS = 8
 
 
 @dataclass
@@ -107,13 +120,6 @@ def first_sentence(text: str) -> str:
     return SENTENCE_END.split(clean_text(text), maxsplit=1)[0].strip()
 
 
-def truncate_chars(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    cut = text[:limit].rsplit(" ", 1)[0] if " " in text[:limit] else text[:limit]
-    return cut.rstrip(",;:") + " …"
-
-
 def truncate_words(text: str, limit: int) -> str:
     parts = text.split()
     return text if len(parts) <= limit else " ".join(parts[:limit]).rstrip(",;:") + " …"
@@ -139,31 +145,136 @@ def _sub_headings(section) -> list[tuple[int, str]]:
     return found
 
 
-def _already_told(item: Item, cold_folded: str) -> bool:
-    """Context whose opening words cold already holds (notes re-pasted from an earlier session)."""
-    opening = " ".join(first_sentence(item.text).split()[:SEEN_PREFIX_WORDS])
-    return len(opening.split()) >= 4 and opening in cold_folded
+def own_text(notes: str, boilerplate: frozenset[str] = frozenset()) -> str:
+    """What the session wrote: the notes without HTML comments and without the template's own
+    lines (`boilerplate`, compared stripped), which no session wrote and no entry should pay for."""
+    text = HTML_COMMENT.sub("", notes)
+    return "\n".join(ln for ln in text.splitlines() if ln.strip() and ln.strip() not in boilerplate)
+
+
+def _fold_words(text: str) -> set[str]:
+    return {w for w in WORD_RE.findall(text.lower()) if len(w) > 2}
+
+
+def _summary_sentence(item: Item) -> str:
+    """The item's first sentence, without bold field labels (`**Context:**`), emphasis marks,
+    a leading date (the entry heading has the date) or a nested list marker."""
+    text = FIELD_LABEL.sub("", first_sentence(item.text)).replace("**", "").replace("__", "")
+    return LEADING_NOISE.sub("", text).strip()   # a leading date or a nested list marker
+
+
+def _told_fragments(cold_text: str) -> dict[str, list[str]]:
+    """Cold's sentences (item texts, condensed lines split at their `; ` and label), by first word."""
+    index: dict[str, list[str]] = {}
+    for line in cold_text.splitlines():
+        text = FIELD_LABEL.sub("", clean_text(line)).replace("**", "")
+        if not text or text.startswith(("#", "<!--")):
+            continue
+        label, sep, rest = text.partition(": ")
+        parts = [text] + (rest.split("; ") if sep and len(label.split()) <= LABEL_WORDS else text.split("; "))
+        for part in parts:
+            part = " ".join(part.removesuffix("…").split()).lower()
+            if len(part) >= TOLD_MIN_CHARS:
+                index.setdefault(part.split()[0], []).append(part)
+    return index
+
+
+def _already_told(sentence: str, told: dict[str, list[str]]) -> bool:
+    """Context whose opening cold already holds, word for word or nearly (rapidfuzz): notes
+    re-pasted from an earlier session, or a line an earlier entry condensed. Numbers must be
+    the same: `PR #1090 - Track F Commit 3` is news after `PR #1089 - Track F Commit 2`."""
+    folded = " ".join(sentence.split()).lower()
+    if len(folded) < TOLD_MIN_CHARS:
+        return False
+    for fragment in told.get(folded.split()[0], ()):
+        n = min(len(folded), len(fragment))
+        if n >= TOLD_MIN_CHARS and fuzz.ratio(folded[:n], fragment[:n]) >= TOLD_SIMILARITY \
+                and NUMBER_RE.findall(folded[:n]) == NUMBER_RE.findall(fragment[:n]):
+            return True
+    return False
+
+
+@dataclass
+class Group:
+    label: str            # "" under the heading the entry is titled after
+    items: list[Item]
+    summary: list[str]    # the summary's words: first sentences of the items, `; `-joined
+
+    def line(self, n_words: int) -> str:
+        if n_words == 0:
+            return f"- {self.label}"
+        body = " ".join(self.summary[:n_words])
+        if n_words < len(self.summary):
+            body = body.rstrip(",;:") + " …"
+        return f"- {self.label}: {body}" if self.label else f"- {body}"
+
+
+def _tokens(text: str, encoding: str) -> int:
+    return count_text(text + "\n", encoding).tokens
+
+
+def _condense(groups: list[Group], budget: float, encoding: str) -> dict[int, int]:
+    """Words per chosen group line (index -> word count) within `budget` tokens.
+
+    The largest group always gets a line (the entry says what the work was): its label alone
+    when that names a topic, else the label and its first FLOOR_WORDS words. Then, largest
+    first, each group that fits gets such a line; whatever budget is left lengthens the
+    chosen lines, word by word, up to MAX_LINE_TOKENS each.
+    """
+    order = sorted(range(len(groups)), key=lambda k: -sum(words(i.text) for i in groups[k].items))
+    chosen: dict[int, int] = {}
+    for k in order:
+        group = groups[k]
+        start = 0 if _names_a_topic(group.label) else min(FLOOR_WORDS, len(group.summary))
+        cost = _tokens(group.line(start), encoding)
+        if chosen and cost > budget:
+            break
+        chosen[k] = start
+        budget -= cost
+    lines = [k for k in order if k in chosen]
+    for left, k in enumerate(lines):
+        group, n = groups[k], chosen[k]
+        base = _tokens(group.line(n), encoding)
+        share = budget / (len(lines) - left)   # what an earlier line leaves goes to the next
+        lo, hi = n, len(group.summary)
+        while lo < hi:   # the most words whose line costs at most `share` more (and at most the cap)
+            mid = (lo + hi + 1) // 2
+            cost = _tokens(group.line(mid), encoding)
+            if cost - base <= share and cost <= MAX_LINE_TOKENS:
+                lo = mid
+            else:
+                hi = mid - 1
+        budget -= _tokens(group.line(lo), encoding) - base
+        chosen[k] = lo
+    return chosen
+
+
+def _names_a_topic(label: str) -> bool:
+    """A sub-heading such as `Git Rebase for Doc Merges` says what the work was by itself;
+    a template section (`Last actions`, `Notes`) or a one-word heading does not."""
+    return len(label.split()) >= 2 and section_key(label) not in GENERIC_SECTIONS
 
 
 def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO,
                 labels: dict | None = None, skip_lines: frozenset[int] = frozenset(),
-                cold_text: str = "", title: str = "") -> Compaction:
+                cold_text: str = "", title: str = "", overhead: int = ENTRY_OVERHEAD_TOKENS,
+                encoding: str = "cl100k_base", boilerplate: frozenset[str] = frozenset()) -> Compaction:
     """Deterministic compaction of a notes document (pure).
 
-    Items of KEEP_KINDS are kept verbatim unless cold already has their id; context is
-    condensed into one line per heading, sized so the whole stays near `ratio` of the
-    notes' words; log items (fences, tool output, transcript lines) are dropped.
+    Items of KEEP_KINDS are kept verbatim unless cold already has their id; log items (fences,
+    tool output, transcript lines) are dropped; context is condensed into one line per heading,
+    sized so the whole entry (`overhead`: its heading and marker, in tokens) stays near `ratio`
+    of the session's own text (the notes without HTML comments and `boilerplate` lines, i.e.
+    the hot template's headings and hints). Context cold already tells, or that only repeats
+    the title and the kept items, is not written again.
     """
     out = Compaction()
     seen = set(cold_ids)
-    cold_folded = " ".join(cold_text.split())
-    total_chars = 0
-    kept_chars = 0
+    told = _told_fragments(cold_text)
     groups: dict[tuple[int, int], tuple[str | None, list[Item]]] = {}
     # A context item that repeats a kept item (same id) must not shadow it.
     keep_ids = {i.id for i in doc.items if i.kind in KEEP_KINDS and i.line not in skip_lines}
     for index, section in enumerate(doc.sections):
-        total_chars += len(section.text)
         subs = _sub_headings(section)
         for item in section.items:
             if item.line in skip_lines:
@@ -173,13 +284,11 @@ def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO
                     out.duplicates += 1
                     continue
                 seen.add(item.id)
-                text = cold_form(item, section.heading, labels)
-                out.kept.append(text)
+                out.kept.append(cold_form(item, section.heading, labels))
                 out.kept_ids.append(item.id)
-                kept_chars += len(text) + 1
             elif item.kind == "log":
                 out.dropped += 1
-            elif item.id in seen or item.id in keep_ids or _already_told(item, cold_folded):
+            elif item.id in seen or item.id in keep_ids or _already_told(_summary_sentence(item), told):
                 out.duplicates += 1
             else:
                 seen.add(item.id)
@@ -187,31 +296,32 @@ def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO
                 key = (index, above[-1] if above else -1)
                 heading = subs[key[1]][1] if above else section.heading
                 groups.setdefault(key, (heading, []))[1].append(item)
-    context = list(groups.values())
+    # Words the entry already carries (its title and kept items): a sentence made of them adds nothing.
+    known = _fold_words(title + " " + " ".join(out.kept))
+    same = section_label(title).lower() if title else None
+    context: list[Group] = []
+    for heading, items in groups.values():
+        label = "" if section_label(heading).lower() == same else section_label(heading)
+        sentences = []
+        for item in items:
+            sentence = _summary_sentence(item)
+            new_words = _fold_words(sentence) - known
+            if sentence and (new_words or not _fold_words(sentence)) and sentence not in sentences:
+                sentences.append(sentence)
+        if not sentences:
+            out.duplicates += len(items)
+            continue
+        context.append(Group(label, items, "; ".join(sentences).split()))
     if context:
-        # A group under the heading the entry is titled after needs no label of its own.
-        same = section_label(title).lower() if title else None
-        labels_ = ["" if section_label(h).lower() == same else section_label(h) for h, _ in context]
-        budget = ratio * total_chars - kept_chars - ENTRY_OVERHEAD_CHARS
-        # The largest groups get a line first; once the budget is spent the rest are dropped
-        # (at least one line per session, so the entry always says what the work was).
-        order = sorted(range(len(context)), key=lambda k: -sum(words(i.text) for i in context[k][1]))
-        chosen = set()
-        for k in order:
-            cost = len(labels_[k]) + 4 + MIN_LINE_CHARS
-            if chosen and cost > budget:
-                break
-            chosen.add(k)
-            budget -= cost
-        allowance = int(min(MAX_LINE_CHARS, MIN_LINE_CHARS + max(0.0, budget) / len(chosen)))
-        for k, (heading, items) in enumerate(context):
-            summary = "; ".join(s for s in (first_sentence(i.text) for i in items) if s)
-            if k not in chosen or not summary:
-                out.dropped += len(items)
+        size = count_text(own_text(doc.render(), boilerplate), encoding).tokens
+        budget = ratio * size - overhead - (count_text("\n".join(out.kept), encoding).tokens if out.kept else 0)
+        chosen = _condense(context, budget, encoding)
+        for k, group in enumerate(context):
+            if k not in chosen:
+                out.dropped += len(group.items)
                 continue
-            label = f"{labels_[k]}: " if labels_[k] else ""
-            out.condensed.append(f"- {label}{truncate_chars(summary, allowance)}")
-            out.condensed_items += len(items)
+            out.condensed.append(group.line(chosen[k]))
+            out.condensed_items += len(group.items)
     return out
 
 
@@ -226,7 +336,8 @@ def ensure_kept(summary: str, kept: list[str]) -> tuple[str, list[str]]:
 
 
 HEADING_LINE = re.compile(r"^(\s{0,3})#{1,6}\s+(.*?)\s*#*\s*$")
-SESSION_MARKER = re.compile(r"<!--\s*tiergit:session\b.*?-->", re.S)
+# Session markers, the short form and the one entries carried before it (`tiergit:session s-…`).
+SESSION_MARKER = re.compile(r"<!--\s*(?:tiergit:session\b.*?|s-[0-9a-z]{4,32}\s*)-->", re.S)
 
 
 def sanitize_summary(text: str) -> str:

@@ -27,7 +27,9 @@ from tiergit.plan import Plan
 PACKAGED_TEMPLATES = Path(__file__).resolve().parent / "templates" / "store"
 NO_TASK = "<!-- one line: what this session is for -->"
 NO_OPEN_ITEMS = "<!-- one per line: `- [blocker] …` or `- [ ] …`; carried over to the next session -->"
-MARKER_RE = re.compile(r"<!--\s*tiergit:session\s+(s-[0-9a-z]+)\b")
+# An entry's session marker: `<!-- s-123456789 -->` (7 tokens); entries written before it
+# was shortened carry `<!-- tiergit:session s-… -->` and are recognized too.
+MARKER_RE = re.compile(r"<!--\s*(?:tiergit:session\s+)?(s-[0-9a-z]{4,32})\s*-->")
 SESSION_ID_RE = re.compile(r"^s-[0-9a-z]{4,32}$")
 MAX_TASK_CHARS = 100
 
@@ -51,8 +53,17 @@ def now_utc() -> datetime:
     return datetime.now(timezone.utc).replace(microsecond=0)
 
 
-def new_session_id() -> str:
-    return "s-" + secrets.token_hex(4)
+def new_session_id(taken: set[str] | frozenset[str] = frozenset()) -> str:
+    """`s-` and nine random digits (three tokens); never one that `taken` (the markers already
+    in cold) holds, since a marker in cold means "this session's entry is written"."""
+    while True:
+        session = f"s-{secrets.randbelow(10 ** 9):09d}"
+        if session not in taken:
+            return session
+
+
+def marker(session: str) -> str:
+    return f"<!-- {session} -->"
 
 
 def iso(ts: datetime) -> str:
@@ -97,6 +108,12 @@ def template_text(cfg: Config, name: str) -> str:
     if override.is_file():
         return parse.decode(override.read_bytes(), str(override.relative_to(cfg.repo_root)))
     return (PACKAGED_TEMPLATES / name).read_text(encoding="utf-8")
+
+
+def template_lines(cfg: Config, agent: str) -> frozenset[str]:
+    """The hot template's headings, as `session start` writes them: structure, not session text."""
+    body = template_text(cfg, "hot.md").replace("{agent}", agent)
+    return frozenset(ln.strip() for ln in body.splitlines() if ln.lstrip().startswith("#") and "{" not in ln)
 
 
 def body_hash(body: str) -> str:
@@ -209,6 +226,15 @@ def task_of(hot: Hot) -> tuple[str, parse.Item | None]:
     return task, task_item
 
 
+def entry_title(task: str, now: datetime) -> str:
+    """The task as the entry's title: a leading date that repeats the entry's own is left out."""
+    day = now.date().isoformat()
+    if task.startswith(day):
+        rest = compact.LEADING_DATE.sub("", task).strip()
+        return rest or task
+    return task
+
+
 def cold_header(paths: Paths) -> str:
     who = f" · {paths.agent}" if "{agent}" in paths.cold_tier.path else ""
     return f"# {paths.cold_tier.name.capitalize()} memory{who}\n\n"
@@ -256,9 +282,10 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     hot = load_hot(cfg, paths.hot, hot_text) if hot_text is not None else None
     cold_text = _read(cfg, paths.cold)
     cold_doc = parse.parse(cold_text, paths.cold, cfg.labels) if cold_text else None
+    written = set(MARKER_RE.findall(cold_text or ""))
     session = str((hot.meta.get("session") if hot else None) or "")
     if not SESSION_ID_RE.match(session):   # missing or hand-edited: the marker must stay findable
-        session = new_session_id()
+        session = new_session_id(written)
     task, task_item = task_of(hot) if hot else ("session", None)   # the task line is the entry title
     notes_text, doc = _notes_doc(cfg, hot, notes)
     plan = Plan(f"tiergit session end --agent {paths.agent}")
@@ -266,7 +293,6 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
                     "cold": paths.cold, "entry_written": False, "already_written": False,
                     "kept": 0, "condensed": 0, "condensed_lines": 0, "dropped": 0, "duplicates": 0,
                     "readded": [], "summarizer": None, "tokens_in": 0, "tokens_kept": 0, "ratio": 0.0}
-    written = set(MARKER_RE.findall(cold_text or ""))
     if session in written:
         report["already_written"] = True
         plan.notes.append(f"the entry for session {session} is already in {paths.cold} "
@@ -275,7 +301,11 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
         cold_ids = {i.id for i in cold_doc.items} if cold_doc else set()
         in_notes = task_item_of(doc) if task_item is not None else None
         skip = frozenset({in_notes.line}) if in_notes is not None else frozenset()
-        result = compact.compact_doc(doc, cold_ids, settings["ratio"], cfg.labels, skip, cold_text or "", task)
+        level = (cold_doc.entry_level if cold_doc and cold_doc.entry_level else 3)
+        heading = f"{'#' * level} {now.date().isoformat()} · {entry_title(task, now)}\n{marker(session)}\n\n"
+        result = compact.compact_doc(doc, cold_ids, settings["ratio"], cfg.labels, skip, cold_text or "", task,
+                                     overhead=tokens.count_text(heading, cfg.tokenizer).tokens,
+                                     encoding=cfg.tokenizer, boilerplate=template_lines(cfg, paths.agent))
         body = result.body()
         if summarizer and settings["command"] and (result.kept or result.condensed):
             run = compact.run_summarizer(settings["command"], notes_text, settings["timeout"],
@@ -294,9 +324,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
         report["tokens_in"] = tin.tokens
         report["tokens_verbatim"] = tokens.count_text("\n".join(result.kept), cfg.tokenizer).tokens
         if body.strip():
-            level = (cold_doc.entry_level if cold_doc and cold_doc.entry_level else 3)
-            entry = (f"{'#' * level} {now.date().isoformat()} · {task}\n"
-                     f"<!-- tiergit:session {session} -->\n\n{body.strip()}\n")
+            entry = f"{heading}{body.strip()}\n"
             kept_tokens = tokens.count_text(entry, cfg.tokenizer).tokens
             report.update(entry_written=True, tokens_kept=kept_tokens,
                           ratio=round(kept_tokens / tin.tokens, 4) if tin.tokens else 0.0, entry=entry)
@@ -308,7 +336,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     carried, left = fit_carried(carried_all, paths.hot_tier)
     if left:
         plan.notes.append(f"{left} older open item(s) not carried into hot (they stay in {paths.cold})")
-    reset = render_hot(cfg, paths.agent, None, carried, next_session or new_session_id(), None,
+    reset = render_hot(cfg, paths.agent, None, carried, next_session or new_session_id(written | {session}), None,
                        hot.extra_meta if hot else None)
     plan.add(paths.hot, reset, hot_text, reason="reset for the next session"
              + (f", {len(carried)} open item(s) carried" if carried else ""))
@@ -354,7 +382,7 @@ def plan_start(cfg: Config, agent: str | None, task: str | None = None, force: b
     carried, left = fit_carried(carried_all, paths.hot_tier)
     if left:
         plan.notes.append(f"{left} older open item(s) not carried into hot (they stay in {paths.cold})")
-    session = session or new_session_id()
+    session = session or new_session_id(set(MARKER_RE.findall(_read(cfg, paths.cold) or "")))
     text = render_hot(cfg, paths.agent, task, carried, session, now, hot.extra_meta if hot else None)
     plan.add(paths.hot, text, hot_text, reason="new session" + (f": {task}" if task else ""))
     report.update(session=session, carried=len(carried),

@@ -1,0 +1,97 @@
+"""How context is condensed: within the ratio of the session's own text, without repeating what
+cold, the title or the kept items already say, and without losing news that only looks alike."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tiergit import compact, parse, session
+from tiergit.tokens import count_text
+
+ENC = "cl100k_base"
+
+
+def doc(text: str) -> parse.MemoryDoc:
+    return parse.parse(text, "hot.md")
+
+
+def line_tokens(lines: list[str]) -> int:
+    return sum(count_text(line + "\n", ENC).tokens for line in lines)
+
+
+def test_context_cold_already_tells_is_not_repeated_but_a_new_number_is() -> None:
+    cold = ("# Cold\n\n### 2026-05-13 · Track F\n<!-- s-000000001 -->\n\n"
+            "- Track F: PR #1089 - Track F Commit 2: control-domain section grouping and render helpers …\n")
+    notes = ("# Hot\n\n## Track F\n"
+             # the same sentence, re-pasted with other punctuation and case
+             "- PR #1089 - track F commit 2: control-domain section grouping, and render helpers (7/7 green).\n"
+             # looks alike, but it is the next commit
+             "- PR #1090 - Track F Commit 3: control-domain section grouping and render helpers for tiers.\n")
+    result = compact.compact_doc(doc(notes), set(), cold_text=cold, ratio=1.0, overhead=0)
+    assert result.duplicates == 1
+    assert result.condensed_items == 1
+    assert "PR #1090" in "\n".join(result.condensed) and "PR #1089" not in "\n".join(result.condensed)
+
+
+def test_a_sentence_that_only_repeats_the_title_and_kept_items_is_dropped() -> None:
+    notes = ("# Hot\n\n## Notes\n- [decision] Cache token counts per blob id, not per path.\n"
+             "- Cache token counts per blob id.\n"
+             "- Measured the hook: 0.12 s median on 200 files.\n")
+    result = compact.compact_doc(doc(notes), set(), title="Token cache", ratio=1.0, overhead=0)
+    assert result.kept == ["- [decision] Cache token counts per blob id, not per path."]
+    text = "\n".join(result.condensed)
+    assert "Measured the hook" in text and "Cache token counts" not in text
+
+
+def test_condensed_lines_leave_out_field_labels_leading_dates_and_nested_markers() -> None:
+    notes = ("# Hot\n\n## Windows fixes\n- **Context:** Two cross-platform bugs broke the tool on Windows.\n"
+             "- 2026-04-21 — IaCFile entity type is now available for normalizers.\n"
+             "- **2026-05-13** - PR #1089 - Track F Commit 2 landed.\n")
+    result = compact.compact_doc(doc(notes), set(), ratio=1.0)
+    [line] = result.condensed
+    assert line.startswith("- Windows fixes: Two cross-platform bugs broke the tool on Windows.")
+    assert "IaCFile entity type" in line and "PR #1089" in line
+    assert "**" not in line and "Context" not in line and "2026-" not in line and "; -" not in line
+
+
+def test_every_entry_keeps_one_line_a_topic_heading_alone_when_the_budget_is_spent() -> None:
+    notes = "# Hot\n\n## Git Rebase for Doc Merges\n- When rebasing doc PRs with conflicts from other branches, keep both.\n"
+    assert compact.compact_doc(doc(notes), set()).condensed == ["- Git Rebase for Doc Merges"]
+    # A template section says nothing by itself: its first words come along.
+    notes = "# Hot\n\n## Last actions\n- Ran the hook benchmark: 0.12 s median on 200 files and more.\n"
+    assert compact.compact_doc(doc(notes), set()).condensed == ["- Last actions: Ran the hook benchmark: 0.12 s …"]
+
+
+WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=9)
+SENTENCE = st.lists(WORD, min_size=4, max_size=20).map(lambda ws: " ".join(ws).capitalize() + ".")
+SECTION = st.tuples(st.lists(WORD, min_size=2, max_size=4).map(" ".join),
+                    st.lists(SENTENCE, min_size=8, max_size=25))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(SECTION, min_size=2, max_size=4), st.sampled_from([0.05, 0.10, 0.20]))
+def test_condensed_lines_stay_within_the_ratio_of_the_sessions_own_text(sections, ratio) -> None:
+    body = "".join(f"## {h}\n" + "".join(f"- {s}\n" for s in items) + "\n" for h, items in sections)
+    hint = "<!-- one line each: what was decided and why; kept verbatim in cold -->\n" * 40
+    top = "# Hot memory · picard\n\n"
+    boilerplate = frozenset({top.strip()})
+    plain = doc(top + body)
+    result = compact.compact_doc(plain, set(), ratio=ratio, overhead=30, boilerplate=boilerplate)
+    budget = ratio * count_text(compact.own_text(plain.render(), boilerplate), ENC).tokens - 30
+    spent = line_tokens(result.condensed)
+    if len(result.condensed) > 1:   # beyond the one line every entry keeps, the budget holds
+        assert spent <= budget + 1, (spent, budget)
+    assert spent >= min(budget, line_tokens(result.condensed[:1])) * 0.6   # and it is used
+    # Template hints (HTML comments) and headings are not session text: they earn no budget.
+    hinted = doc(top + hint + body)
+    assert compact.compact_doc(hinted, set(), ratio=ratio, overhead=30, boilerplate=boilerplate).condensed \
+        == result.condensed
+
+
+def test_entry_title_leaves_out_a_leading_date_that_repeats_the_entry_date() -> None:
+    day = datetime(2026, 5, 13, 12, tzinfo=timezone.utc)
+    assert session.entry_title("2026-05-13 — #1056 triage verdict", day) == "#1056 triage verdict"
+    assert session.entry_title("2026-04-23 - Track F audit", day) == "2026-04-23 - Track F audit"
+    assert session.entry_title("2026-05-13", day) == "2026-05-13"
