@@ -361,7 +361,7 @@ def preset_text(preset: str) -> str:
         body = (Path(__file__).parent / "templates" / "presets" / "squad.yml").read_text()
         return "version: 1\npreset: custom\n" + body.split("\n", 1)[1]
     return (
-        "# tiergit configuration: https://github.com/tiergit/tiergit#configuration\n"
+        "# tiergit configuration: every key is described in tiergit's docs/foundation.md\n"
         f"version: 1\npreset: {preset}\n"
         "# Override any preset key below, for example:\n"
         "# tiers:\n#   hot: {budget: {bytes: 4096, tokens: 1000}}\n"
