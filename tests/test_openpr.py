@@ -92,6 +92,7 @@ REFUSALS = {
     "no gh": ("promote --open-pr: the GitHub CLI `gh` is not installed", "install gh and run `gh auth login`"),
     "no remote": ("no remote to push tiergit/promote to", "git remote add origin URL"),
     "default branch": ("promote --open-pr: refusing to open a pull request from main", "git checkout -b tiergit/promote"),
+    "detached HEAD": ("promote --open-pr: HEAD is detached", "git checkout -b tiergit/promote"),
 }
 
 
@@ -100,7 +101,9 @@ def test_a_refused_open_pr_writes_nothing(squad_repo, tmp_path, case):
     """--apply --open-pr with items to promote: a failing precondition is exit 2 before any write."""
     bare = None if case == "no remote" else with_remote(squad_repo, tmp_path)
     seed_candidates(squad_repo)
-    if case != "default branch":
+    if case == "detached HEAD":
+        git(squad_repo, "checkout", "-q", "--detach")
+    elif case != "default branch":
         git(squad_repo, "checkout", "-q", "-b", "tiergit/promote")
     head = git(squad_repo, "rev-parse", "HEAD").stdout.strip()
     body = tmp_path / "body.md"

@@ -28,6 +28,9 @@ def _last_line(proc: subprocess.CompletedProcess) -> str:
 def check_ready(store, branch: str) -> tuple[str, str]:
     """(gh, remote) or the error `open_pr` would raise; call it before writing anything."""
     repo = store.repo
+    if branch in ("", "HEAD"):
+        raise TiergitError("promote --open-pr: HEAD is detached, so there is no branch to push",
+                           "run promote on a branch: git checkout -b tiergit/promote")
     gh = shutil.which("gh")
     if gh is None:
         raise TiergitError("promote --open-pr: the GitHub CLI `gh` is not installed",
