@@ -50,7 +50,8 @@ _ASSIGN = re.compile(
     r"(?P<value>\"[^\"]*\"|'[^']*'|`[^`]*`|[^\s\"'`,;]+)"
 )
 # `scheme://user:password@host`: the password part is judged like a password value.
-_URL_USERINFO = re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@]*:(?P<value>[^\s/@]+)@[A-Za-z0-9\[]")
+# The scheme is bounded so a long `a.a.a…` run cannot make the scan quadratic.
+_URL_USERINFO = re.compile(r"(?i)\b[a-z][a-z0-9+.-]{0,30}://[^\s:/@]*:(?P<value>[^\s/@]+)@[A-Za-z0-9\[]")
 
 # Values that stand for a secret instead of being one.
 _PLACEHOLDER_WORDS = re.compile(
