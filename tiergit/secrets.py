@@ -1,12 +1,18 @@
-"""Credential detection for memory files: fast regexes for the common token formats.
+"""Credential detection for memory files: fast regexes for the common token formats,
+plus secret-ish key names assigned a secret-looking value.
 
-detect-secrets' plugins cover the same formats but cost ~0.2 s to import on every
+detect-secrets' plugins cover the same ground but cost ~0.2 s to import on every
 commit; these patterns follow its keyword-free plugins (AWS, GitHub, Slack, private
-keys, OpenAI/Anthropic, Stripe, Google, JWT) so the hook stays fast.
+keys, OpenAI/Anthropic, Stripe, Google, JWT) and, for `password=…`-style lines, its
+KeywordDetector with an entropy filter, so the hook stays fast.
 """
 from __future__ import annotations
 
+import math
 import re
+from bisect import bisect_right
+from collections import Counter
+from itertools import accumulate
 from dataclasses import dataclass
 
 PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -23,9 +29,53 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{35}")),
     ("JSON web token", re.compile(r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
 ]
-# A cheap pre-filter: most memory files contain none of these substrings.
-_QUICK = re.compile(r"AKIA|ASIA|ABIA|ACCA|secret|gh[pousr]_|github_pat_|PRIVATE KEY|xox|hooks\.slack|sk-|sk_live|rk_live|AIza|eyJ", re.I)
-ALLOW_MARK = "tiergit: allow-secret"
+
+# Secret-ish key names, grouped by the kind a hit reports. A key must END with one of
+# these (`DB_PASSWORD`, `clientSecret`, `api_key`), so `password_file`, `token_count`
+# and `Authority` are not keys; bare `pass` only as a whole segment (`db_pass`, not `bypass`).
+_KEYWORDS = {
+    "password": r"pass(?:word|wd|phrase)|pwd|(?<![a-z0-9])pass",
+    "API key": r"(?:api|access|private|secret|auth|signing|encryption|master|account|service|client|subscription)[_-]?key",
+    "secret": r"secret",
+    "token": r"token|authorization|auth",
+    "credential": r"credentials?|creds?",
+}
+_KEY_KINDS = [(kind, re.compile(rf"(?i)(?:{alts})s?(?:[_-]?\d+)?$")) for kind, alts in _KEYWORDS.items()]
+# `key = value`, `key: value`, `key := value`, `key => value`, `"key": "value"`, `export KEY=value`,
+# `**Password:** value`, `Authorization: Bearer value`; `==` and `::` are not assignments.
+# The key is taken whole (possessive), then its ending is checked: one try per word.
+_ASSIGN = re.compile(
+    r"(?<![\w.-])(?P<key>[\w.-]++)[\"'`*\]]{0,3}[ \t]*(?:=>|:=|=(?!=)|:(?!:))[ \t]*\**[ \t]*"
+    r"(?:(?i:bearer|basic|token)[ \t]+)?"
+    r"(?P<value>\"[^\"]*\"|'[^']*'|`[^`]*`|[^\s\"'`,;]+)"
+)
+# `scheme://user:password@host`: the password part is judged like a password value.
+# The scheme is bounded so a long `a.a.a…` run cannot make the scan quadratic.
+_URL_USERINFO = re.compile(r"(?i)\b[a-z][a-z0-9+.-]{0,30}://[^\s:/@]*:(?P<value>[^\s/@]+)@[A-Za-z0-9\[]")
+
+# Values that stand for a secret instead of being one.
+_PLACEHOLDER_WORDS = re.compile(
+    r"(?i)changeme|change[_-]me|example|placeholder|redacted|dummy|sample|your[_-]?[a-z]|"
+    r"replace|xxx|\*\*\*|\.\.\.|…|<|>|\{\{|\}\}|\$\{|\$\(|%[A-Za-z_]+%|vault|secret[_-]?manager|"
+    r"fixme|todo|not[_-]?set|notreal|^(?:none|null|nil|true|false|empty|unset|required|optional|"
+    r"n/a|tbd|hidden|masked|secret|password|passwd|token|pass)$"
+)
+_PLACEHOLDER_SHAPES = re.compile(
+    r"^(?:"
+    r"\$[A-Za-z_{(]"                                    # $VAR, ${VAR}, $(cmd)
+    r"|[\[{(<]"                                          # YAML flow, <…>, (…)
+    r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$"                   # an env var name: GITHUB_TOKEN
+    r"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(.*)?$"       # secrets.GITHUB_TOKEN, os.environ.get(
+    r"|[A-Za-z_][\w.]*\("                                # get_password()
+    r"|(?:\.{1,2}|~)?[/\\]"                              # /etc/x, ./x, ~/x
+    r"|[A-Za-z]:\\"                                      # C:\x
+    r"|[a-z][a-z0-9+.-]*://[^@]*$"                       # a URL without userinfo
+    r"|v?\d[\d.:/T+-]*Z?$"                               # a date, time or version
+    r"|[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]{1,5}$"            # a relative path to a file
+    r")"
+)
+_RUNS = re.compile(r"[^\s._-]+")
+_WORDS = re.compile(r"[A-Z]?[a-z]{3,}")
 
 
 @dataclass(frozen=True)
@@ -35,17 +85,107 @@ class SecretHit:
     column: int
 
 
+def shannon_entropy(value: str) -> float:
+    """Bits per character of `value`'s own character distribution."""
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in Counter(value).values()) if n else 0.0
+
+
+def _char_classes(value: str) -> tuple[int, bool, bool]:
+    """(how many of lower/upper/digit/symbol occur, has a digit, has a symbol);
+    `-`, `_` and `.` are word separators here, not symbols, so `see-the-vault` is one class."""
+    lower = any(c.islower() for c in value)
+    upper = any(c.isupper() for c in value)
+    digit = any(c.isdigit() for c in value)
+    symbol = any(not c.isalnum() and c not in "-_." for c in value)
+    return lower + upper + digit + symbol, digit, symbol
+
+
+def looks_secret(value: str, kind: str) -> bool:
+    """A real-looking secret, not a placeholder, a reference, a path or a word.
+
+    Passwords are short and human-made (`hunter2hunter2`): 8+ characters with a digit
+    or symbol. Tokens and keys are machine-made: 10+ characters and high entropy."""
+    if len(value) < 8 or any(c.isspace() for c in value):
+        return False
+    if _PLACEHOLDER_SHAPES.match(value) or _PLACEHOLDER_WORDS.search(value):
+        return False
+    classes, digit, symbol = _char_classes(value)
+    if classes < 2 or not (digit or symbol):
+        return False
+    if kind == "password":
+        return shannon_entropy(value) >= 2.5
+    # A machine-made token has a long unbroken random run (`gh-cli-v2.1` has none) and is
+    # not mostly words (`AzureADv2Provider` is a name, not a key).
+    run = max(_RUNS.findall(value), key=len, default="")
+    words = sum(len(w) for w in _WORDS.findall(value))
+    return (len(value) >= 10 and shannon_entropy(value) >= 3.0 and (digit or classes >= 3)
+            and len(run) >= 8 and _char_classes(run)[0] >= 2 and words <= 0.6 * len(value))
+
+
+def _assignment(line: str) -> tuple[str, int] | None:
+    for m in _ASSIGN.finditer(line):
+        kind = next((kind for kind, ending in _KEY_KINDS if ending.search(m["key"])), None)
+        if kind is None:
+            continue
+        value = m["value"]
+        if value[0] in "\"'`":
+            value = value[1:-1]
+        else:
+            value = value.rstrip(".)]}:")
+        if looks_secret(value, kind):
+            return f"{kind} assignment", m.start() + 1
+    for m in _URL_USERINFO.finditer(line):
+        if looks_secret(m["value"], "password"):
+            return "password in URL", m.start() + 1
+    return None
+
+
+# The gate: a cheap regex run once over the LOWER-CASED text. Most memory files contain
+# none of these, and most lines that name a password or token do so in prose, with no
+# `:`/`=` right after the word. Lower-casing once and matching case-sensitively, with
+# every branch starting on a literal, is several times faster than re.I.
+_KEY_TAIL = r"s?(?:[_-]?\d+)?[\"'`*\]]{0,3}[ \t]*[:=]"  # what may follow a key word before `:`/`=`
+# Token-format literals and key words, grouped by first letter (fewer branches to try per
+# position): AKIA… AIza…, secret, sk-, sk_live, gh?_, github_pat_, PRIVATE KEY, xox, …
+_QUICK = re.compile(
+    rf"a(?:kia|sia|bia|cca|iza|uth(?:orization)?{_KEY_TAIL})|s(?:ecret|k-|k_live)|rk_live"
+    rf"|gh(?:[pousr]_|ithub_pat_)|p(?:rivate key|ass(?:word|wd|phrase)?{_KEY_TAIL}|wd{_KEY_TAIL})"
+    rf"|xox|hooks\.slack|eyj|key{_KEY_TAIL}|token{_KEY_TAIL}|cred(?:s|entials?)?{_KEY_TAIL}"
+    r"|://[^\s/@]*:[^\s/@]+@"
+)
+ALLOW_MARK = "tiergit: allow-secret"
+
+
+def _gated_lines(text: str) -> list[int]:
+    """0-based indexes (in text.splitlines()) of the lines the gate lets through."""
+    low = text.lower()
+    first = _QUICK.search(low)
+    if first is None:
+        return []
+    # lower() keeps every line break, so low's lines are text's lines, in order.
+    ends = list(accumulate(len(line) for line in low.splitlines(keepends=True)))
+    return sorted({bisect_right(ends, m.start()) for m in _QUICK.finditer(low, first.start())})
+
+
 def scan(text: str) -> list[SecretHit]:
     """Every credential-looking string, by line. A line ending with the allow mark is skipped."""
-    if not _QUICK.search(text):
+    indexes = _gated_lines(text)
+    if not indexes:
         return []
+    lines = text.splitlines()
     hits = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if ALLOW_MARK in line or not _QUICK.search(line):
+    for i in indexes:
+        line = lines[i]
+        if ALLOW_MARK in line:
             continue
         for kind, pattern in PATTERNS:
             m = pattern.search(line)
             if m:
-                hits.append(SecretHit(n, kind, m.start() + 1))
+                hits.append(SecretHit(i + 1, kind, m.start() + 1))
                 break
+        else:
+            found = _assignment(line)
+            if found:
+                hits.append(SecretHit(i + 1, found[0], found[1]))
     return hits
