@@ -62,6 +62,13 @@ def new_session_id(taken: set[str] | frozenset[str] = frozenset()) -> str:
             return session
 
 
+def content_session_id(agent: str, notes_text: str) -> str:
+    """The id of a session that `session start` did not name: a hash of its notes, so a rerun
+    after a crash between the cold write and the hot reset finds its marker and writes nothing twice."""
+    digest = hashlib.sha1(f"{agent}\0{notes_text}".encode("utf-8")).hexdigest()
+    return f"s-{int(digest, 16) % 10 ** 9:09d}"
+
+
 def marker(session: str) -> str:
     return f"<!-- {session} -->"
 
@@ -120,7 +127,7 @@ def body_hash(body: str) -> str:
     return hashlib.sha1(body.encode("utf-8")).hexdigest()[:12]
 
 
-def render_hot(cfg: Config, agent: str, task: str | None, carried: list[str], session: str,
+def render_hot(cfg: Config, agent: str, task: str | None, carried: list[str], session: str | None,
                started: datetime | None, extra_meta: dict | None = None) -> str:
     body = template_text(cfg, "hot.md")
     open_block = "\n".join(carried) if carried else NO_OPEN_ITEMS
@@ -130,7 +137,9 @@ def render_hot(cfg: Config, agent: str, task: str | None, carried: list[str], se
     for key, value in (("{agent}", agent), ("{task}", task or NO_TASK), ("{date}", date),
                        ("{open_items}", open_block)):
         body = body.replace(key, value)
-    meta: dict = {"agent": agent, "session": session}
+    meta: dict = {"agent": agent}
+    if session is not None:
+        meta["session"] = session
     if started is not None:
         meta["task"] = task or ""
         meta["started"] = iso(started)
@@ -284,10 +293,10 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     cold_doc = parse.parse(cold_text, paths.cold, cfg.labels) if cold_text else None
     written = set(MARKER_RE.findall(cold_text or ""))
     session = str((hot.meta.get("session") if hot else None) or "")
-    if not SESSION_ID_RE.match(session):   # missing or hand-edited: the marker must stay findable
-        session = new_session_id(written)
     task, task_item = task_of(hot) if hot else ("session", None)   # the task line is the entry title
     notes_text, doc = _notes_doc(cfg, hot, notes)
+    if not SESSION_ID_RE.match(session):   # missing (a reset hot file) or hand-edited
+        session = content_session_id(paths.agent, notes_text)
     plan = Plan(f"tiergit session end --agent {paths.agent}")
     report: dict = {"agent": paths.agent, "session": session, "task": task, "hot": paths.hot,
                     "cold": paths.cold, "entry_written": False, "already_written": False,
@@ -336,8 +345,9 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     carried, left = fit_carried(carried_all, paths.hot_tier)
     if left:
         plan.notes.append(f"{left} older open item(s) not carried into hot (they stay in {paths.cold})")
-    reset = render_hot(cfg, paths.agent, None, carried, next_session or new_session_id(written | {session}), None,
-                       hot.extra_meta if hot else None)
+    # No session id in the reset file: two branches that each end a session then leave the same
+    # hot file, so merging them is clean (a fresh random id on each side was a merge conflict).
+    reset = render_hot(cfg, paths.agent, None, carried, next_session, None, hot.extra_meta if hot else None)
     plan.add(paths.hot, reset, hot_text, reason="reset for the next session"
              + (f", {len(carried)} open item(s) carried" if carried else ""))
     report["carried"] = len(carried)
