@@ -163,6 +163,7 @@ def test_import_openclaw_workspace_then_work_in_it(repo):
     # The imported hot file holds a session: it is ended into warm, hot reset, committed.
     started = tiergit(repo, "session", "start", "--task", "Next")
     assert started.returncode == 2 and "unfinished session" in started.stderr
+    assert "`tiergit session end`" in started.stderr and "--agent" not in started.stderr   # one hot file
     ok(tiergit(repo, "session", "end"))
     warm = (repo / WARM).read_text()
     assert warm.startswith("# WARM MEMORY\n\n## Tools\n\n- [fact] The VPS runs Debian 12.\n")

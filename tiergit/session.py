@@ -42,6 +42,12 @@ class Paths:
     cold: str
     agent: str
 
+    @property
+    def flag(self) -> str:
+        """` --agent A` for hints, or nothing when the tier paths have no {agent} (openclaw)."""
+        per_agent = "{agent}" in self.hot_tier.path or "{agent}" in self.cold_tier.path
+        return f" --agent {self.agent}" if per_agent else ""
+
 
 @dataclass
 class SessionPlan:
@@ -284,10 +290,10 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     hot_text = _read(cfg, paths.hot)
     if hot_text is None and not notes and require_hot:
         raise TiergitError(f"{paths.hot}: no hot file: there is no session to end",
-                           f"start one with `tiergit session start --agent {paths.agent}`")
+                           f"start one with `tiergit session start{paths.flag}`")
     if hot_text is not None and not hot_text.strip():
         raise TiergitError(f"{paths.hot}: the hot file is empty: nothing to compact, nothing changed",
-                           f"restore it from git, or start afresh with `tiergit session start --agent {paths.agent} --force`")
+                           f"restore it from git, or start afresh with `tiergit session start{paths.flag} --force`")
     hot = load_hot(cfg, paths.hot, hot_text) if hot_text is not None else None
     cold_text = _read(cfg, paths.cold)
     cold_doc = parse.parse(cold_text, paths.cold, cfg.labels) if cold_text else None
@@ -297,7 +303,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     notes_text, doc = _notes_doc(cfg, hot, notes)
     if not SESSION_ID_RE.match(session):   # missing (a reset hot file) or hand-edited
         session = content_session_id(paths.agent, notes_text)
-    plan = Plan(f"tiergit session end --agent {paths.agent}")
+    plan = Plan(f"tiergit session end{paths.flag}")
     report: dict = {"agent": paths.agent, "session": session, "task": task, "hot": paths.hot,
                     "cold": paths.cold, "entry_written": False, "already_written": False,
                     "kept": 0, "condensed": 0, "condensed_lines": 0, "dropped": 0, "duplicates": 0,
@@ -363,14 +369,14 @@ def plan_start(cfg: Config, agent: str | None, task: str | None = None, force: b
     task = " ".join((task or "").split()) or None
     hot_text = _read(cfg, paths.hot)
     hot = load_hot(cfg, paths.hot, hot_text) if hot_text and hot_text.strip() else None
-    plan = Plan(f"tiergit session start --agent {paths.agent}")
+    plan = Plan(f"tiergit session start{paths.flag}")
     report: dict = {"agent": paths.agent, "hot": paths.hot, "task": task, "ended_previous": None}
     carried_all: list[str] = []
     if hot is not None and hot.unfinished:
         if not force:
             what = f" (task {hot.meta['task']!r}, started {hot.meta.get('started')})" if hot.meta.get("task") else ""
             raise TiergitError(f"{paths.hot}: holds an unfinished session{what}: nothing changed",
-                               f"end it with `tiergit session end --agent {paths.agent}`, "
+                               f"end it with `tiergit session end{paths.flag}`, "
                                "or add --force to end it now and start the new one")
         ended = plan_end(cfg, paths.agent, now=now, summarizer=True)
         for change in ended.plan.changes:
