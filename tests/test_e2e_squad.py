@@ -176,6 +176,28 @@ def test_squad_team_flow(squad_repo, tmp_path):
     verdicts = {c["id"]: c for c in again["candidates"]}
     assert verdicts[rejected_id]["verdict"] == "reject" and "rejected" in verdicts[rejected_id]["reason"]
 
+    # Two branches reword the same wiki item: a real conflict, kept inside its entry; committing
+    # the markers is refused by the hook, a resolution goes through.
+    auth = repo / WIKI / "auth.md"
+    for branch, word in (("edit-a", "never"), ("edit-b", "not")):
+        git(repo, "switch", "-q", "-c", branch, "main")
+        auth.write_text(auth.read_text().replace("never in the browser", f"{word} ever in the browser"))
+        commit(repo, f"wiki: {branch}")
+    git(repo, "switch", "-q", "main")
+    git(repo, "merge", "-q", "edit-a")
+    conflict = git(repo, "merge", "edit-b", check=False)
+    assert conflict.returncode == 1 and "CONFLICT" in conflict.stdout
+    text = auth.read_text()
+    assert text.count("<<<<<<<") == 1 and "never ever in the browser" in text and "not ever in the browser" in text
+    git(repo, "add", "-A")
+    refused = git(repo, "commit", "-q", "--no-edit", check=False)
+    assert refused.returncode != 0 and "MRG001" in refused.stdout + refused.stderr
+    resolved = re.sub(r"<<<<<<< ours\n(.*?)=======\n.*?>>>>>>> theirs\n", r"\1", text, flags=re.S)
+    auth.write_text(resolved)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-edit")
+    assert "<<<<<<<" not in git(repo, "show", "HEAD:" + f"{WIKI}/auth.md").stdout
+
     # Retention: the expired entries go to the archive; nothing is lost.
     out = ok(tiergit(repo, "archive", "--apply")).stdout
     assert "expired entries archived" in out
