@@ -123,3 +123,17 @@ def test_example_team_store_checks_clean_and_lists_every_tier():
     for line in ("hot    .squad/memory/hot/marlow.md", "cold   .squad/memory/cold/osei.md",
                  "wiki   .squad/memory/wiki/ingestion.md"):
         assert line in text
+
+
+def test_conflict_markers_left_by_a_merge_are_refused_by_the_hook(squad_repo):
+    from tiergit.checks import conflict_lines
+
+    wiki = squad_repo / ".squad/memory/wiki/auth.md"
+    wiki.parent.mkdir(parents=True, exist_ok=True)
+    wiki.write_text("# Auth\n\n<<<<<<< ours\n- [rule] Refresh in the gateway.\n=======\n"
+                    "- [rule] Refresh in the client.\n>>>>>>> theirs\n")
+    git(squad_repo, "add", "-A")
+    proc = git(squad_repo, "commit", "-q", "-m", "bad resolution", check=False)
+    assert proc.returncode != 0 and "auth.md:3: MRG001" in proc.stdout + proc.stderr
+    # A setext heading underline and markers inside a code fence are not conflicts.
+    assert conflict_lines("Title\n=======\n\n```\n<<<<<<< HEAD\n```\n>>>>>>>x\n") == []

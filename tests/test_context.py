@@ -117,3 +117,13 @@ def test_bad_input_exits_2(squad_repo):
         proc = tiergit(squad_repo, "context", *args)
         assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
         assert needle in proc.stderr and "Traceback" not in proc.stderr, (args, proc.stderr)
+
+
+def test_openclaw_context_needs_no_agent_like_session(repo):
+    from conftest import tiergit as run
+
+    assert run(repo, "init", "--preset", "openclaw", "--no-install").returncode == 0
+    assert run(repo, "session", "start", "--task", "Tidy the daily notes").returncode == 0
+    proc = run(repo, "context")
+    assert proc.returncode == 0, proc.stderr
+    assert "Tidy the daily notes" in proc.stdout and "memory/hot/HOT_MEMORY.md" in proc.stdout

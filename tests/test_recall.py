@@ -161,3 +161,17 @@ def test_recall_log_edited_on_two_branches_merges_without_conflict(squad_repo):
     assert "<<<<<<<" not in text
     queries = {json.loads(x)["query"] for x in text.splitlines()}
     assert queries == {"MSAL", "docker layers", "palette"}
+
+
+def test_promote_candidate_listing_in_the_staging_file_is_not_recalled(repo):
+    from conftest import tiergit as run
+    from conftest import write as put
+
+    assert run(repo, "init", "--preset", "openclaw", "--no-install").returncode == 0
+    put(repo / "memory/DREAMS.md",
+        "# Dreams\n\n- [rule] Staged by hand: answer in British English.\n\n"
+        "<!-- tiergit:candidates:begin -->\n## tiergit candidates (2026-01-01)\n\n"
+        "- promote `m-50910232` 0.73 The owner wants replies in British English (score 0.73)\n"
+        "<!-- tiergit:candidates:end -->\n")
+    hits = json.loads(run(repo, "recall", "British English", "--json", "--no-log").stdout)["hits"]
+    assert [h["line"] for h in hits] == [3]

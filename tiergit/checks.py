@@ -10,6 +10,20 @@ from tiergit.errors import InputError
 from tiergit.tokens import TokenCache
 
 UNITS = {"bytes": "bytes", "tokens": "tokens", "lines": "lines"}
+# What git and the tiergit merge driver leave in a file on a conflict (`=======` alone is also a
+# setext heading underline in markdown, so the opening and closing markers decide).
+CONFLICT_MARKERS = ("<<<<<<<", ">>>>>>>", "|||||||")
+
+
+def conflict_lines(text: str) -> list[int]:
+    """1-based lines holding a merge conflict marker, outside fenced code."""
+    out, fenced = [], False
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and line.startswith(CONFLICT_MARKERS) and line[7:8] in ("", " "):
+            out.append(n)
+    return out
 
 
 @dataclass
@@ -70,6 +84,11 @@ def check_file(path: str, data: bytes, tier: Tier, config: Config, cache: TokenC
         parse.split_frontmatter(text, path)
     except InputError as exc:
         report.findings.append(Finding(path, exc.line, exc.code, "critical", exc.detail, exc.hint or ""))
+    for line in conflict_lines(text)[:1]:
+        report.findings.append(Finding(
+            path, line, "MRG001", "critical", "unresolved merge conflict marker",
+            "resolve the conflict (keep one side, or both items) and remove the <<<<<<< / ======= / >>>>>>> lines",
+        ))
     for hit in secrets.scan(text):
         report.findings.append(Finding(
             path, hit.line, "SEC001", "critical", f"possible {hit.kind} in memory (column {hit.column})",

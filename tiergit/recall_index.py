@@ -1,6 +1,6 @@
 """The recall index: every item of the searchable files in SQLite FTS5, cached under the git dir.
 
-The index lives in `<git-dir>/tiergit/recall-v1.sqlite` (per worktree, never
+The index lives in `<git-dir>/tiergit/recall-v2.sqlite` (per worktree, never
 committed). `refresh()` compares each file's stat (mtime, size) and then its git
 blob id with what was indexed, and re-parses only the files that changed, so the
 first recall after an edit costs one file's parse, not the whole store's.
@@ -16,7 +16,7 @@ from tiergit import git, parse
 from tiergit.errors import TiergitError
 from tiergit.tokens import blob_id
 
-INDEX_NAME = "recall-v1.sqlite"
+INDEX_NAME = "recall-v2.sqlite"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS files (
     path TEXT PRIMARY KEY, blob TEXT NOT NULL, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
@@ -148,10 +148,23 @@ def _rows(store, src: Source, data: bytes, stats: RefreshStats) -> list[tuple]:
         assert stats.skipped is not None
         stats.skipped.append(src.path)
         return []
+    listing = _managed_lines(text) if src.tier == "staging" else range(0)
     rows = []
     for sec in doc.sections:
         for item in sec.items:
+            if item.line in listing:   # promote's own candidate listing is output, not memory
+                continue
             day = item.date or sec.date
             rows.append((item.text, sec.heading or "", src.path, item.id, day.isoformat() if day else None,
                          item.kind, item.line, src.tier, src.agent, item.clean))
     return rows
+
+
+def _managed_lines(text: str) -> range:
+    """1-based lines of the candidate listing `promote` writes into the staging file (DREAMS.md)."""
+    from tiergit.candidates import MANAGED_BEGIN, MANAGED_END
+
+    lines = text.splitlines()
+    begin = next((n for n, line in enumerate(lines, 1) if line.strip() == MANAGED_BEGIN), None)
+    end = next((n for n, line in enumerate(lines, 1) if line.strip() == MANAGED_END), None)
+    return range(begin, end + 1) if begin and end and end > begin else range(0)

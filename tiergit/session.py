@@ -42,6 +42,12 @@ class Paths:
     cold: str
     agent: str
 
+    @property
+    def flag(self) -> str:
+        """` --agent A` for hints, or nothing when the tier paths have no {agent} (openclaw)."""
+        per_agent = "{agent}" in self.hot_tier.path or "{agent}" in self.cold_tier.path
+        return f" --agent {self.agent}" if per_agent else ""
+
 
 @dataclass
 class SessionPlan:
@@ -60,6 +66,13 @@ def new_session_id(taken: set[str] | frozenset[str] = frozenset()) -> str:
         session = f"s-{secrets.randbelow(10 ** 9):09d}"
         if session not in taken:
             return session
+
+
+def content_session_id(agent: str, notes_text: str) -> str:
+    """The id of a session that `session start` did not name: a hash of its notes, so a rerun
+    after a crash between the cold write and the hot reset finds its marker and writes nothing twice."""
+    digest = hashlib.sha1(f"{agent}\0{notes_text}".encode("utf-8")).hexdigest()
+    return f"s-{int(digest, 16) % 10 ** 9:09d}"
 
 
 def marker(session: str) -> str:
@@ -120,7 +133,7 @@ def body_hash(body: str) -> str:
     return hashlib.sha1(body.encode("utf-8")).hexdigest()[:12]
 
 
-def render_hot(cfg: Config, agent: str, task: str | None, carried: list[str], session: str,
+def render_hot(cfg: Config, agent: str, task: str | None, carried: list[str], session: str | None,
                started: datetime | None, extra_meta: dict | None = None) -> str:
     body = template_text(cfg, "hot.md")
     open_block = "\n".join(carried) if carried else NO_OPEN_ITEMS
@@ -130,7 +143,9 @@ def render_hot(cfg: Config, agent: str, task: str | None, carried: list[str], se
     for key, value in (("{agent}", agent), ("{task}", task or NO_TASK), ("{date}", date),
                        ("{open_items}", open_block)):
         body = body.replace(key, value)
-    meta: dict = {"agent": agent, "session": session}
+    meta: dict = {"agent": agent}
+    if session is not None:
+        meta["session"] = session
     if started is not None:
         meta["task"] = task or ""
         meta["started"] = iso(started)
@@ -275,20 +290,20 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     hot_text = _read(cfg, paths.hot)
     if hot_text is None and not notes and require_hot:
         raise TiergitError(f"{paths.hot}: no hot file: there is no session to end",
-                           f"start one with `tiergit session start --agent {paths.agent}`")
+                           f"start one with `tiergit session start{paths.flag}`")
     if hot_text is not None and not hot_text.strip():
         raise TiergitError(f"{paths.hot}: the hot file is empty: nothing to compact, nothing changed",
-                           f"restore it from git, or start afresh with `tiergit session start --agent {paths.agent} --force`")
+                           f"restore it from git, or start afresh with `tiergit session start{paths.flag} --force`")
     hot = load_hot(cfg, paths.hot, hot_text) if hot_text is not None else None
     cold_text = _read(cfg, paths.cold)
     cold_doc = parse.parse(cold_text, paths.cold, cfg.labels) if cold_text else None
     written = set(MARKER_RE.findall(cold_text or ""))
     session = str((hot.meta.get("session") if hot else None) or "")
-    if not SESSION_ID_RE.match(session):   # missing or hand-edited: the marker must stay findable
-        session = new_session_id(written)
     task, task_item = task_of(hot) if hot else ("session", None)   # the task line is the entry title
     notes_text, doc = _notes_doc(cfg, hot, notes)
-    plan = Plan(f"tiergit session end --agent {paths.agent}")
+    if not SESSION_ID_RE.match(session):   # missing (a reset hot file) or hand-edited
+        session = content_session_id(paths.agent, notes_text)
+    plan = Plan(f"tiergit session end{paths.flag}")
     report: dict = {"agent": paths.agent, "session": session, "task": task, "hot": paths.hot,
                     "cold": paths.cold, "entry_written": False, "already_written": False,
                     "kept": 0, "condensed": 0, "condensed_lines": 0, "dropped": 0, "duplicates": 0,
@@ -336,8 +351,9 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     carried, left = fit_carried(carried_all, paths.hot_tier)
     if left:
         plan.notes.append(f"{left} older open item(s) not carried into hot (they stay in {paths.cold})")
-    reset = render_hot(cfg, paths.agent, None, carried, next_session or new_session_id(written | {session}), None,
-                       hot.extra_meta if hot else None)
+    # No session id in the reset file: two branches that each end a session then leave the same
+    # hot file, so merging them is clean (a fresh random id on each side was a merge conflict).
+    reset = render_hot(cfg, paths.agent, None, carried, next_session, None, hot.extra_meta if hot else None)
     plan.add(paths.hot, reset, hot_text, reason="reset for the next session"
              + (f", {len(carried)} open item(s) carried" if carried else ""))
     report["carried"] = len(carried)
@@ -353,14 +369,14 @@ def plan_start(cfg: Config, agent: str | None, task: str | None = None, force: b
     task = " ".join((task or "").split()) or None
     hot_text = _read(cfg, paths.hot)
     hot = load_hot(cfg, paths.hot, hot_text) if hot_text and hot_text.strip() else None
-    plan = Plan(f"tiergit session start --agent {paths.agent}")
+    plan = Plan(f"tiergit session start{paths.flag}")
     report: dict = {"agent": paths.agent, "hot": paths.hot, "task": task, "ended_previous": None}
     carried_all: list[str] = []
     if hot is not None and hot.unfinished:
         if not force:
             what = f" (task {hot.meta['task']!r}, started {hot.meta.get('started')})" if hot.meta.get("task") else ""
             raise TiergitError(f"{paths.hot}: holds an unfinished session{what}: nothing changed",
-                               f"end it with `tiergit session end --agent {paths.agent}`, "
+                               f"end it with `tiergit session end{paths.flag}`, "
                                "or add --force to end it now and start the new one")
         ended = plan_end(cfg, paths.agent, now=now, summarizer=True)
         for change in ended.plan.changes:

@@ -8,7 +8,8 @@ from tiergit.context import SITUATIONS
 
 
 @click.command()
-@click.option("--agent", required=True, help="The agent to spawn (a slug such as 'picard').")
+@click.option("--agent", default=None,
+              help="The agent to spawn (a slug such as 'picard'); optional when the hot tier path has no {agent}.")
 @click.option("--include-cold", is_flag=True, help="Add the agent's cold tier (its summarized history).")
 @click.option("--include-wiki", "wiki", multiple=True, metavar="TOPIC",
               help="Add a reviewed wiki topic (repeatable).")
@@ -24,7 +25,7 @@ from tiergit.context import SITUATIONS
 @click.option("--strict", is_flag=True, help="Exit 1 when the hot part is over its budget.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (prompt, stats, notes).")
 @click.pass_context
-def context(ctx: click.Context, agent: str, include_cold: bool, wiki: tuple[str, ...], situation: str | None,
+def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tuple[str, ...], situation: str | None,
             task: str | None, why: str | None, success: str | None, template: str | None, show_stats: bool,
             strict: bool, as_json: bool) -> None:
     """Print the spawn prompt for an agent: hot memory only, unless asked for more.
@@ -44,6 +45,9 @@ def context(ctx: click.Context, agent: str, include_cold: bool, wiki: tuple[str,
     from tiergit import context as ctx_mod
 
     store = open_store(ctx)
+    if agent is None:   # one hot file (openclaw): the same agent name `session` uses
+        from tiergit.session import resolve
+        agent = resolve(store.config, None).agent
     spawn = ctx_mod.build(store, agent, include_cold=include_cold, include_wiki=list(wiki), situation=situation,
                           task=task, why=why, success=success, template=template)
     st = ctx_mod.stats(store, agent, spawn) if (show_stats or as_json) else None
