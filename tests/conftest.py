@@ -65,6 +65,18 @@ def squad_repo(repo: Path) -> Path:
     return repo
 
 
+def ok(proc: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
+    """Assert a command succeeded, showing its output when it did not."""
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc
+
+
+def commit(repo: Path, message: str) -> subprocess.CompletedProcess:
+    """Stage everything and commit through the installed hooks."""
+    git(repo, "add", "-A")
+    return git(repo, "commit", "-q", "-m", message)
+
+
 def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)

@@ -7,7 +7,7 @@ import json
 import re
 from datetime import date, timedelta
 
-from conftest import git, tiergit, write
+from conftest import commit, git, ok, tiergit, write
 
 HOT = "memory/hot/HOT_MEMORY.md"
 WARM = "memory/warm/WARM_MEMORY.md"
@@ -17,16 +17,6 @@ TODAY = date.today()
 
 def d(days_ago: int) -> date:
     return TODAY - timedelta(days=days_ago)
-
-
-def ok(proc):
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return proc
-
-
-def commit(repo, message):
-    git(repo, "add", "-A")
-    return git(repo, "commit", "-q", "-m", message)
 
 
 def test_openclaw_flow(repo, tmp_path):

@@ -8,24 +8,13 @@ import json
 import re
 from datetime import date, timedelta
 
-from conftest import git, tiergit
+from conftest import commit, git, ok, tiergit
 
 HOT = ".squad/memory/hot/picard.md"
 COLD = ".squad/memory/cold/picard.md"
 WIKI = ".squad/memory/wiki"
 RECALLS = ".squad/memory/logs/recalls.jsonl"
 REVIEWS = ".squad/memory/logs/reviews.jsonl"
-
-
-def ok(proc):
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return proc
-
-
-def commit(repo, message):
-    """Stage everything and commit through the installed pre-commit hook."""
-    git(repo, "add", "-A")
-    return git(repo, "commit", "-q", "-m", message)
 
 
 def add_notes(repo, section, lines):
