@@ -66,6 +66,9 @@ def test_openclaw_store_measures_one_row(repo):
     assert sorted(row["hot"]["files"]) == ["MEMORY.md", "memory/hot/HOT_MEMORY.md"]
     assert row["hot"]["tokens"] == _tokens(hot) + _tokens(memory)
     assert row["legacy"]["files"] == ["MEMORY.md"]
+    # ... so it is no "before": the saving is against every tier, never negative.
+    assert row["baseline"] == "every tier"
+    assert row["saved_pct"] is not None and row["saved_pct"] >= 0
 
 
 def test_no_store_agents_says_so(squad_repo):

@@ -130,11 +130,14 @@ def measure_agent(store, sizer: Sizer, agent: str, today: date) -> AgentMeasure:
     cold = [p for p, _ in agent_files(store, agent, groups["cold"])]
     wiki = sorted(wiki_topics(store).values())
     legacy = legacy_files(store, agent)
+    # A legacy file that is also a tier (openclaw's MEMORY.md, loaded always) is loaded with or
+    # without tiergit: it is no "before", so the saving is measured against every tier instead.
+    before = [p for p in legacy if store.tier_of(p) is None]
     hot_size, hc, hcw = sizer.size(hot), sizer.size(hot + cold), sizer.size(hot + cold + wiki)
     legacy_size = sizer.size(legacy)
-    baseline = legacy_size if legacy else hcw
+    baseline = sizer.size(before) if before else hcw
     ttl = next((store.config.tiers[n].ttl_days for n in groups["cold"] if store.config.tiers[n].ttl_days), 30)
-    noise = old_noise(sizer, legacy or hot + cold + wiki, store.config.labels, ttl, today)
+    noise = old_noise(sizer, before or hot + cold + wiki, store.config.labels, ttl, today)
     saved = round(100.0 * (1 - hot_size.tokens / baseline.tokens), 1) if baseline.tokens else None
     budget_tokens = budget_bytes = None
     for name in groups["hot"]:
@@ -146,7 +149,7 @@ def measure_agent(store, sizer: Sizer, agent: str, today: date) -> AgentMeasure:
                 budget_bytes = tier.budget["bytes"].max
             break
     return AgentMeasure(agent=agent, legacy=legacy_size, hot=hot_size, hot_cold=hc, hot_cold_wiki=hcw,
-                        baseline="legacy" if legacy else "every tier", old_noise_pct=noise, saved_pct=saved,
+                        baseline="legacy" if before else "every tier", old_noise_pct=noise, saved_pct=saved,
                         hot_budget_tokens=budget_tokens, hot_budget_bytes=budget_bytes)
 
 
@@ -186,6 +189,6 @@ def render(rows: list[AgentMeasure]) -> str:
     lines.append("-" * len(head))
     if s["median_saved_pct"] is not None:
         lines.append(f"median saving per default spawn (hot only): {s['median_saved_pct']}% over {s['agents']} agent(s)")
-    lines.append("legacy = the agent's legacy files (config `legacy`); * = no legacy file, every tier instead.")
+    lines.append("legacy = the agent's legacy files (config `legacy`); * = none outside the tiers, so every tier instead.")
     lines.append("noise% = legacy tokens in dated entries older than the cold ttl_days.")
     return "\n".join(lines)
