@@ -3,7 +3,8 @@
 Columns (an honest version of the seed's table):
 - legacy: what the agent loaded before tiergit: its legacy files (config `legacy`,
   e.g. its history.md plus the team's decisions.md). With no legacy file left,
-  the baseline is every tier instead (hot + cold + wiki).
+  or only ones that are tiers themselves (openclaw's MEMORY.md), the baseline is
+  every tier instead (hot + cold + wiki).
 - old noise %: the share of the legacy load in dated entries (or dated log items)
   older than the cold tier's ttl_days, counted from `today`.
 - hot (the default spawn payload), hot + cold, hot + cold + wiki.
