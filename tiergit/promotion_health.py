@@ -1,5 +1,5 @@
 """Promotion health for `tiergit status`: candidates waiting, days since the last promotion,
-files over budget. `extras(store)` returns keys merged into the status model."""
+files over budget. `extras(store, files)` returns keys merged into the status model."""
 from __future__ import annotations
 
 from datetime import date
@@ -29,26 +29,8 @@ def judge_days(days: int | None, scheduled: bool) -> str:
     return "critical" if days > CRIT_DAYS else "warning" if days > WARN_DAYS else "healthy"
 
 
-def over_budget(store) -> list[str]:
-    from tiergit import budget, parse
-
-    out = []
-    for rel in store.memory_files():
-        tier = store.tier_of(rel)[0]  # type: ignore[index]
-        if not tier.budget:
-            continue
-        data = store.abs(rel).read_bytes()
-        try:
-            text = parse.decode(data, rel)
-        except Exception:  # noqa: BLE001 - status reports unreadable files elsewhere
-            continue
-        m = budget.measure(text, data, tier, store.token_cache, store.working_blob(data))
-        if budget.judge(rel, tier, m).health == "critical":
-            out.append(rel)
-    return out
-
-
-def extras(store) -> dict:
+def extras(store, files: list[dict]) -> dict:
+    """`files`: the status model's rows (already measured: the store is not read twice)."""
     from tiergit import promote
     from tiergit.scoring import today_utc
 
@@ -62,7 +44,7 @@ def extras(store) -> dict:
     days = (today - last).days if last else None
     scheduled = bool(store.config.schedule)
     health = judge_days(days, scheduled)
-    over = over_budget(store)
+    over = [f["path"] for f in files if f["health"] == "critical" and not f.get("error")]
     # "waiting" = passes the gate now; the others still need recalls or age, say how many.
     notes = [f"promotion: {waiting if waiting is not None else '?'} candidate(s) waiting"
              + (f" of {considered} considered" if considered else "")

@@ -124,7 +124,7 @@ def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
     store = open_store(ctx)
     model = collect(store, deep=deep)
     add_sparks(store, model)
-    extra = _extras(store)
+    extra = _extras(store, model["files"])
     if extra:
         model.update(extra)
     if as_json:
@@ -135,15 +135,11 @@ def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
             click.echo(line)
 
 
-def _extras(store: Store) -> dict:
-    """Promotion health etc., when the promotion feature is installed."""
-    import importlib.util
+def _extras(store: Store, files: list[dict]) -> dict:
+    """Promotion health: candidates waiting, days since the last promotion, files over budget."""
+    from tiergit import promotion_health
 
-    if importlib.util.find_spec("tiergit.promotion_health") is None:
-        return {}
-    from tiergit import promotion_health  # type: ignore[attr-defined]
-
-    return promotion_health.extras(store)
+    return promotion_health.extras(store, files)
 
 
 def post_merge_report(repo: Path) -> str:
