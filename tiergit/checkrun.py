@@ -23,16 +23,14 @@ class Source:
 
 def staged_sources(repo: Path, config: Config) -> list[Source]:
     """Staged memory files, read as blobs from the index (never the work tree)."""
-    entries = [e for e in git.staged_entries(repo) if config.tier_for(e.path)]
+    # Submodules (160000) have no blob to read; symlinks (120000) are read for their target.
+    entries = [e for e in git.staged_entries(repo) if config.tier_for(e.path) and e.mode != "160000"]
+    blobs = git.read_blobs(repo, [e.blob for e in entries])   # one cat-file process for all
     sources: list[Source] = []
-    regular = [e for e in entries if e.mode != "120000" and e.mode != "160000"]
-    blobs = git.read_blobs(repo, [e.blob for e in regular]) if regular else {}
     for e in entries:
         if e.mode == "120000":
-            target = git.read_blobs(repo, [e.blob]).get(e.blob, b"").decode("utf-8", "replace")
+            target = blobs.get(e.blob, b"").decode("utf-8", "replace")
             sources.append(Source(e.path, None, e.blob, _symlink_finding(repo, e.path, target)))
-        elif e.mode == "160000":
-            continue
         else:
             sources.append(Source(e.path, blobs.get(e.blob, b""), e.blob))
     return sources

@@ -41,7 +41,7 @@ def pre_commit(repo: Path, as_json: bool = False) -> int:
         return 1 if refused else 0
     if findings:
         _say(diagnostics.render(findings, "text"))
-    if any(f.severity == "critical" for f in findings):
+    if refused:
         _say(diagnostics.summary_line(findings, len(reports)) + " -- commit refused")
         _say("  (fix the files and `git add` them; TIERGIT=0 git commit skips this check)")
         return 1
