@@ -161,10 +161,6 @@ def index_file(repo: Path, rel: str) -> bytes | None:
     return proc.stdout if proc.returncode == 0 else None
 
 
-def hash_object(repo: Path, data: bytes) -> str:
-    return run(["hash-object", "--stdin"], repo, input=data).decode().strip()
-
-
 def changed_files(repo: Path, old: str, new: str) -> list[str]:
     raw = run(["diff", "--name-only", "--relative", "--no-renames", "-z", "--diff-filter=ACMRT", old, new], repo)
     return [p.decode("utf-8", "surrogateescape") for p in raw.split(b"\0") if p]

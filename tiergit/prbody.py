@@ -1,8 +1,6 @@
 """The promotion pull-request body, in Renovate's shape: header, table, details, how to reject."""
 from __future__ import annotations
 
-import importlib
-import importlib.util
 
 MARKER = "<!-- tiergit:promotion -->"
 
@@ -27,21 +25,9 @@ def _table(rows, cap: int) -> list[str]:
 
 
 def _charts(store) -> list[str]:
-    try:
-        if importlib.util.find_spec("tiergit.charts") is None:
-            return []
-    except ModuleNotFoundError:
-        return []
-    charts = importlib.import_module("tiergit.charts")
-    fn = getattr(charts, "mermaid_tier_sizes", None)
-    if fn is None:
-        return []
-    block = fn(store).strip()
-    if not block:
-        return []
-    if not block.startswith("```"):
-        block = f"```mermaid\n{block}\n```"
-    return ["", "### Tier sizes", "", block]
+    from tiergit.charts import mermaid_tier_sizes  # lazy: it measures the whole store
+
+    return ["", "### Tier sizes", "", mermaid_tier_sizes(store).strip()]
 
 
 def render(store, promo, themes: list[tuple[str, int]] | None = None) -> str:

@@ -22,9 +22,6 @@ class Count:
     tokens: int
     exact: bool
 
-    def label(self) -> str:
-        return str(self.tokens) if self.exact else f"~{self.tokens}"
-
 
 def estimate(text: str) -> int:
     # cl100k averages ~4 characters a token on English prose and markdown.

@@ -146,35 +146,23 @@ def _note_branch(store) -> None:
 
 def _check_open_pr(store, pr_body: Path | None) -> None:
     """Refuse --open-pr before anything is written when it cannot work."""
-    import importlib.util
-
     from tiergit.errors import TiergitError
 
     if pr_body is None:
         raise TiergitError("promote --open-pr needs --pr-body FILE", "add --pr-body .git/tiergit-pr.md")
-    if importlib.util.find_spec("tiergit.openpr") is None:
-        raise TiergitError("promote --open-pr: this tiergit has no pull-request module (tiergit.openpr)",
-                           "open the PR with `gh pr create --body-file " + str(pr_body) + "` or the workflow")
 
 
 def _check_ready(store) -> None:
     """The delivery module's own preconditions (gh, a remote, not the default branch), checked
     before anything is written: a refused --open-pr leaves the work tree and the body file as they were."""
-    import importlib
+    from tiergit import git, openpr
 
-    from tiergit import git
-
-    ready = getattr(importlib.import_module("tiergit.openpr"), "check_ready", None)
-    if ready is not None:
-        ready(store, git.current_branch(store.repo) or "HEAD")
+    openpr.check_ready(store, git.current_branch(store.repo) or "HEAD")
 
 
 def _open_pr(store, promo, pr_body: Path | None, written: list[str]) -> None:
-    import importlib
+    from tiergit import git, openpr
 
-    from tiergit import git
-
-    openpr = importlib.import_module("tiergit.openpr")
     branch = git.current_branch(store.repo) or "tiergit/promote"
     title = f"tiergit: promote {len(promo.accepted)} item(s) into reviewed memory"
     result = openpr.open_pr(store, branch, title, pr_body, paths=written)
