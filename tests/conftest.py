@@ -10,6 +10,48 @@ import pytest
 
 PROJECT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("TIERGIT_CORPUS", PROJECT.parent / "shared" / "corpus"))
+# The real-memory corpus lives beside the project on the maintainers' machines and CI only.
+HAVE_CORPUS = CORPUS.is_dir() and any(CORPUS.glob("*/"))
+# Where the corpus is expected, a corpus test that does not run is a failure, not a skip.
+REQUIRE_CORPUS = os.environ.get("TIERGIT_REQUIRE_CORPUS") == "1"
+_CORPUS_SKIPS: list[str] = []
+
+
+def corpus_files(pattern: str) -> list[Path]:
+    """Corpus files matching a glob (empty without the corpus: parametrize then yields one skipped case)."""
+    return sorted(CORPUS.glob(pattern)) if HAVE_CORPUS else []
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line("markers", "corpus: reads the real-memory corpus (skipped where it is absent)")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    if REQUIRE_CORPUS and not HAVE_CORPUS:
+        raise pytest.UsageError(f"TIERGIT_REQUIRE_CORPUS=1 but no corpus at {CORPUS}")
+    for item in items:
+        if item.get_closest_marker("corpus") is None:
+            continue
+        if not HAVE_CORPUS:
+            _CORPUS_SKIPS.append(item.nodeid)
+            item.add_marker(pytest.mark.skip(reason=f"needs the corpus at {CORPUS}"))
+
+
+def pytest_runtest_logreport(report) -> None:
+    # With the corpus present, a skipped corpus test hides a broken fixture: fail instead.
+    if HAVE_CORPUS and REQUIRE_CORPUS and report.skipped and "corpus" in report.keywords:
+        report.outcome = "failed"
+        report.longrepr = f"corpus test skipped although the corpus is at {CORPUS}"
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if _CORPUS_SKIPS:
+        terminalreporter.write_line(
+            f"tiergit: {len(_CORPUS_SKIPS)} corpus test(s) skipped: no corpus at {CORPUS} "
+            "(set TIERGIT_CORPUS to a copy of the shared real-memory corpus to run them)")
+    elif HAVE_CORPUS:
+        ran = sum(1 for r in terminalreporter.stats.get("passed", []) if "corpus" in r.keywords)
+        terminalreporter.write_line(f"tiergit: {ran} corpus test(s) passed against {CORPUS}")
 
 
 @pytest.fixture(autouse=True)
