@@ -34,6 +34,8 @@ MAX_CONFIG_BYTES = 256 * 1024
 class Limit:
     warn: float
     max: float
+    # False for a warn-only budget ({warn: N} without max): over it is a warning, never a block.
+    hard: bool = True
 
 
 @dataclass
@@ -165,9 +167,14 @@ def _limit(value: Any, err: _Errors, key: str) -> Limit:
         return Limit(warn=value * 0.8, max=float(value))
     if isinstance(value, dict):
         unknown = set(value) - {"warn", "max"}
-        if unknown or "max" not in value:
-            raise err(key, "a budget mapping takes exactly `max` and optionally `warn`",
-                      "example: lines: {warn: 200, max: 300}")
+        if unknown or not value:
+            raise err(key, "a budget mapping takes `warn`, `max` or both",
+                      "example: lines: {warn: 200, max: 300}; {warn: N} alone warns and never blocks")
+        if "max" not in value:
+            warn = value["warn"]
+            if isinstance(warn, bool) or not isinstance(warn, (int, float)) or warn <= 0:
+                raise err(key, "warn must be a positive number")
+            return Limit(warn=float(warn), max=float(warn), hard=False)
         mx, warn = value["max"], value.get("warn", value["max"] * 0.8)
         for v in (mx, warn):
             if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:

@@ -127,6 +127,8 @@ def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
     extra = _extras(store, model["files"])
     if extra:
         model.update(extra)
+        # A stale Dreaming run is the store's health too: the total row says so.
+        model["total"]["health"] = budget.worst([model["total"]["health"], extra["promotion"]["health"]])
     if as_json:
         echo_json(model)
     else:
