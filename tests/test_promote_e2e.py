@@ -119,7 +119,7 @@ def test_promote_review_cycle_in_a_real_repo(squad_repo, tmp_path):
     assert (result["accepted"], result["rejected"]) == (2, 1)
     assert [e["id"] for e in result["events"] if e["action"] == "rejected"] == [rejected_id]
     daily = repo / f".squad/memory/logs/daily/{TODAY.isoformat()}.md"
-    assert "Review: accepted 2, rejected 1" in daily.read_text()
+    assert "Dream review: accepted 2, rejected 1" in daily.read_text()
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "review sync")
 
