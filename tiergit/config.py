@@ -20,7 +20,7 @@ LOAD_POLICIES = ("always", "on-demand", "selective", "never")
 METRICS = ("bytes", "tokens", "lines")
 TOP_KEYS = {
     "version", "preset", "root", "tokenizer", "tiers", "archive", "logs", "staging",
-    "legacy", "gate", "scoring", "limits", "labels", "compact", "schedule",
+    "legacy", "gate", "scoring", "limits", "labels", "compact", "schedule", "spawn",
 }
 TIER_KEYS = {
     "path", "load", "lifetime", "ttl_days", "delete_after_days", "next", "review",
@@ -310,6 +310,7 @@ def build(data: dict[str, Any], path: Path, repo_root: Path, lines: dict[str, in
     for key in ("gate", "scoring"):
         if not isinstance(merged.get(key, {}), dict):
             raise err(key, "must be a mapping")
+    _check_spawn(merged.get("spawn"), err)
     return Config(
         repo_root=repo_root, path=path, data=merged, root=root, tokenizer=tokenizer, tiers=tiers,
         archive=str(merged.get("archive", "archive/")), logs=str(merged.get("logs", "logs/")),
@@ -317,6 +318,23 @@ def build(data: dict[str, Any], path: Path, repo_root: Path, lines: dict[str, in
         scoring=dict(merged.get("scoring") or {}), limits=limits, labels=labels, compact=compact,
         schedule=merged.get("schedule"),
     )
+
+
+def _check_spawn(spawn: Any, err: _Errors) -> None:
+    """`spawn: {escalation: {situation: name}, recent_actions: N}` (used by spawn_template)."""
+    if spawn is None:
+        return
+    if not isinstance(spawn, dict) or set(spawn) - {"escalation", "recent_actions"}:
+        raise err("spawn", "takes `escalation` and `recent_actions`",
+                  "example: spawn: {escalation: {blocked: Picard, risk: the owner}, recent_actions: 5}")
+    esc = spawn.get("escalation")
+    if esc is not None and (not isinstance(esc, dict) or not all(isinstance(v, str) for v in esc.values())):
+        raise err("spawn.escalation", "must map a situation to a name",
+                  "situations: blocked, decision, risk (or your own); a name such as 'Picard' or '' to leave one out")
+    n = spawn.get("recent_actions")
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
+        raise err("spawn.recent_actions", "must be a whole number of actions, at least 1",
+                  "Squad's hot template keeps the last 3-5 actions")
 
 
 def parse_text(text: str, path: Path, repo_root: Path) -> Config:

@@ -22,7 +22,7 @@ SITUATIONS: dict[str, tuple[str, ...]] = {
     "new": ("hot",), "resume": ("hot", "cold"), "debug": ("hot", "cold"), "spec": ("hot", "wiki"),
     "onboard": ("hot", "wiki"), "incident": ("hot", "cold", "wiki"),
 }
-PLACEHOLDERS = ("agent", "date", "situation", "task", "why", "success", "hot", "cold", "wiki")
+PLACEHOLDERS = ("agent", "date", "situation", "task", "why", "success", "escalation", "hot", "cold", "wiki")
 PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-zA-Z_]+)\s*\}\}")
 TEMPLATE_NOTE_RE = re.compile(r"\A<!--\s*tiergit spawn template.*?-->\n?", re.S)
 DAILY_FILES = 2           # newest `{date}` files a cold load includes (today + yesterday, OpenClaw's habit)
@@ -210,8 +210,12 @@ def pick_wiki(store, topics: dict[str, str], task: str | None, notes: list[str])
 
 def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[str] | None = None,
           situation: str | None = None, task: str | None = None, why: str | None = None,
-          success: str | None = None, template: str | Path | None = None, today: date | None = None) -> Spawn:
+          success: str | list[str] | None = None, template: str | Path | None = None,
+          today: date | None = None) -> Spawn:
+    from tiergit import spawn_template
+
     check_slug("agent", agent)
+    shape = spawn_template.settings(store.config)
     if situation is not None and situation not in SITUATIONS:
         raise TiergitError(f"unknown situation {situation!r}", f"choose one of: {', '.join(SITUATIONS)}")
     groups = tier_groups(store.config)
@@ -228,6 +232,8 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
                                f"topics are: {', '.join(sorted(topics)) or '(none yet)'}")
         chosen_topics.append(topic)
     hot_parts = [Part(p, t, read_text(store, p)) for p, t in agent_files(store, agent, groups["hot"])]
+    trimmed = [(part, *spawn_template.trim_recent(part.text, shape["recent_actions"], part.path))
+               for part in hot_parts]
     cold_parts = [Part(p, t, read_text(store, p)) for p, t in agent_files(store, agent, groups["cold"])] \
         if "cold" in wants else []
     own_legacy = [p for p in store.config.legacy if "{agent}" in p]
@@ -241,6 +247,8 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
     if "wiki" in wants and not chosen_topics:
         chosen_topics = pick_wiki(store, topics, task or hot_text, notes)
     wiki_parts = [Part(topics[t], "wiki", read_text(store, topics[t])) for t in chosen_topics]
+    notes += [f"hot: {p.path}: {n} older action(s) left out (keeping the last {shape['recent_actions']}; "
+              f"`tiergit session end` condenses them into cold)" for p, _, n in trimmed if n]
     if not hot_parts:
         notes.append(f"hot: {agent} has no hot file yet (`tiergit session start --agent {agent}`)")
     over = []
@@ -255,8 +263,10 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
     sections = {
         "task": (task or hot_text or "(no task given: pass --task)").strip(),
         "why": (why or "(not given: pass --why)").strip(),
-        "success": (success or "(not given: pass --success)").strip(),
-        "hot": block("Hot", hot_parts) or "### Hot\n\n(empty)\n",
+        "success": spawn_template.checklist(success),
+        "escalation": spawn_template.escalation(shape["escalation"]),
+        # Budgets above judge the hot file as it is; the prompt carries the recent actions only.
+        "hot": block("Hot", [Part(p.path, p.tier, text) for p, text, _ in trimmed]) or "### Hot\n\n(empty)\n",
         "cold": block("Cold", cold_parts),
         "wiki": block("Wiki", wiki_parts),
     }

@@ -17,7 +17,7 @@ from tiergit.context import SITUATIONS
               help="Pick tiers by situation: cold for resume/debug/incident, wiki for spec/onboard/incident.")
 @click.option("--task", default=None, help="The task (default: the hot file's Current task).")
 @click.option("--why", default=None, help="Why the task matters.")
-@click.option("--success", default=None, help="How the agent knows it is done.")
+@click.option("--success", multiple=True, help="A success criterion (repeatable: each becomes a checklist line).")
 @click.option("--template", type=click.Path(dir_okay=False), default=None,
               help="Template file (default: <root>/templates/spawn.md, else the packaged one).")
 @click.option("--stats", "show_stats", is_flag=True,
@@ -26,7 +26,7 @@ from tiergit.context import SITUATIONS
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (prompt, stats, notes).")
 @click.pass_context
 def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tuple[str, ...], situation: str | None,
-            task: str | None, why: str | None, success: str | None, template: str | None, show_stats: bool,
+            task: str | None, why: str | None, success: tuple[str, ...], template: str | None, show_stats: bool,
             strict: bool, as_json: bool) -> None:
     """Print the spawn prompt for an agent: hot memory only, unless asked for more.
 
@@ -38,7 +38,7 @@ def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tup
 
     \b
     Examples:
-      tiergit context --agent picard --task "Fix token refresh" --stats
+      tiergit context --agent picard --task "Fix token refresh" --success "no 401 after 1 h" --success "tests pass" --stats
       tiergit context --agent picard --for incident --task "login 500s"
       tiergit context --agent picard --include-cold --include-wiki auth
     """
@@ -49,7 +49,7 @@ def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tup
         from tiergit.session import resolve
         agent = resolve(store.config, None).agent
     spawn = ctx_mod.build(store, agent, include_cold=include_cold, include_wiki=list(wiki), situation=situation,
-                          task=task, why=why, success=success, template=template)
+                          task=task, why=why, success=list(success), template=template)
     st = ctx_mod.stats(store, agent, spawn) if (show_stats or as_json) else None
     if as_json:
         echo_json({"agent": agent, "situation": situation, "prompt": spawn.prompt,
