@@ -109,7 +109,6 @@ def newest_daily(store) -> date | None:
 def checks(store, now: datetime | None = None) -> list[Check]:
     """The Dreaming checks that apply to this store (staging and daily only when configured)."""
     from tiergit import logs
-    from tiergit.candidates import staging_paths
 
     now = now or datetime.now(timezone.utc)
     on = scheduled(store)
@@ -118,9 +117,12 @@ def checks(store, now: datetime | None = None) -> list[Check]:
     h = hours_since(last, now)
     when = f"on {last:%Y-%m-%d %H:%M} UTC, {describe(h)}" if last else "never"
     out = [Check("promotion", judge_hours(h, on), f"promotion: last {when}" + why)]
-    for rel in staging_paths(store) if store.config.staging else []:
+    if store.config.staging:
+        # A configured staging file that does not exist yet: Dreaming never wrote it (never ran).
+        rel = store.config.repo_path(store.config.staging)
         h = hours_since(file_moved(store, rel), now)
-        out.append(Check("staging", judge_hours(h, on), f"dreaming: {rel} changed {describe(h)}" + why))
+        seen = f"changed {describe(h)}" if h is not None else "not written yet"
+        out.append(Check("staging", judge_hours(h, on), f"dreaming: {rel} {seen}" + why))
     if any("{date}" in t.path for t in store.config.tiers.values()):
         newest = newest_daily(store)
         seen = f"newest {newest.isoformat()}" if newest else "none yet"
