@@ -5,7 +5,7 @@ branch, so a reviewer sees it as a diff beside the promotions and restores any l
 keeping. What goes first: dead items (audit's findings), then the oldest dated entries and
 log items, then the oldest undated items (by their own date, else `git blame`), until the
 file is back under its warn level: one reviewed cut that lands healthy, not a PR a day.
-Cost: one blame of the file when undated items are needed; one measure per cut.
+Cost: one blame of the file when undated items are needed; O(log n) measures of the file.
 """
 from __future__ import annotations
 
@@ -53,24 +53,25 @@ def _pool(doc: parse.MemoryDoc, blame: dict[int, date], today: date) -> list[tup
 def fit_cuts(doc: parse.MemoryDoc, text: str, tier, encoding: str, taken: list[tuple[int, int]],
              blame, today: date) -> list[tuple[int, int, date, str, str | None]]:
     """Pure over its inputs: when the text (less `taken`) is over max, the spans to cut, beyond
-    `taken`, until it is under warn.
-    `blame` is a callable returning {line: date}, called only if undated items are needed."""
-    spans = list(taken)
+    `taken`, until it is under warn. `blame` is a callable returning {line: date}, called only
+    if undated items are in the pool. Cutting more never grows a file, so the shortest prefix
+    of the pool that fits is found by bisection: O(log n) measures, not one per cut."""
     # Only a file over its max is cut for budget (a warning is a heads-up, not a PR of cuts).
-    if not measure_over(remove_lines(text, spans), tier, encoding, level="max"):
+    if not measure_over(remove_lines(text, taken), tier, encoding, level="max"):
         return []
-    dated_only = _pool(doc, {}, today)
-    needs_blame = any(w == "item" for _, _, _, w, _ in dated_only)
-    pool = _pool(doc, blame() if needs_blame else {}, today)
-    chosen = []
-    for day, start, end, what, heading in pool:
-        if not measure_over(remove_lines(text, spans), tier, encoding):
-            break
-        if any(s <= start and end <= e for s, e in spans):
-            continue
-        spans.append((start, end))
-        chosen.append((start, end, day, REASON_OLD.format(what=what, tier=tier.name), heading))
-    return chosen
+    needs_blame = any(w == "item" for _, _, _, w, _ in _pool(doc, {}, today))
+    pool = [c for c in _pool(doc, blame() if needs_blame else {}, today)
+            if not any(s <= c[1] and c[2] <= e for s, e in taken)]
+
+    def over(k: int) -> bool:
+        return measure_over(remove_lines(text, taken + [(c[1], c[2]) for c in pool[:k]]), tier, encoding)
+
+    lo, hi = 0, len(pool)          # invariant: over(lo) is True; hi fits, or is the whole pool
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if over(mid) else (lo, mid)
+    return [(start, end, day, REASON_OLD.format(what=what, tier=tier.name), heading)
+            for day, start, end, what, heading in pool[:hi]]
 
 
 def prune_events(doc: parse.MemoryDoc, rel: str, spans: list[tuple[int, int]]) -> list[dict]:
