@@ -96,7 +96,8 @@ def _over_budget(store, rel: str, text: str, doc: parse.MemoryDoc, found: list[F
         return found
     extra = prune.fit_cuts(doc, text, tier, store.config.tokenizer, [(f.line, f.end) for f in found],
                            lambda: git.blame_dates(store.repo, rel), today)
-    kept = [f for f in found if not any(s <= f.line and f.end <= e for s, e, *_ in extra)]
+    covered = {n for s, e, *_ in extra for n in range(s, e + 1)}
+    kept = [f for f in found if f.line not in covered]
     lines = text.splitlines()
     return sorted(kept + [Finding(rel, s, e, day, reason, lines[s - 1].strip(), heading)
                           for s, e, day, reason, heading in extra], key=lambda f: f.line)

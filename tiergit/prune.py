@@ -60,8 +60,8 @@ def fit_cuts(doc: parse.MemoryDoc, text: str, tier, encoding: str, taken: list[t
     if not measure_over(remove_lines(text, taken), tier, encoding, level="max"):
         return []
     needs_blame = any(w == "item" for _, _, _, w, _ in _pool(doc, {}, today))
-    pool = [c for c in _pool(doc, blame() if needs_blame else {}, today)
-            if not any(s <= c[1] and c[2] <= e for s, e in taken)]
+    covered = {n for s, e in taken for n in range(s, e + 1)}
+    pool = [c for c in _pool(doc, blame() if needs_blame else {}, today) if c[1] not in covered]
 
     def over(k: int) -> bool:
         return measure_over(remove_lines(text, taken + [(c[1], c[2]) for c in pool[:k]]), tier, encoding)
@@ -77,8 +77,9 @@ def fit_cuts(doc: parse.MemoryDoc, text: str, tier, encoding: str, taken: list[t
 def prune_events(doc: parse.MemoryDoc, rel: str, spans: list[tuple[int, int]]) -> list[dict]:
     """One `prune-proposed` review event per item inside the cut spans (review sync settles them)."""
     out = []
+    covered = {n for s, e in spans for n in range(s, e + 1)}
     for item in doc.items:
-        if any(s <= item.line <= e for s, e in spans):
+        if item.line in covered:
             out.append({"id": item.id, "action": "prune-proposed", "text": item.clean[:200],
                         "source": f"{rel}:{item.line}"})
     return out

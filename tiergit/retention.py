@@ -57,14 +57,14 @@ def remove_lines(text: str, spans: list[tuple[int, int]]) -> str:
     return re.sub(r"\n{3,}", "\n\n", "".join(kept))
 
 
-def _chunk(text: str, cut: Cut) -> str:
-    lines = text.splitlines(keepends=True)
+def _chunk(lines: list[str], cut: Cut) -> str:
     body = "".join(lines[cut.start - 1: cut.end]).rstrip("\n") + "\n"
     return body
 
 
 def add_to_archive(plan: Plan, store, pending: dict[str, str], rel: str, text: str, cuts: list[Cut]) -> None:
     """Append each cut's text to its month's archive file (created with a header)."""
+    lines = text.splitlines(keepends=True)   # once: a prune may cut thousands of spans
     for cut in sorted(cuts, key=lambda c: (c.day, c.start)):
         dest = archive_path(store, rel, cut.day)
         if dest not in pending:
@@ -72,7 +72,7 @@ def add_to_archive(plan: Plan, store, pending: dict[str, str], rel: str, text: s
             pending[dest] = path.read_text(encoding="utf-8") if path.is_file() else ""
         cur = pending[dest] or f"# Archive of {rel} ({cut.day:%Y-%m})\n"
         prefix = f"\n<!-- from {rel}" + (f" § {cut.heading}" if cut.heading else "") + f": {cut.reason} -->\n"
-        pending[dest] = cur.rstrip("\n") + "\n" + prefix + _chunk(text, cut)
+        pending[dest] = cur.rstrip("\n") + "\n" + prefix + _chunk(lines, cut)
 
 
 def flush_archive(plan: Plan, store, pending: dict[str, str]) -> None:
