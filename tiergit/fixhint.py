@@ -17,3 +17,13 @@ def fix_command(tier) -> str:
     if "{date}" in tier.path:
         return "`tiergit archive --apply` (moves notes past their TTL to the archive)"
     return "`tiergit check --fix` (archives the oldest entries until the file fits)"
+
+
+def fixes_for(config, paths: list[str]) -> str:
+    """`tier: command` for the tiers of `paths`, once per tier, joined with "; "."""
+    seen: dict[str, str] = {}
+    for rel in paths:
+        match = config.tier_for(rel)
+        if match and match[0].name not in seen:
+            seen[match[0].name] = f"{match[0].name}: {fix_command(match[0])}"
+    return "; ".join(seen.values())

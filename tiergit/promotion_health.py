@@ -7,7 +7,7 @@ from datetime import date
 
 from tiergit import dream_health, logs
 from tiergit.budget import worst
-from tiergit.fixhint import fix_command
+from tiergit.fixhint import fixes_for
 
 
 def last_promotion(store) -> date | None:
@@ -44,19 +44,9 @@ def extras(store, files: list[dict]) -> dict:
              + (" (run `tiergit promote`)" if waiting else "")]
     notes += [c.note for c in dreams]
     if over:
-        notes.append(f"over budget: {len(over)} file(s): {', '.join(over)} ({_fixes(store, over)})")
+        notes.append(f"over budget: {len(over)} file(s): {', '.join(over)} ({fixes_for(store.config, over)})")
     return {"promotion": {"candidates_waiting": waiting, "candidates_considered": considered,
                           "last_promotion": last.isoformat() if last else None,
                           "days_since": days, "health": health, "scheduled": dream_health.scheduled(store),
                           "checks": [c.as_dict() for c in dreams], "over_budget": over},
             "notes": notes}
-
-
-def _fixes(store, over: list[str]) -> str:
-    """The command that fixes each over-budget file's tier, once per tier."""
-    seen: dict[str, str] = {}
-    for rel in over:
-        match = store.config.tier_for(rel)
-        if match and match[0].name not in seen:
-            seen[match[0].name] = f"{match[0].name}: {fix_command(match[0])}"
-    return "; ".join(seen.values())

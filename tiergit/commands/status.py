@@ -159,7 +159,10 @@ def post_merge_report(repo: Path) -> str:
     for r in model["files"]:
         pct = f"{r['percent']:.0f}% of budget" if r.get("percent") is not None else "no budget"
         lines.append(f"  {MARK[r['health']]:<4} {r['path']} ({r['bytes']} bytes, {_tok(r)} tokens, {pct})")
-    if any(r["health"] == "critical" for r in model["files"]):
+    over = [r["path"] for r in model["files"] if r["health"] == "critical"]
+    if over:
+        from tiergit.fixhint import fixes_for
+
         lines.append("  hint: over-budget files will block the next commit that touches them; "
-                     "run `tiergit status` and compact them")
+                     f"fix them with {fixes_for(store.config, over)}")
     return "\n".join(lines)
