@@ -107,7 +107,11 @@ def sync(store, apply: bool = True) -> tuple[list[dict[str, Any]], list[str]]:
     if apply:
         # Outcomes first: a crash after this leaves candidates that a rerun clears.
         logs.append(store, logs.REVIEWS, new + prunes)
-        clear.apply(store.repo)
+        from tiergit.fsutil import lock
+        from tiergit.logs import lock_path
+
+        with lock(lock_path(store, "staging")):   # Dreaming or a second sync may write it too
+            clear.apply(store.repo)
         if new or prunes:
             append_daily(store, review_line(new + prunes))
     return new + prunes, cleared

@@ -51,7 +51,10 @@ def plan_clear(store, done: set[str]) -> Plan:
 
     plan = Plan("clear processed candidates")
     for rel in staging_paths(store) if done else []:
-        old = (store.repo / rel).read_text(encoding="utf-8")
+        if (store.repo / rel).is_symlink():
+            plan.notes.append(f"skipped {rel}: a symlink (tiergit never writes through one)")
+            continue
+        old = parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
         new = clear_staging(old, rel, done, store.config.labels)
         if new != old:
             plan.add(rel, new, old, reason="processed in review")

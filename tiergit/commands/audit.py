@@ -38,10 +38,17 @@ def audit(ctx: click.Context, do_apply: bool, pr_body: Path | None, as_json: boo
 
     store = open_store(ctx)
     today = today_utc()
-    findings, plan, events = audit_mod.plan_audit(store, today)
-    written = plan.apply(store.repo) if do_apply else []
-    if do_apply and events:
-        logs.append(store, logs.REVIEWS, events)
+    written: list[str] = []
+    if do_apply:
+        from tiergit.fsutil import lock
+
+        # Planned and applied under one lock: two audits at once would archive the same cut twice.
+        with lock(logs.lock_path(store, "audit")):
+            findings, plan, events = audit_mod.plan_audit(store, today)
+            written = plan.apply(store.repo)
+            logs.append(store, logs.REVIEWS, events)
+    else:
+        findings, plan, events = audit_mod.plan_audit(store, today)
     if pr_body is not None and findings:
         _append_body(pr_body, findings)
     if as_json:
