@@ -172,3 +172,21 @@ def test_dreaming_recency_is_off_without_a_schedule_and_never_ran_is_critical_wi
                                            (7, "warning"), (8, "critical")])
 def test_daily_notes_for_recent_days(gap, expected):
     assert dream_health.judge_daily(TODAY - timedelta(days=gap), TODAY, True) == expected
+
+
+@pytest.mark.parametrize("preset, tier, command", [
+    ("squad", "hot", "`tiergit session end`"),
+    ("squad", "cold", "`tiergit check --fix`"),
+    ("openclaw", "warm", "`tiergit check --fix`"),
+    ("openclaw", "daily", "`tiergit archive --apply`"),
+    ("openclaw", "cold", "`tiergit audit --apply` on the promotion branch"),
+])
+def test_every_over_budget_hint_names_the_command_that_fixes_its_tier(tmp_path, preset, tier, command):
+    from tiergit.checks import budget_findings
+
+    cfg = _cfg(tmp_path, preset, f"tiers:\n  {tier}: {{budget: {{lines: {{warn: 2, max: 3}}}}}}\n")
+    t = cfg.tiers[tier]
+    for lines, code in ((2, "BUD002"), (4, "BUD001")):
+        m = budget.Measure(bytes=lines, lines=lines, tokens=lines, tokens_exact=True)
+        found = [f for f in budget_findings(budget.judge("x.md", t, m), t) if f.code == code]
+        assert found and command in found[0].hint, (code, found[0].hint if found else None)
