@@ -67,8 +67,9 @@ def budget_findings(fh: budget.FileHealth, tier: Tier) -> list[Finding]:
                 fh.path, 1, "BUD002", "warning",
                 f"{tier.name} tier near budget: {measured} {UNITS[v.metric]} >= warn {_fmt(v.limit.warn)} "
                 + (f"(max {_fmt(v.limit.max)}, {v.percent:.0f}%)" if v.limit.hard else "(warn-only: never blocks)"),
-                f"plan a trim with {fix_command(tier)}"
-                + (" before it blocks commits" if v.limit.hard else ""),
+                f"plan a trim with {fix_command(tier)} before it blocks commits" if v.limit.hard else
+                f"nothing blocks; `tiergit audit` finds dead items, or split the topic; to cap it set "
+                f"tiers.{tier.name}.budget.{v.metric}: {{warn: {_fmt(v.limit.warn)}, max: N}} in .tiergit.yml",
             ))
     return out
 
