@@ -49,7 +49,7 @@ def archive_path(store, rel: str, day: date) -> str:
 
 
 def remove_lines(text: str, spans: list[tuple[int, int]]) -> str:
-    lines = text.splitlines(keepends=True)
+    lines = parse.split_lines(text)
     drop = set()
     for start, end in spans:
         drop.update(range(start - 1, end))
@@ -58,7 +58,7 @@ def remove_lines(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 def _chunk(text: str, cut: Cut) -> str:
-    lines = text.splitlines(keepends=True)
+    lines = parse.split_lines(text)
     body = "".join(lines[cut.start - 1: cut.end]).rstrip("\n") + "\n"
     return body
 
