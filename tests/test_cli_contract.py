@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, PROJECT, git, tiergit
+from conftest import PROJECT, git, tiergit
 from tiergit.cli import main
 
 
@@ -100,8 +100,8 @@ def team(tmp_path_factory) -> dict:
     base = tmp_path_factory.mktemp("team")
     repo = base / "repo"
     shutil.copytree(PROJECT / "examples" / "team", repo)
-    # A Squad layout to import: one real agent history from the corpus.
-    squad = CORPUS / "bradygaster_squad" / ".squad"
+    # A Squad layout to import: one hand-written agent history (tests/fixtures/squad).
+    squad = PROJECT / "tests" / "fixtures" / "squad" / ".squad"
     (repo / ".squad/agents/vox").mkdir(parents=True)
     shutil.copy(squad / "agents/vox/history.md", repo / ".squad/agents/vox/history.md")
     git(repo, "init", "-q", "-b", "main")

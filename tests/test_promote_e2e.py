@@ -3,6 +3,8 @@ branch -> commit -> PR body -> a reviewer deletes one item -> merge -> `review s
 rejected item is never proposed again."""
 from __future__ import annotations
 
+import pytest
+
 import json
 from datetime import date, timedelta
 
@@ -151,6 +153,7 @@ def test_promote_output_is_identical_across_runs_and_preview_writes_nothing(squa
     assert git(repo, "status", "--porcelain").stdout == ""
 
 
+@pytest.mark.corpus
 def test_real_squad_history_ages_from_headings_and_git_blame(squad_repo):
     """A real history.md (corpus: martinopedal/azure-analyzer, agent atlas) as cold memory,
     committed 60 days ago: an item of a dated entry ages from its heading, an item of an

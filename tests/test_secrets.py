@@ -114,6 +114,7 @@ def _corpus_files() -> list[Path]:
     return sorted(p for root in roots for p in root.rglob("*") if p.is_file())
 
 
+@pytest.mark.corpus
 def test_no_false_positives_on_the_real_corpus_and_the_example_team():
     files = _corpus_files()
     # histories, charters, decisions and every replayed version of a history
@@ -123,6 +124,7 @@ def test_no_false_positives_on_the_real_corpus_and_the_example_team():
     assert hits == []
 
 
+@pytest.mark.corpus
 def test_the_corpus_does_reach_the_keyword_detector():
     # The zero above is not the gate hiding everything: corpus lines such as `auth: gh`
     # pass the gate and are judged (and cleared) by the value filter.

@@ -98,7 +98,7 @@ def _over_budget(store, rel: str, text: str, doc: parse.MemoryDoc, found: list[F
                            lambda: git.blame_dates(store.repo, rel), today)
     covered = {n for s, e, *_ in extra for n in range(s, e + 1)}
     kept = [f for f in found if f.line not in covered]
-    lines = text.splitlines()
+    lines = [ln.rstrip("\r\n") for ln in parse.split_lines(text)]
     return sorted(kept + [Finding(rel, s, e, day, reason, lines[s - 1].strip(), heading)
                           for s, e, day, reason, heading in extra], key=lambda f: f.line)
 

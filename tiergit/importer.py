@@ -148,7 +148,7 @@ def import_agent(store, agent: str, source: str, today: date) -> AgentImport:
     cfg = store.config
     text = read_text(store, source)
     doc = parse.parse(text, source, cfg.labels)
-    lines = text.splitlines(keepends=True)
+    lines = parse.split_lines(text)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
     removed, taken = fit(lines, units_of(doc), budget_limits(cfg.tiers["cold"]), cfg.tokenizer)

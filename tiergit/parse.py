@@ -236,6 +236,17 @@ def _label_table_cached(frozen) -> list[tuple[str, str, tuple[str, ...] | None]]
     return _label_table({k: list(v) for k, v in frozen})
 
 
+_LINE_RE = re.compile(r"[^\n]*\n|[^\n]+")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines with their endings, split at \\n only (as markdown-it and git count them).
+
+    str.splitlines also breaks at form feeds, U+0085 and U+2028, which real files hold
+    (a .NET project's histories carry stray \\x0c): line numbers would drift from git's."""
+    return _LINE_RE.findall(text)
+
+
 @lru_cache(maxsize=1)
 def _md():
     from markdown_it import MarkdownIt
@@ -248,7 +259,7 @@ def split_frontmatter(text: str, path: str = "<text>") -> tuple[str, dict, str]:
     """(exact frontmatter text, metadata, body). Raises InputError on invalid YAML."""
     if not (text.startswith("---\n") or text.startswith("---\r\n")):
         return "", {}, text
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text)
     for idx in range(1, len(lines)):
         if lines[idx].rstrip("\r\n") in ("---", "..."):
             fm = "".join(lines[: idx + 1])
@@ -336,7 +347,7 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
           with_items: bool = True) -> MemoryDoc:
     fm_text, meta, body = split_frontmatter(text, path)
     fm_lines = fm_text.count("\n")
-    lines = body.splitlines(keepends=True)
+    lines = split_lines(body)
     heads = _headings(body)
     dated_levels = [lvl for _, lvl, txt in heads if heading_date(txt)]
     entry_level = min(dated_levels) if dated_levels else None
@@ -353,7 +364,7 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
         sections.append(Section(txt, lvl, "".join(lines[start:end]), fm_lines + start + 1, dated))
     if with_items:
         for sec in sections:
-            sec_lines = sec.text.splitlines(keepends=True)
+            sec_lines = split_lines(sec.text)
             sec.items = _items(sec_lines, sec.line, sec.heading, labels, skip_heading=sec.level > 0)
     return MemoryDoc(path=path, frontmatter_text=fm_text, metadata=meta, sections=sections,
                      entry_level=entry_level)
@@ -379,7 +390,8 @@ def has_transcript(text: str) -> list[int]:
     """1-based lines that look like raw chat transcript (`User:` / `Assistant:`), outside fences."""
     hits = []
     in_fence = False
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(split_lines(text), 1):
+        line = line.rstrip("\r\n")
         if line.lstrip().startswith(("```", "~~~")):
             in_fence = not in_fence
             continue

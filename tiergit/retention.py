@@ -49,7 +49,7 @@ def archive_path(store, rel: str, day: date) -> str:
 
 
 def remove_lines(text: str, spans: list[tuple[int, int]]) -> str:
-    lines = text.splitlines(keepends=True)
+    lines = parse.split_lines(text)
     drop = set()
     for start, end in spans:
         drop.update(range(start - 1, end))
@@ -64,7 +64,7 @@ def _chunk(lines: list[str], cut: Cut) -> str:
 
 def add_to_archive(plan: Plan, store, pending: dict[str, str], rel: str, text: str, cuts: list[Cut]) -> None:
     """Append each cut's text to its month's archive file (created with a header)."""
-    lines = text.splitlines(keepends=True)   # once: a prune may cut thousands of spans
+    lines = parse.split_lines(text)   # once: a prune may cut thousands of spans
     for cut in sorted(cuts, key=lambda c: (c.day, c.start)):
         dest = archive_path(store, rel, cut.day)
         if dest not in pending:

@@ -33,7 +33,7 @@ def clear_staging(text: str, rel: str, done: set[str], labels: dict | None = Non
     managed candidate list; everything else (OpenClaw's own sections) stays as it was."""
     doc = parse.parse(text, rel, labels)
     spans = [(it.line, it.end_line) for it in doc.items if it.id in done]
-    lines = text.splitlines(keepends=True)
+    lines = parse.split_lines(text)
     inside = False
     for n, line in enumerate(lines, 1):
         if MANAGED_BEGIN in line:
