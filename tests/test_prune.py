@@ -115,3 +115,14 @@ def test_openclaw_day_over_budget_to_reviewed_cut_to_within_budget(repo):
     last = _day_note(repo, store).read_text().rstrip("\n").splitlines()[-1]
     assert "] Dream review: accepted 0, rejected 0; pruned " in last and last.endswith("kept 1")
     assert any(e.get("action") == "prune-proposed" for e in logs.read(store, logs.REVIEWS))
+
+
+def test_never_recalled_items_go_before_recalled_ones(tmp_path):
+    text = "# Memory\n\n## Rules\n\n" + "".join(f"- [rule] rule {i}\n" for i in range(320))
+    tier = _openclaw(tmp_path).tiers["cold"]
+    doc = parse.parse(text, "MEMORY.md")
+    recalled = {it.id: 3 for it in doc.items[:150]}            # the first 150 rules are in use
+    cuts = fit_cuts(doc, text, tier, "cl100k_base", [], lambda: {}, TODAY, recalled)
+    cut_lines = {s for s, *_ in cuts}
+    assert not cut_lines & {it.line for it in doc.items[:150]}
+    assert line_count(remove_lines(text, [(s, e) for s, e, *_ in cuts])) < 200

@@ -86,7 +86,7 @@ def audited_tiers(store) -> list[str]:
 
 
 def _over_budget(store, rel: str, text: str, doc: parse.MemoryDoc, found: list[Finding],
-                 today: date) -> list[Finding]:
+                 today: date, recalls: dict[str, int]) -> list[Finding]:
     """A reviewed tier over budget: `found` plus the oldest items that bring it under warn
     (`prune.fit_cuts`); dead findings inside a chosen entry go with that entry."""
     from tiergit import git, prune
@@ -95,12 +95,21 @@ def _over_budget(store, rel: str, text: str, doc: parse.MemoryDoc, found: list[F
     if not (tier.reviewed and tier.budget):
         return found
     extra = prune.fit_cuts(doc, text, tier, store.config.tokenizer, [(f.line, f.end) for f in found],
-                           lambda: git.blame_dates(store.repo, rel), today)
+                           lambda: git.blame_dates(store.repo, rel), today, recalls)
     covered = {n for s, e, *_ in extra for n in range(s, e + 1)}
     kept = [f for f in found if f.line not in covered]
     lines = [ln.rstrip("\r\n") for ln in parse.split_lines(text)]
     return sorted(kept + [Finding(rel, s, e, day, reason, lines[s - 1].strip(), heading)
                           for s, e, day, reason, heading in extra], key=lambda f: f.line)
+
+
+def recall_counts(store) -> dict[str, int]:
+    """Item id -> times recalled (`logs/recalls.jsonl`): a never-recalled item is the deadest."""
+    from collections import Counter
+
+    from tiergit import logs
+
+    return dict(Counter(ev["id"] for ev in logs.read(store, logs.RECALLS) if isinstance(ev.get("id"), str)))
 
 
 def plan_audit(store, today: date) -> tuple[list[Finding], Plan, list[dict]]:
@@ -113,6 +122,7 @@ def plan_audit(store, today: date) -> tuple[list[Finding], Plan, list[dict]]:
     tiers = set(audited_tiers(store))
     findings: list[Finding] = []
     events: list[dict] = []
+    recalls: dict[str, int] | None = None   # read once, only if a durable file is audited
     plan = Plan("tiergit audit")
     pending: dict[str, str] = {}
     for rel in store.memory_files():
@@ -124,7 +134,9 @@ def plan_audit(store, today: date) -> tuple[list[Finding], Plan, list[dict]]:
         except TiergitError as exc:
             plan.notes.append(f"skipped {rel}: {exc.message}")
             continue
-        found = _over_budget(store, rel, text, doc, findings_in(doc, rel, today, stale_days), today)
+        if recalls is None:
+            recalls = recall_counts(store)
+        found = _over_budget(store, rel, text, doc, findings_in(doc, rel, today, stale_days), today, recalls)
         if not found:
             continue
         findings += found

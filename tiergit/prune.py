@@ -33,8 +33,11 @@ def measure_over(text: str, tier, encoding: str, level: str = "warn") -> bool:
     return False
 
 
-def _pool(doc: parse.MemoryDoc, blame: dict[int, date], today: date) -> list[tuple[date, int, int, str, str | None]]:
-    """(day, start, end, what, heading) of everything that may go, oldest first."""
+def _pool(doc: parse.MemoryDoc, blame: dict[int, date], today: date,
+          recalls: dict[str, int] | None = None) -> list[tuple[date, int, int, str, str | None]]:
+    """(day, start, end, what, heading) of everything that may go: dated entries oldest first,
+    then undated items, never-recalled (deadest) before recalled, then oldest, then by line."""
+    recalls = recalls or {}
     dated = [(c.day, c.start, c.end, "entry" if c.heading is None else "log item", c.heading)
              for c in expired_cuts(doc, date.max - timedelta(days=1), 0)]
     taken = {line for _, s, e, _, _ in dated for line in range(s, e + 1)}
@@ -45,23 +48,23 @@ def _pool(doc: parse.MemoryDoc, blame: dict[int, date], today: date) -> list[tup
                 continue
             days = [blame[n] for n in range(item.line, item.end_line + 1) if n in blame]
             day = item.date or sec.date or (min(days) if days else today)
-            undated.append((day, item.line, item.end_line, "item", sec.heading))
-    # Dated entries first (their age is certain), then undated items; oldest, then earliest line.
-    return sorted(dated) + sorted(undated)
+            undated.append((recalls.get(item.id, 0), day, item.line, item.end_line, "item", sec.heading))
+    # Dated entries first (their age is certain), then undated items.
+    return sorted(dated) + [u[1:] for u in sorted(undated)]
 
 
 def fit_cuts(doc: parse.MemoryDoc, text: str, tier, encoding: str, taken: list[tuple[int, int]],
-             blame, today: date) -> list[tuple[int, int, date, str, str | None]]:
+             blame, today: date, recalls: dict[str, int] | None = None) -> list[tuple[int, int, date, str, str | None]]:
     """Pure over its inputs: when the text (less `taken`) is over max, the spans to cut, beyond
     `taken`, until it is under warn. `blame` is a callable returning {line: date}, called only
-    if undated items are in the pool. Cutting more never grows a file, so the shortest prefix
+    if undated items are in the pool; `recalls` (item id -> times recalled) puts dead items first. Cutting more never grows a file, so the shortest prefix
     of the pool that fits is found by bisection: O(log n) measures, not one per cut."""
     # Only a file over its max is cut for budget (a warning is a heads-up, not a PR of cuts).
     if not measure_over(remove_lines(text, taken), tier, encoding, level="max"):
         return []
     needs_blame = any(w == "item" for _, _, _, w, _ in _pool(doc, {}, today))
     covered = {n for s, e in taken for n in range(s, e + 1)}
-    pool = [c for c in _pool(doc, blame() if needs_blame else {}, today) if c[1] not in covered]
+    pool = [c for c in _pool(doc, blame() if needs_blame else {}, today, recalls) if c[1] not in covered]
 
     def over(k: int) -> bool:
         return measure_over(remove_lines(text, taken + [(c[1], c[2]) for c in pool[:k]]), tier, encoding)
