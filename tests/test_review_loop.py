@@ -52,6 +52,7 @@ def test_accept_and_reject_require_a_reason(squad_repo):
     for action in ("accept", "reject"):
         missing = tiergit(squad_repo, "review", action, "m-abcd1234")
         assert missing.returncode == 2 and "--reason" in missing.stderr and "Traceback" not in missing.stderr
+        assert len(missing.stderr.strip().splitlines()) == 2          # one error line and its hint
         blank = tiergit(squad_repo, "review", action, "m-abcd1234", "--reason", "  ")
         assert blank.returncode == 2 and "a reason is required" in blank.stderr
         assert len(blank.stderr.strip().splitlines()) <= 2

@@ -53,11 +53,11 @@ def sync(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
     click.echo(review_mod.review_line(new) + (" (dry run, nothing recorded)" if dry_run else ""))
 
 
-def _decide(ctx: click.Context, iid: str, action: str, reason: str, as_json: bool) -> None:
+def _decide(ctx: click.Context, iid: str, action: str, reason: str | None, as_json: bool) -> None:
     from tiergit import review as review_mod
 
     store = open_store(ctx)
-    ev = review_mod.decide(store, iid, action, reason)
+    ev = review_mod.decide(store, iid, action, reason or "")
     if as_json:
         echo_json(ev)
     else:
@@ -66,10 +66,10 @@ def _decide(ctx: click.Context, iid: str, action: str, reason: str, as_json: boo
 
 @review.command()
 @click.argument("item_id")
-@click.option("--reason", required=True, help="Why, in one line (required: recorded in the review log).")
+@click.option("--reason", default=None, help="Why, in one line (required: recorded in the review log).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
-def accept(ctx: click.Context, item_id: str, reason: str, as_json: bool) -> None:
+def accept(ctx: click.Context, item_id: str, reason: str | None, as_json: bool) -> None:
     """Record an item as accepted by hand.
 
     \b
@@ -81,10 +81,10 @@ def accept(ctx: click.Context, item_id: str, reason: str, as_json: bool) -> None
 
 @review.command()
 @click.argument("item_id")
-@click.option("--reason", required=True, help="Why, in one line (required: recorded in the review log).")
+@click.option("--reason", default=None, help="Why, in one line (required: recorded in the review log).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
-def reject(ctx: click.Context, item_id: str, reason: str, as_json: bool) -> None:
+def reject(ctx: click.Context, item_id: str, reason: str | None, as_json: bool) -> None:
     """Record an item as rejected by hand: it is never proposed again unless its text changes.
 
     \b
