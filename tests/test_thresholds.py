@@ -190,3 +190,39 @@ def test_every_over_budget_hint_names_the_command_that_fixes_its_tier(tmp_path, 
         m = budget.Measure(bytes=lines, lines=lines, tokens=lines, tokens_exact=True)
         found = [f for f in budget_findings(budget.judge("x.md", t, m), t) if f.code == code]
         assert found and command in found[0].hint, (code, found[0].hint if found else None)
+
+
+def _signals(count: int = 0, queries: int = 0, last_days_ago: int | None = None, concepts: int = 0) -> dict:
+    from tiergit.scoring import DEFAULT_WEIGHTS, RecallStats, score
+
+    days = {TODAY - timedelta(days=last_days_ago)} if last_days_ago is not None else set()
+    st = RecallStats(count=count, score_sum=float(count), queries={f"q{i}" for i in range(queries)}, days=days)
+    return score(st, 0, set(), concepts, TODAY, None, dict(DEFAULT_WEIGHTS), 14).signals
+
+
+@pytest.mark.parametrize("days, above_half", [(13, True), (14, None), (15, False)])
+def test_recency_half_life_14_days(days, above_half):
+    r = _signals(count=1, last_days_ago=days)["recency"]
+    assert (r == pytest.approx(0.5)) if above_half is None else ((r > 0.5) is above_half)
+
+
+@pytest.mark.parametrize("n, full", [(9, False), (10, True), (11, True)])
+def test_frequency_saturates_at_10_recalls(n, full):
+    assert (_signals(count=n)["frequency"] == pytest.approx(1.0)) is full
+
+
+@pytest.mark.parametrize("n, full", [(4, False), (5, True), (6, True)])
+def test_diversity_saturates_at_5_queries(n, full):
+    assert (_signals(count=n, queries=n)["diversity"] == pytest.approx(1.0)) is full
+
+
+@pytest.mark.parametrize("n, full", [(5, False), (6, True), (7, True)])
+def test_conceptual_saturates_at_6_tags_or_links(n, full):
+    assert (_signals(concepts=n)["conceptual"] == pytest.approx(1.0)) is full
+
+
+def test_score_weights_are_openclaws():
+    from tiergit.scoring import DEFAULT_WEIGHTS
+
+    assert DEFAULT_WEIGHTS == {"relevance": 0.30, "frequency": 0.24, "diversity": 0.15, "recency": 0.15,
+                               "consolidation": 0.10, "conceptual": 0.06}
