@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tiergit import audit, parse  # noqa: E402
 from tiergit.budget import line_count  # noqa: E402
-from tiergit.retention import remove_lines  # noqa: E402
+from tiergit.retention import cut_lines  # noqa: E402
 from tiergit.store import Store  # noqa: E402
 
 
@@ -69,7 +69,7 @@ def main() -> None:
             t0 = time.perf_counter()
             findings, plan, events = audit.plan_audit(store, date(2026, 12, 1))
             plans.append(time.perf_counter() - t0)
-        left = line_count(remove_lines(text, [(f.line, f.end) for f in findings]))
+        left = line_count(cut_lines(text, [(f.line, f.end) for f in findings]))
     print(f"MEMORY.md: {args.lines} lines -> {left} lines after the proposed cut "
           f"({len(findings)} finding(s), {len(events)} prune event(s))")
     print(f"audit plan (median of {args.runs}): {statistics.median(plans):.3f} s")

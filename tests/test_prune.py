@@ -12,7 +12,7 @@ from conftest import git, ok, tiergit, write
 from tiergit import config, logs, parse
 from tiergit.budget import line_count
 from tiergit.prune import fit_cuts, prune_events
-from tiergit.retention import remove_lines
+from tiergit.retention import cut_lines
 from tiergit.store import Store
 
 TODAY = date(2026, 6, 30)
@@ -50,7 +50,7 @@ def test_at_max_nothing_is_cut_one_above_it_is_cut_back_under_warn(tmp_path):
     text = _sized(301)
     cuts = _cut(tmp_path, text)
     assert cuts, "301 lines is over the max: the prune path must propose a cut"
-    left = remove_lines(text, [(s, e) for s, e, *_ in cuts])
+    left = cut_lines(text, [(s, e) for s, e, *_ in cuts])
     assert line_count(left) < 200                          # back to healthy in one reviewed cut
 
 
@@ -59,7 +59,7 @@ def test_oldest_entries_go_first_and_the_newest_stay(tmp_path):
     cuts = _cut(tmp_path, text)
     days = [day for _, _, day, _, _ in cuts]
     assert days == sorted(days) and all("oldest entry" in reason for *_, reason, _ in cuts)
-    left = remove_lines(text, [(s, e) for s, e, *_ in cuts])
+    left = cut_lines(text, [(s, e) for s, e, *_ in cuts])
     assert f"work 79" in left and "work 0\n" not in left and "Keep rule 3 in mind" in left
 
 
@@ -71,7 +71,7 @@ def test_undated_items_go_by_blame_date_only_when_entries_are_not_enough(tmp_pat
     blame[300] = TODAY - timedelta(days=5000)              # one line is much older than the rest
     cuts = fit_cuts(doc, text, tier, "cl100k_base", [], lambda: blame, TODAY)
     assert cuts[0][0] == 300 and all("oldest item" in c[3] for c in cuts)
-    assert line_count(remove_lines(text, [(s, e) for s, e, *_ in cuts])) < 200
+    assert line_count(cut_lines(text, [(s, e) for s, e, *_ in cuts])) < 200
     events = prune_events(doc, "MEMORY.md", [(s, e) for s, e, *_ in cuts])
     assert len(events) == len(cuts) and {e["action"] for e in events} == {"prune-proposed"}
 
@@ -123,6 +123,6 @@ def test_never_recalled_items_go_before_recalled_ones(tmp_path):
     doc = parse.parse(text, "MEMORY.md")
     recalled = {it.id: 3 for it in doc.items[:150]}            # the first 150 rules are in use
     cuts = fit_cuts(doc, text, tier, "cl100k_base", [], lambda: {}, TODAY, recalled)
-    cut_lines = {s for s, *_ in cuts}
-    assert not cut_lines & {it.line for it in doc.items[:150]}
-    assert line_count(remove_lines(text, [(s, e) for s, e, *_ in cuts])) < 200
+    starts = {s for s, *_ in cuts}
+    assert not starts & {it.line for it in doc.items[:150]}
+    assert line_count(cut_lines(text, [(s, e) for s, e, *_ in cuts])) < 200

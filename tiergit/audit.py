@@ -15,7 +15,7 @@ from tiergit import parse
 from tiergit.candidates import TAG_RE, content_words
 from tiergit.errors import TiergitError
 from tiergit.plan import Plan
-from tiergit.retention import Cut, add_to_archive, flush_archive, remove_lines
+from tiergit.retention import Cut, add_to_archive, cut_lines, flush_archive
 
 DONE_RE = re.compile(r"^\s*[-*+]\s+\[[xX]\]\s")
 RESOLVED_RE = re.compile(r"(?i)\b(?:resolved|closed|fixed in|no longer (?:needed|an issue|applies|happens)|"
@@ -144,7 +144,7 @@ def plan_audit(store, today: date) -> tuple[list[Finding], Plan, list[dict]]:
             events += prune_events(doc, rel, [(f.line, f.end) for f in found])
         cuts = [Cut(f.line, f.end, f.day, f.reason, f.heading) for f in found]
         add_to_archive(plan, store, pending, rel, text, cuts)
-        plan.add(rel, remove_lines(text, [(c.start, c.end) for c in cuts]), text,
+        plan.add(rel, cut_lines(text, [(c.start, c.end) for c in cuts]), text,
                  reason=f"{len(found)} item(s) to the archive (dead, or oldest of a file over budget)")
     flush_archive(plan, store, pending)
     return findings, plan, events

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from tiergit import budget, parse
-from tiergit.retention import expired_cuts, remove_lines
+from tiergit.retention import cut_lines, expired_cuts
 
 REASON_OLD = "oldest {what} proposed for the archive: {tier} is over budget"
 
@@ -60,14 +60,14 @@ def fit_cuts(doc: parse.MemoryDoc, text: str, tier, encoding: str, taken: list[t
     if undated items are in the pool; `recalls` (item id -> times recalled) puts dead items first. Cutting more never grows a file, so the shortest prefix
     of the pool that fits is found by bisection: O(log n) measures, not one per cut."""
     # Only a file over its max is cut for budget (a warning is a heads-up, not a PR of cuts).
-    if not measure_over(remove_lines(text, taken), tier, encoding, level="max"):
+    if not measure_over(cut_lines(text, taken), tier, encoding, level="max"):
         return []
     needs_blame = any(w == "item" for _, _, _, w, _ in _pool(doc, {}, today))
     covered = {n for s, e in taken for n in range(s, e + 1)}
     pool = [c for c in _pool(doc, blame() if needs_blame else {}, today, recalls) if c[1] not in covered]
 
     def over(k: int) -> bool:
-        return measure_over(remove_lines(text, taken + [(c[1], c[2]) for c in pool[:k]]), tier, encoding)
+        return measure_over(cut_lines(text, taken + [(c[1], c[2]) for c in pool[:k]]), tier, encoding)
 
     lo, hi = 0, len(pool)          # invariant: over(lo) is True; hi fits, or is the whole pool
     while hi - lo > 1:

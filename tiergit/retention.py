@@ -57,6 +57,27 @@ def remove_lines(text: str, spans: list[tuple[int, int]]) -> str:
     return re.sub(r"\n{3,}", "\n\n", "".join(kept))
 
 
+def cut_lines(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` without the lines of `spans` (1-based, inclusive). Unlike `remove_lines`, blank
+    lines are folded only where a cut joins two blank runs: the rest of the file keeps its
+    exact formatting (DREAMS.md and MEMORY.md are OpenClaw's files, not ours to reflow)."""
+    lines = parse.split_lines(text)
+    drop: set[int] = set()
+    for start, end in spans:
+        drop.update(range(start - 1, end))
+    kept: list[str] = []
+    joined = False          # the previous kept line sits right before a removed run
+    for i, line in enumerate(lines):
+        if i in drop:
+            joined = bool(kept)
+            continue
+        if joined and not line.strip() and not kept[-1].strip():
+            continue        # blank before and after the cut: keep one
+        joined = False
+        kept.append(line)
+    return "".join(kept)
+
+
 def _chunk(lines: list[str], cut: Cut) -> str:
     body = "".join(lines[cut.start - 1: cut.end]).rstrip("\n") + "\n"
     return body

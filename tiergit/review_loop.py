@@ -13,7 +13,7 @@ from typing import Any, Iterable
 from tiergit import parse
 from tiergit.candidates import MANAGED_BEGIN, MANAGED_END
 from tiergit.plan import Plan
-from tiergit.retention import remove_lines
+from tiergit.retention import cut_lines
 
 PRUNE_PROPOSED = "prune-proposed"
 LISTED_ID_RE = re.compile(r"`(m-[0-9a-f]{8})`")
@@ -42,7 +42,7 @@ def clear_staging(text: str, rel: str, done: set[str], labels: dict | None = Non
             inside = False
         elif inside and (m := LISTED_ID_RE.search(line)) and m[1] in done:
             spans.append((n, n))
-    return remove_lines(text, spans) if spans else text
+    return cut_lines(text, spans) if spans else text
 
 
 def plan_clear(store, done: set[str]) -> Plan:
