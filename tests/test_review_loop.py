@@ -81,3 +81,9 @@ def test_openclaw_sync_clears_dreams_and_logs_the_dream_review_line(repo):
     assert last.startswith("- [") and last.endswith("] Dream review: accepted 1, rejected 1")
     again = json.loads(tiergit(repo, "review", "sync", "--json").stdout)
     assert again["events"] == [] and again["cleared"] == []
+
+
+def test_clearing_keeps_the_rest_of_the_file_byte_for_byte():
+    text = "# Dreams\n\n\n\n## Diary\n\nprose  \n\n- [rule] done ^m-11112222\n\n- [rule] open ^m-33334444\n\n\n"
+    out = clear_staging(text, "DREAMS.md", {"m-11112222"})
+    assert out == "# Dreams\n\n\n\n## Diary\n\nprose  \n\n- [rule] open ^m-33334444\n\n\n"
