@@ -130,5 +130,6 @@ def checks(store, now: datetime | None = None) -> list[Check]:
     for c in out:
         if c.health != "healthy":
             limit = "over 7 days" if c.health == "critical" else "over 48 h"
-            c.note += f" ({MARK[c.health]}: {limit}" + ("" if c.name != "promotion" else "; run the promotion workflow") + ")"
+            todo = "; run the promotion workflow" if c.name == "promotion" else ""
+            c.note += f" ({MARK[c.health]}: {limit}{todo})"
     return out

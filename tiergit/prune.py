@@ -57,8 +57,9 @@ def fit_cuts(doc: parse.MemoryDoc, text: str, tier, encoding: str, taken: list[t
              blame, today: date, recalls: dict[str, int] | None = None) -> list[tuple[int, int, date, str, str | None]]:
     """Pure over its inputs: when the text (less `taken`) is over max, the spans to cut, beyond
     `taken`, until it is under warn. `blame` is a callable returning {line: date}, called only
-    if undated items are in the pool; `recalls` (item id -> times recalled) puts dead items first. Cutting more never grows a file, so the shortest prefix
-    of the pool that fits is found by bisection: O(log n) measures, not one per cut."""
+    if undated items are in the pool; `recalls` (item id -> times recalled) puts dead items first.
+    Cutting more never grows a file, so the shortest prefix of the pool that fits is found by
+    bisection: O(log n) measures, not one per cut."""
     # Only a file over its max is cut for budget (a warning is a heads-up, not a PR of cuts).
     if not measure_over(cut_lines(text, taken), tier, encoding, level="max"):
         return []

@@ -58,7 +58,8 @@ def plan_sync(events: list[dict[str, Any]], wiki_ids: dict[str, str]) -> list[di
         if iid in wiki_ids:
             out.append({**base, "action": "accepted", "reason": f"present in {wiki_ids[iid]} after merge"})
         else:
-            out.append({**base, "action": "rejected", "reason": "deleted in review (removed from the promotion PR before merge)"})
+            out.append({**base, "action": "rejected",
+                        "reason": "deleted in review (removed from the promotion PR before merge)"})
     return out
 
 
