@@ -141,6 +141,7 @@ def test_install_spec_follows_how_tiergit_was_installed(tmp_path):
     wheel = json.dumps({"url": "file:///tmp/tiergit.whl", "archive_info": {}})
     assert install_spec(wheel) == (f"tiergit=={__version__}", "the release on PyPI")
     assert https_url("https://example.org/x.git") == "https://example.org/x.git"
+    assert https_url("file:///srv/tier git") == "file://localhost/srv/tier git"
 
 
 def test_install_spec_reads_a_real_checkouts_origin(tmp_path):

@@ -24,7 +24,10 @@ SCP_RE = re.compile(r"^(?:[\w.-]+@)?([\w.-]+):(?!//)(.+)$")   # git@github.com:o
 
 
 def https_url(remote: str) -> str:
-    """A remote as pip can fetch it without credentials: scp-style and ssh:// become https://."""
+    """A remote as pip can fetch it without credentials: scp-style and ssh:// become https://;
+    file:/// gets the host `localhost`, which PEP 508 wants in a URL and git accepts."""
+    if remote.startswith("file:///"):
+        return "file://localhost/" + remote[len("file:///"):]
     if remote.startswith("ssh://"):
         parsed = urlparse(remote)
         return f"https://{parsed.hostname}{parsed.path}"
