@@ -203,7 +203,7 @@ def test_lines_appended_after_the_shim_run_and_are_reported(team):
     assert checked.returncode == 0
     (found,) = [f for f in json.loads(checked.stdout)["findings"] if f["code"] == "HK003"]
     assert found["severity"] == "info" and "appended by squad" in found["message"]
-    assert found["line"] == len(install_mod.shim_text("pre-commit", python).splitlines()) + 1
+    assert found["line"] == len(install_mod.shim_text("pre-commit", python).splitlines()) + 2  # after a blank line
     assert "HK003" in tiergit(repo, "status").stdout
     # Reinstalling keeps them; uninstalling leaves them as a hook of their own.
     install_mod.install(repo, python=python)
@@ -221,7 +221,7 @@ def test_lines_appended_after_a_v1_shims_exec_are_critical_then_kept_by_install(
     shim.chmod(0o755)
     checked = tiergit(repo, "check", "--hooks")
     assert checked.returncode == 1
-    assert ".git/hooks/pre-commit:7: HK003 [critical] 2 line(s) appended by squad" in checked.stdout
+    assert ".git/hooks/pre-commit:8: HK003 [critical] 2 line(s) appended by squad" in checked.stdout
     assert "never run" in checked.stdout
     install_mod.install(repo, python=python)
     assert "tiergit-hook v2" in shim.read_text() and shim.read_text().endswith(SQUAD_TAIL)

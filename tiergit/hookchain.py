@@ -54,7 +54,7 @@ def shim_version(text: str) -> int:
 
 
 def split_appended(text: str) -> tuple[str, str, int]:
-    """(tiergit's body, what another tool appended after it, the 1-based line it starts on).
+    """(tiergit's body, what another tool appended after it, the 1-based line of its first text).
 
     v2 shims end at END_MARKER. v1 shims ended in `exec` and a final `exit 1`/`exit 0`
     (the first such line after INSTALL_PYTHON=): anything after it never ran.
@@ -74,8 +74,11 @@ def split_appended(text: str) -> tuple[str, str, int]:
                 break
     if end is None:
         return text, "", 0
-    tail = "".join(lines[end + 1:])
-    return "".join(lines[:end + 1]), (tail if tail.strip() else ""), end + 2
+    rest = lines[end + 1:]
+    if not "".join(rest).strip():
+        return "".join(lines[:end + 1]), "", 0
+    first = next(i for i, line in enumerate(rest) if line.strip())   # the line to point at
+    return "".join(lines[:end + 1]), "".join(rest), end + 2 + first
 
 
 @dataclass
@@ -135,7 +138,7 @@ def plan_install(hooks_dir: Path, hook: str, shim: str) -> list[Step]:
         steps.append(_refresh(slot, texts[slot] or "", shim, f"installed {slot}"))
         return steps
     if kinds[slot] != "absent":
-        displace(slot, f"the existing {kinds[slot]} hook")
+        displace(slot, "the existing" + ("" if kinds[slot] == "other" else f" {kinds[slot]}") + " hook")
     steps.append(Step("write", slot, text=shim, note=f"installed {slot}"))
     return steps
 
