@@ -147,6 +147,11 @@ def test_a_hook_that_was_there_runs_first_from_its_own_slot_beside_pre_commit(te
     assert layout(repo)["pre-commit.tiergit-chained"] == "other"
     commit_all(repo, "first")
     assert runs(repo) == ["pc-pre-commit", "tiergit-pre-commit", "user"]
+    install_mod.uninstall(repo)        # the user's hook goes back where pre-commit kept it
+    assert layout(repo) == {"pre-commit": "pre-commit", "pre-commit.legacy": "other", "post-merge": "pre-commit"}
+    write(repo / "notes.txt", "x\n")
+    commit_all(repo, "second")
+    assert runs(repo) == ["pc-pre-commit", "user"]
 
 
 V1_IN_LEGACY = """#!/bin/sh

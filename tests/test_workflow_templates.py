@@ -153,3 +153,13 @@ def test_install_spec_reads_a_real_checkouts_origin(tmp_path):
     head = git(checkout, "rev-parse", "HEAD").stdout.strip()
     local = json.dumps({"url": checkout.as_uri(), "dir_info": {}})
     assert install_spec(local)[0] == f"tiergit @ git+https://github.com/acme/tiergit.git@{head}"
+
+
+def test_init_keeps_an_older_workflow_and_says_it_differs(repo):
+    old = repo / ".github/workflows/tiergit-review-sync.yml"
+    old.parent.mkdir(parents=True)
+    old.write_text("name: tiergit review sync\non: {push: {branches: [main]}}\n")
+    done = tiergit(repo, "init", "--preset", "squad", "--with-workflows", "--no-install")
+    assert done.returncode == 0, done.stderr
+    assert old.read_text().startswith("name: tiergit review sync\non: {push")
+    assert ".github/workflows/tiergit-review-sync.yml exists and differs from the current template: kept" in done.stdout

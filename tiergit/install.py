@@ -83,6 +83,9 @@ def install(repo: Path, dry_run: bool = False, python: str | None = None) -> lis
         if not dry_run:
             hooks_dir.mkdir(parents=True, exist_ok=True)
             _apply(_order(steps))
+    if hooks_dir.name == "_" and hooks_dir.parent.name == ".husky":  # husky rewrites its folder
+        done.append("note: husky manages these hooks and may rewrite them; add `tiergit hook pre-commit` to "
+                    ".husky/pre-commit and `tiergit hook post-merge` to .husky/post-merge")
     done.append("registered merge driver merge.tiergit.driver in .git/config")
     if not dry_run:
         git.config_set(repo, "merge.tiergit.name", DRIVER_NAME)

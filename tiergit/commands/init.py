@@ -77,7 +77,11 @@ def _plan_workflows(plan: Plan, repo: Path, cfg: config_mod.Config, spec: str | 
         plan.notes.append("  that needs the release on PyPI; before it, pass --install-spec "
                           "'tiergit @ git+https://github.com/OWNER/tiergit@<commit>'")
     for rel, text in workflows.files(cfg, spec, standard, reusable).items():
-        if not (repo / rel).exists():
+        if (repo / rel).exists():
+            if (repo / rel).read_text(encoding="utf-8", errors="replace") != text:
+                plan.notes.append(f"{rel} exists and differs from the current template: kept; "
+                                  "move it away and run init again to take the new one")
+        else:
             plan.add(rel, text, reason="GitHub workflow" if rel.endswith(".yml") and "workflows" in rel
                      else "tiergit's action, called by the workflows")
 
