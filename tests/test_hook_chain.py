@@ -269,3 +269,29 @@ def test_shims_are_posix_sh_and_the_merge_driver_quotes_its_python(team, tmp_pat
     assert merged.returncode == 0, merged.stdout + merged.stderr
     assert "- side" in cold.read_text() and "- main" in cold.read_text()
     assert "tiergit-merge-driver" in runs(repo)
+
+
+def test_pre_commit_uninstall_gives_tiergit_its_slot_back(team):
+    repo, python = team
+    pre_commit_install(repo)
+    install_mod.install(repo, python=python)
+    done = subprocess.run([sys.executable, "-m", "pre_commit", "uninstall", "--hook-type", "pre-commit",
+                           "--hook-type", "post-merge"], cwd=repo, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert layout(repo) == {"pre-commit": "tiergit", "post-merge": "tiergit"}
+    assert tiergit(repo, "check", "--hooks").returncode == 0
+    commit_all(repo, "first")
+    assert runs(repo) == ["tiergit-pre-commit"]
+
+
+def test_the_interpreter_path_is_written_for_git_for_windows_sh(monkeypatch):
+    monkeypatch.setattr(install_mod.os, "name", "nt")
+    try:
+        path = install_mod.python_for_sh(r"C:\Program Files\Python 3.12\python.exe")
+    finally:
+        monkeypatch.undo()
+    assert path == "C:/Program Files/Python 3.12/python.exe"
+    assert install_mod.sh_quote(path) == "'C:/Program Files/Python 3.12/python.exe'"
+    assert install_mod.driver_command(r"/opt/it's/python") == "'/opt/it'\\''s/python' -m tiergit merge-driver %O %A %B %P"
+    shim = install_mod.shim_text("pre-commit", r"/opt/it's/python")
+    assert "INSTALL_PYTHON='/opt/it'\\''s/python'\n" in shim
