@@ -189,8 +189,9 @@ def test_a_chained_hook_that_calls_tiergits_hook_again_does_not_recurse(team):
                    'exec "$(dirname "$0")/pre-commit" "$@"\n')
     chained.chmod(0o755)
     (repo / ".pre-commit-config.yaml").unlink()
-    commit_all(repo, "first")
+    done = commit_all(repo, "first")
     assert runs(repo) == ["chained", "tiergit-pre-commit"]
+    assert "pre-commit hook entered again from inside itself; skipped" in done.stderr
 
 
 SQUAD_TAIL = "\n# squad state backend guard\necho squad-guard >> \"$(git rev-parse --git-common-dir)/runs.log\"\n"

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 from tiergit import git
 from tiergit.errors import TiergitError
-from tiergit.fsutil import atomic_write
+from tiergit.fsutil import atomic_write, lock
 from tiergit.hookchain import HOOKS, MARKER_RE, ChainError, Step, plan_install, plan_uninstall
 
 MARKER = "tiergit-hook v"
@@ -68,10 +69,20 @@ def _order(steps: list[Step]) -> list[Step]:
     return sorted(steps, key=lambda s: rank[s.op])
 
 
+def _locked(repo: Path, dry_run: bool):
+    """One install or uninstall at a time per clone: the plan is made and applied under the lock."""
+    return nullcontext() if dry_run else lock(git.common_dir(repo) / "tiergit-hooks.lock")
+
+
 def install(repo: Path, dry_run: bool = False, python: str | None = None) -> list[str]:
     """Install both shims and the merge driver; returns what was done, one line each.
 
     `python`: the interpreter the shims and driver run (default: this one)."""
+    with _locked(repo, dry_run):
+        return _install(repo, dry_run, python)
+
+
+def _install(repo: Path, dry_run: bool, python: str | None) -> list[str]:
     hooks_dir = git.hooks_dir(repo)
     done = []
     try:
@@ -94,6 +105,12 @@ def install(repo: Path, dry_run: bool = False, python: str | None = None) -> lis
 
 
 def uninstall(repo: Path, dry_run: bool = False) -> list[str]:
+    """Remove tiergit's shims (restoring what they chained) and the merge driver config."""
+    with _locked(repo, dry_run):
+        return _uninstall(repo, dry_run)
+
+
+def _uninstall(repo: Path, dry_run: bool) -> list[str]:
     hooks_dir = git.hooks_dir(repo)
     done = []
     try:
