@@ -163,3 +163,15 @@ def test_init_keeps_an_older_workflow_and_says_it_differs(repo):
     assert done.returncode == 0, done.stderr
     assert old.read_text().startswith("name: tiergit review sync\non: {push")
     assert ".github/workflows/tiergit-review-sync.yml exists and differs from the current template: kept" in done.stdout
+
+
+def test_every_output_and_input_the_templates_use_exists_on_the_action():
+    action = yaml.safe_load((PROJECT / "action.yml").read_text())
+    for path in sorted((TEMPLATES / "workflows").glob("*.yml")):
+        text = path.read_text()
+        used = set(re.findall(r"steps\.tiergit\.outputs\.([\w-]+)", text))
+        assert used <= set(action["outputs"]), (path.name, used - set(action["outputs"]))
+        for job in load(text)["jobs"].values():
+            for s in job["steps"]:
+                if s.get("uses") == "./.github/actions/tiergit":
+                    assert set(s["with"]) <= set(action["inputs"]), (path.name, s["with"])
