@@ -102,8 +102,10 @@ class ChainError(ValueError):
 def _read(path: Path) -> str | None:
     try:
         return path.read_text(encoding="utf-8", errors="replace")
-    except (FileNotFoundError, IsADirectoryError):
+    except FileNotFoundError:
         return None
+    except OSError:   # there but unreadable: still someone's hook, so moved aside, never overwritten
+        return ""
 
 
 def _refresh(path: Path, old: str, shim: str, note: str) -> Step:
