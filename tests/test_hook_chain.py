@@ -293,6 +293,7 @@ def test_the_interpreter_path_is_written_for_git_for_windows_sh(monkeypatch):
         monkeypatch.undo()
     assert path == "C:/Program Files/Python 3.12/python.exe"
     assert install_mod.sh_quote(path) == "'C:/Program Files/Python 3.12/python.exe'"
-    assert install_mod.driver_command(r"/opt/it's/python") == "'/opt/it'\\''s/python' -m tiergit merge-driver %O %A %B %P"
+    expected = "'/opt/it'\\''s/python' -m tiergit merge-driver %O %A %B %P"
+    assert install_mod.driver_command(r"/opt/it's/python") == expected
     shim = install_mod.shim_text("pre-commit", r"/opt/it's/python")
     assert "INSTALL_PYTHON='/opt/it'\\''s/python'\n" in shim

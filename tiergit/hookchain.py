@@ -124,12 +124,14 @@ def plan_install(hooks_dir: Path, hook: str, shim: str) -> list[Step]:
         if kinds[chained] != "absent":
             raise ChainError(chained, f"is taken, and {path.name} ({why}) would be moved here",
                              "merge the two hooks by hand, then run `tiergit install` again")
-        steps.append(Step("move", chained, src=path, note=f"kept {why} {path.name} as {chained.name} (it still runs first)"))
+        steps.append(Step("move", chained, src=path,
+                          note=f"kept {why} {path.name} as {chained.name} (it still runs first)"))
 
     if kinds[slot] == "pre-commit":
         # pre-commit's script runs <hook>.legacy first: that is where tiergit goes.
         if kinds[legacy] == "tiergit":
-            steps.append(_refresh(legacy, texts[legacy] or "", shim, f"refreshed {legacy} (pre-commit runs it first)"))
+            steps.append(_refresh(legacy, texts[legacy] or "", shim,
+                                  f"refreshed {legacy} (pre-commit runs it first)"))
         else:
             if kinds[legacy] != "absent":
                 displace(legacy, f"the {kinds[legacy]} hook pre-commit had kept as")
@@ -157,11 +159,12 @@ def plan_uninstall(hooks_dir: Path, hook: str) -> list[Step]:
     if tail and texts[chained] is not None:
         raise ChainError(ours, f"another tool appended lines to tiergit's hook, and {chained.name} exists",
                          f"move those lines into {chained.name}, then run `tiergit uninstall` again")
+    if tail:  # nothing lost: what another tool appended replaces the shim in one rename
+        return [Step("write", ours, text="#!/bin/sh\n" + tail,
+                     note=f"removed tiergit's part of {ours}; kept the lines another tool appended to it")]
     steps = [Step("remove", ours, src=ours, note=f"removed {ours}")]
     if texts[chained] is not None:
         steps.append(Step("move", ours, src=chained, note=f"restored {ours.name} from {chained.name}"))
-    elif tail:  # nothing lost: what another tool appended stays as a hook of its own
-        steps.append(Step("write", ours, text="#!/bin/sh\n" + tail, note=f"kept the lines appended to {ours.name}"))
     elif ours == slot and shim_version(texts[slot] or "") < 2 and texts[legacy] is not None \
             and kind_of(texts[legacy]) not in ("tiergit", "pre-commit"):
         steps.append(Step("move", slot, src=legacy, note=f"restored {hook} from {legacy.name}"))

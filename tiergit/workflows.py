@@ -52,7 +52,8 @@ def install_spec(direct_url: str | None = None, read_origin=None) -> tuple[str, 
         origin = (read_origin or _origin_of)(Path(unquote(urlparse(data["url"]).path)))
         if origin:
             url, commit = origin
-            return f"tiergit @ git+{https_url(url)}@{commit}", "HEAD of the checkout tiergit runs from, at its origin remote"
+            return (f"tiergit @ git+{https_url(url)}@{commit}",
+                    "HEAD of the checkout tiergit runs from, at its origin remote")
     return f"tiergit=={__version__}", "the release on PyPI"
 
 

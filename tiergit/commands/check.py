@@ -17,7 +17,8 @@ from tiergit.errors import TiergitError
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
               help="text (path:line: CODE message), json, or github workflow annotations.")
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
-@click.option("--hooks", is_flag=True, help="Check the git hooks and merge driver instead: installed, chained safely, not cut short.")
+@click.option("--hooks", is_flag=True,
+              help="Check the git hooks and merge driver instead: installed, chained safely, not cut short.")
 @click.option("--fix", is_flag=True, help="Archive the oldest cold entries until each tier fits (exits 1 when it changed files).")
 @click.pass_context
 def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: bool, fmt: str,
