@@ -9,7 +9,6 @@ logs each run, so the tests count real runs of the real hook; pre-commit's hooks
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
