@@ -296,3 +296,13 @@ def test_the_interpreter_path_is_written_for_git_for_windows_sh(monkeypatch):
     assert install_mod.driver_command(r"/opt/it's/python") == expected
     shim = install_mod.shim_text("pre-commit", r"/opt/it's/python")
     assert "INSTALL_PYTHON='/opt/it'\\''s/python'\n" in shim
+
+
+def test_tiergit_through_the_pre_commit_framework_counts_as_installed(team):
+    repo, _ = team
+    (repo / ".pre-commit-config.yaml").write_text(PC_CONFIG.replace("id: count-pre-commit", "id: tiergit-check"))
+    pre_commit_install(repo)
+    found = {f["code"] + ":" + f["path"] for f in
+             json.loads(tiergit(repo, "check", "--hooks", "--json").stdout)["findings"]}
+    # tiergit-post-merge is not in the config; the merge driver was never registered (--no-install).
+    assert found == {"HK001:.git/hooks/post-merge", "HK005:.gitattributes"}

@@ -10,6 +10,7 @@ Cost: reads a handful of small files and runs `git rev-parse` / `git config` onc
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from tiergit import git
@@ -40,6 +41,8 @@ def inspect_hook(repo: Path, hooks_dir: Path, hook: str) -> list[Finding]:
     kinds = {p: kind_of(t) for p, t in texts.items()}
     found: list[Finding] = []
     ours = next((p for p in (slot, legacy) if kinds[p] == "tiergit"), None)
+    if ours is None and kinds[slot] == "pre-commit" and _framework_runs_tiergit(repo, hook):
+        return found   # tiergit runs through the pre-commit framework (.pre-commit-hooks.yaml)
     if ours is None:
         owner = f" ({kinds[slot]} owns it)" if kinds[slot] not in ("absent", "other") else ""
         found.append(Finding(_show(repo, slot), 1, "HK001", "warning",
@@ -74,6 +77,12 @@ def inspect_hook(repo: Path, hooks_dir: Path, hook: str) -> list[Finding]:
                              f"the chained {hook} hook is not executable, so it never runs",
                              f"chmod +x {_show(repo, chained)}"))
     return found
+
+
+def _framework_runs_tiergit(repo: Path, hook: str) -> bool:
+    hook_id = {"pre-commit": "tiergit-check", "post-merge": "tiergit-post-merge"}[hook]
+    config = _text(repo / ".pre-commit-config.yaml") or ""
+    return re.search(rf"id:\s*['\"]?{hook_id}\b", config) is not None
 
 
 def _merge_driver(repo: Path) -> list[Finding]:
