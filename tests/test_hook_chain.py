@@ -306,3 +306,8 @@ def test_tiergit_through_the_pre_commit_framework_counts_as_installed(team):
              json.loads(tiergit(repo, "check", "--hooks", "--json").stdout)["findings"]}
     # tiergit-post-merge is not in the config; the merge driver was never registered (--no-install).
     assert found == {"HK001:.git/hooks/post-merge", "HK005:.gitattributes"}
+    # `tiergit install` then adds only what the framework does not run, so nothing runs twice.
+    notes = install_mod.install(repo)
+    assert any("tiergit already runs through the pre-commit framework" in n for n in notes)
+    assert layout(repo) == {"pre-commit": "pre-commit", "post-merge": "pre-commit", "post-merge.legacy": "tiergit"}
+    assert tiergit(repo, "check", "--hooks").returncode == 0

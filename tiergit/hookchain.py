@@ -113,8 +113,10 @@ def _refresh(path: Path, old: str, shim: str, note: str) -> Step:
     return Step("write", path, text=shim + split_appended(old)[1], note=note)
 
 
-def plan_install(hooks_dir: Path, hook: str, shim: str) -> list[Step]:
-    """The moves and writes that put tiergit's shim for `hook` in place, chaining what was there."""
+def plan_install(hooks_dir: Path, hook: str, shim: str, framework_runs: bool = False) -> list[Step]:
+    """The moves and writes that put tiergit's shim for `hook` in place, chaining what was there.
+
+    `framework_runs`: the pre-commit framework already runs tiergit for this hook."""
     slot, legacy, chained = (hooks_dir / hook, hooks_dir / (hook + LEGACY), hooks_dir / (hook + CHAINED))
     texts = {p: _read(p) for p in (slot, legacy, chained)}
     kinds = {p: kind_of(t) for p, t in texts.items()}
@@ -127,6 +129,9 @@ def plan_install(hooks_dir: Path, hook: str, shim: str) -> list[Step]:
         steps.append(Step("move", chained, src=path,
                           note=f"kept {why} {path.name} as {chained.name} (it still runs first)"))
 
+    if kinds[slot] == "pre-commit" and framework_runs and kinds[legacy] != "tiergit":
+        return [Step("none", slot, note=f"{hook}: tiergit already runs through the pre-commit framework "
+                                        "(.pre-commit-config.yaml); no shim installed, so it runs once")]
     if kinds[slot] == "pre-commit":
         # pre-commit's script runs <hook>.legacy first: that is where tiergit goes.
         if kinds[legacy] == "tiergit":

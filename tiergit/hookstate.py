@@ -41,7 +41,7 @@ def inspect_hook(repo: Path, hooks_dir: Path, hook: str) -> list[Finding]:
     kinds = {p: kind_of(t) for p, t in texts.items()}
     found: list[Finding] = []
     ours = next((p for p in (slot, legacy) if kinds[p] == "tiergit"), None)
-    if ours is None and kinds[slot] == "pre-commit" and _framework_runs_tiergit(repo, hook):
+    if ours is None and kinds[slot] == "pre-commit" and framework_runs_tiergit(repo, hook):
         return found   # tiergit runs through the pre-commit framework (.pre-commit-hooks.yaml)
     if ours is None:
         owner = f" ({kinds[slot]} owns it)" if kinds[slot] not in ("absent", "other") else ""
@@ -79,7 +79,8 @@ def inspect_hook(repo: Path, hooks_dir: Path, hook: str) -> list[Finding]:
     return found
 
 
-def _framework_runs_tiergit(repo: Path, hook: str) -> bool:
+def framework_runs_tiergit(repo: Path, hook: str) -> bool:
+    """Whether .pre-commit-config.yaml already runs tiergit's hook for `hook` (via .pre-commit-hooks.yaml)."""
     hook_id = {"pre-commit": "tiergit-check", "post-merge": "tiergit-post-merge"}[hook]
     config = _text(repo / ".pre-commit-config.yaml") or ""
     return re.search(rf"id:\s*['\"]?{hook_id}\b", config) is not None

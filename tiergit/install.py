@@ -15,6 +15,7 @@ from tiergit import git
 from tiergit.errors import TiergitError
 from tiergit.fsutil import atomic_write, lock
 from tiergit.hookchain import HOOKS, MARKER_RE, ChainError, Step, plan_install, plan_uninstall
+from tiergit.hookstate import framework_runs_tiergit
 
 MARKER = "tiergit-hook v"
 SHIM_DIR = Path(__file__).parent / "templates" / "hooks"
@@ -86,7 +87,8 @@ def _install(repo: Path, dry_run: bool, python: str | None) -> list[str]:
     hooks_dir = git.hooks_dir(repo)
     done = []
     try:
-        plans = [plan_install(hooks_dir, hook, shim_text(hook, python)) for hook in HOOKS]
+        plans = [plan_install(hooks_dir, hook, shim_text(hook, python), framework_runs_tiergit(repo, hook))
+                 for hook in HOOKS]
     except ChainError as exc:
         raise TiergitError(str(exc), exc.hint) from None
     for steps in plans:
