@@ -140,8 +140,11 @@ def init(ctx: click.Context, preset: str, with_workflows: bool, reusable: bool, 
 def install(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
     """Install the pre-commit and post-merge hooks and the merge driver.
 
-    An existing hook is kept as <hook>.legacy and still runs first;
+    An existing hook is kept as <hook>.tiergit-chained and still runs
+    first; beside pre-commit, tiergit's shim takes pre-commit's
+    <hook>.legacy slot, so either install order runs each hook once.
     core.hooksPath and linked worktrees are respected. TIERGIT=0 skips.
+    `tiergit check --hooks` reports a chain that is broken.
 
     \b
     Example:
