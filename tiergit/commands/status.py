@@ -129,6 +129,7 @@ def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
         model.update(extra)
         # A stale Dreaming run is the store's health too: the total row says so.
         model["total"]["health"] = budget.worst([model["total"]["health"], extra["promotion"]["health"]])
+    model["notes"] = model.get("notes", []) + _hook_notes(store.repo)
     if as_json:
         echo_json(model)
     else:
@@ -142,6 +143,15 @@ def _extras(store: Store, files: list[dict]) -> dict:
     from tiergit import promotion_health
 
     return promotion_health.extras(store, files)
+
+
+def _hook_notes(repo: Path) -> list[str]:
+    """Installed hooks that misbehave (call themselves, cut off another tool's lines): one line each."""
+    from tiergit.hookstate import inspect
+
+    shown = ("HK002", "HK003", "HK006")
+    return [f"hooks: {f.path}:{f.line}: {f.code} [{f.severity}] {f.message}"
+            for f in inspect(repo) if f.code in shown]
 
 
 def post_merge_report(repo: Path) -> str:
