@@ -67,6 +67,9 @@ def test_promote_and_archive_are_separate_pull_requests_skipped_when_nothing_cha
     assert branches == {"promote": "tiergit/promote", "archive": "tiergit/archive"}
     promote_pr = step(data["jobs"]["promote"], "peter-evans/create-pull-request@")
     assert "steps.tiergit.outputs.promoted != '0'" in promote_pr["if"]
+    # A reviewed tier over its max gets its cut proposed in the same PR, even with 0 promoted.
+    prune = next(s for s in data["jobs"]["promote"]["steps"] if s.get("id") == "prune")
+    assert "tiergit audit --apply --pr-body" in prune["run"] and "steps.prune.outputs.cut == 'true'" in promote_pr["if"]
     assert promote_pr["with"]["body-path"] == "${{ steps.tiergit.outputs.pr-body }}"
     text = (TEMPLATES / "workflows/tiergit-promote.yml").read_text()
     assert "does NOT trigger other" in text and "GitHub App" in text
