@@ -21,6 +21,7 @@ METRICS = ("bytes", "tokens", "lines")
 TOP_KEYS = {
     "version", "preset", "root", "tokenizer", "tiers", "archive", "logs", "staging",
     "legacy", "gate", "scoring", "limits", "labels", "compact", "schedule",
+    "spawn",  # task-aware spawn settings, validated by tiergit/knowledge.py
 }
 TIER_KEYS = {
     "path", "load", "lifetime", "ttl_days", "delete_after_days", "next", "review",

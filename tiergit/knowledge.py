@@ -8,7 +8,7 @@ plan into the prompt block, each item with its id and path:line so the agent can
 `tiergit recall` for more. The wiki adds a one-line-per-topic index either way.
 
 Settings (`.tiergit.yml`, all optional):
-    spawn: {knowledge_tokens: 1000, min_score: 0.3, min_relevance: 0.25, max_items: 12}
+    spawn: {knowledge_tokens: 1000, min_score: 0.3, min_relevance: 0.0, max_items: 12}
 knowledge_tokens defaults to the seeds' 2–4 KB hot guidance (4 KB ~ 1000 tokens).
 Cost: one recall query over the index (refreshed incrementally), plus a token
 count per picked item.
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from tiergit.errors import TiergitError
 from tiergit.tokens import count_text
 
-DEFAULTS = {"knowledge_tokens": 1000, "min_score": 0.3, "min_relevance": 0.25, "max_items": 12}
+DEFAULTS = {"knowledge_tokens": 1000, "min_score": 0.3, "min_relevance": 0.0, "max_items": 12}
 CANDIDATES = 40                 # recall hits looked at before the cut-offs
 INDEX_LINE_CHARS = 100
 SHARED_TIERS = ("archive",)     # recall's extra sources spawn reads (staging is unreviewed: left out)

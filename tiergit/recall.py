@@ -54,6 +54,16 @@ def terms(text: str) -> list[str]:
     return list(dict.fromkeys(w.lower() for w in WORD_RE.findall(text) if w.strip("_")))
 
 
+def item_words(text: str) -> set[str]:
+    """An item's words as FTS5 sees them, plus the parts of its identifiers (`RotateKeys` -> rotate, keys),
+    so a question in plain words covers an item that spells them as one identifier."""
+    words = set(terms(text))
+    for token in query_mod.RAW_TOKEN_RE.findall(text):
+        if any(c.isupper() for c in token[1:]) or "_" in token or "." in token.strip("."):
+            words.update(query_mod.split_identifier(token))
+    return words
+
+
 def default_tiers(config) -> list[str]:
     """Every tier an agent does not already hold in its prompt (not session-lifetime hot), plus
     the archive and the staged candidates."""
@@ -94,7 +104,7 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     for item_id, path, entry, day, kind, tier, ag, line, clean, raw, r in rows:
         if item_id in best:
             continue
-        present = set(terms(clean + " " + (entry or "")))
+        present = item_words(clean + " " + (entry or ""))
         pool = sorted(present)
         matched = [c.word for c in found if c.matches(present, pool)]
         score = sum(idf[w] for w in matched) / total

@@ -30,7 +30,9 @@ def segments(text: str) -> list[str]:
 
 
 def matched_in(segment: str, found: list[query_mod.Concept]) -> list[str]:
-    words = {w.lower() for w in WORD_RE.findall(segment)}
+    from tiergit.recall import item_words
+
+    words = item_words(segment)
     pool = sorted(words)
     return [c.word for c in found if c.matches(words, pool)]
 
