@@ -71,10 +71,13 @@ def plan_init(repo: Path, preset: str, with_workflows: bool) -> Plan:
               help="Layout to start from; any key can be overridden in .tiergit.yml.")
 @click.option("--with-workflows", is_flag=True, help="Also write .github/workflows/tiergit-*.yml.")
 @click.option("--no-install", is_flag=True, help="Do not install the git hooks and merge driver.")
+@click.option("--mcp", "with_mcp", is_flag=True,
+              help="Also add `tiergit mcp` to .mcp.json, .vscode/mcp.json and .copilot/mcp-config.json "
+                   "(other servers kept).")
 @click.option("--dry-run", is_flag=True, help="Print what would be written, write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
-def init(ctx: click.Context, preset: str, with_workflows: bool, no_install: bool, dry_run: bool,
+def init(ctx: click.Context, preset: str, with_workflows: bool, no_install: bool, with_mcp: bool, dry_run: bool,
          as_json: bool) -> None:
     """Set up tiergit in this repository.
 
@@ -86,11 +89,15 @@ def init(ctx: click.Context, preset: str, with_workflows: bool, no_install: bool
     \b
     Example:
       tiergit init --preset squad --with-workflows
+      tiergit init --mcp               # also register `tiergit mcp` with the agent clients
     """
     from tiergit import install as install_mod
 
     repo = repo_root(ctx)
     plan = plan_init(repo, preset, with_workflows)
+    if with_mcp:
+        from tiergit.mcp_config import plan_clients
+        plan_clients(repo, plan)
     actions: list[str] = []
     if not dry_run:
         plan.apply(repo)
