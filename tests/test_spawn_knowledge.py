@@ -120,3 +120,15 @@ def test_bad_spawn_setting_is_refused_with_the_key(squad_repo):
     proc = tiergit(squad_repo, "context", "--agent", "riker", "--task", "keys")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "spawn.knowledge_tokens" in proc.stderr and "hint:" in proc.stderr
+
+
+def test_measure_reports_the_task_aware_spawn_beside_hot_and_legacy(squad_repo):
+    _store(squad_repo)
+    write(squad_repo / ".squad" / "agents" / "riker" / "history.md", "# riker\n\n" + "- old line\n" * 300)
+    proc = tiergit(squad_repo, "measure", "--json")
+    assert proc.returncode == 0, proc.stderr
+    row = next(a for a in json.loads(proc.stdout)["agents"] if a["agent"] == "riker")
+    assert row["spawn_task"] == "Rotate the gateway signing keys."
+    assert row["hot"]["tokens"] < row["spawn"]["tokens"] < row["legacy"]["tokens"]
+    text = tiergit(squad_repo, "measure").stdout
+    assert " spawn " in text.splitlines()[2] and str(row["spawn"]["tokens"]) in text

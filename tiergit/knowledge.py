@@ -8,7 +8,7 @@ plan into the prompt block, each item with its id and path:line so the agent can
 `tiergit recall` for more. The wiki adds a one-line-per-topic index either way.
 
 Settings (`.tiergit.yml`, all optional):
-    spawn: {knowledge_tokens: 1000, min_score: 0.3, min_relevance: 0.0, max_items: 12}
+    spawn: {knowledge_tokens: 1000, min_score: 0.2, min_relevance: 0.0, max_items: 12}
 knowledge_tokens defaults to the seeds' 2–4 KB hot guidance (4 KB ~ 1000 tokens).
 Cost: one recall query over the index (refreshed incrementally), plus a token
 count per picked item.
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from tiergit.errors import TiergitError
 from tiergit.tokens import count_text
 
-DEFAULTS = {"knowledge_tokens": 1000, "min_score": 0.3, "min_relevance": 0.0, "max_items": 12}
+DEFAULTS = {"knowledge_tokens": 1000, "min_score": 0.2, "min_relevance": 0.0, "max_items": 12}
 CANDIDATES = 40                 # recall hits looked at before the cut-offs
 INDEX_LINE_CHARS = 100
 SHARED_TIERS = ("archive",)     # recall's extra sources spawn reads (staging is unreviewed: left out)
@@ -161,3 +161,23 @@ def render(k: Knowledge) -> str:
         chunks.append("Reviewed team knowledge; load one with `tiergit context --include-wiki TOPIC`:\n")
         chunks.append("\n".join(k.wiki_index) + "\n")
     return "\n".join(chunks)
+
+
+def default_task(store, agent: str, hot_text: str | None) -> tuple[str | None, str]:
+    """(task, where it came from) for a spawn without --task: the hot file's Current task, else the
+    heading of the agent's newest cold entry (what it worked on last), else none."""
+    if hot_text:
+        return hot_text, "hot Current task"
+    from tiergit import parse
+    from tiergit.context import agent_files, read_text, tier_groups
+
+    newest = None
+    for rel, _tier in agent_files(store, agent, tier_groups(store.config)["cold"]):
+        try:
+            doc = parse.parse(read_text(store, rel), rel, store.config.labels, with_items=False)
+        except TiergitError:
+            continue
+        for sec in doc.sections:
+            if sec.heading and sec.date and (newest is None or sec.date >= newest[0]):
+                newest = (sec.date, sec.heading.strip())
+    return (newest[1], "newest cold entry") if newest else (None, "none")

@@ -6,6 +6,7 @@ the query side (no index rebuild, no tokenizer change):
 - each word also matches by its stem as a prefix (`caching` -> `cach*`, so
   `cache`, `cached`, `caches` match), a light suffix-stripping stemmer;
 - the last word matches as a prefix (someone still typing `BorderSty`);
+- dates and clock times (a task title's `2026-02-22 14:05`) are not searched for;
 - an identifier is split into its parts (`ControlSkin.BorderStyle` ->
   `controlskin`, `borderstyle`, `control`, `skin`, `border`, `style`) and two
   adjacent words are also tried joined (`border style` -> `borderstyle`).
@@ -20,6 +21,8 @@ from dataclasses import dataclass, field
 
 WORD_RE = re.compile(r"\w+", re.UNICODE)
 RAW_TOKEN_RE = re.compile(r"[\w.]+", re.UNICODE)
+# Dates and clock times in a task title ("2026-02-22 14:05 — Fix X") match every dated entry: not query words.
+DATE_TIME_RE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?Z?)?\b|\b\d{1,2}:\d{2}\b")
 CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 MIN_STEM = 4
 SUFFIXES = ("ations", "ation", "ings", "ing", "ments", "ment", "ness", "ions", "ion", "ies", "ied", "ers",
@@ -78,7 +81,7 @@ def split_identifier(token: str) -> list[str]:
 
 def concepts(text: str, max_terms: int = 64) -> list[Concept]:
     """The question's concepts, in order; stop words dropped unless nothing else is left."""
-    raw = [t.strip(".") for t in RAW_TOKEN_RE.findall(text)]
+    raw = [t.strip(".") for t in RAW_TOKEN_RE.findall(DATE_TIME_RE.sub(" ", text))]
     raw = [t for t in raw if t and WORD_RE.search(t)]
     words = [w.lower() for t in raw for w in WORD_RE.findall(t) if w.strip("_")]
     content = [w for w in words if w not in STOP_WORDS and len(w) > 1]
