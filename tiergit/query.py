@@ -25,7 +25,7 @@ RAW_TOKEN_RE = re.compile(r"[\w.]+", re.UNICODE)
 DATE_TIME_RE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?Z?)?\b|\b\d{1,2}:\d{2}\b")
 CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 MIN_STEM = 4
-SUFFIXES = ("ations", "ation", "ings", "ing", "ments", "ment", "ness", "ions", "ion", "ies", "ied", "ers",
+SUFFIXES = ("ations", "ation", "ings", "ing", "ments", "ment", "ness", "ions", "ion", "ies", "ied",
             "er", "ed", "es", "ly", "s", "e", "y")
 STOP_WORDS = frozenset("""
 a about above after again all also am an and any are as at be because been before being below between both

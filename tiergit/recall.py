@@ -3,8 +3,9 @@
 Ranking is FTS5's bm25() over the item text (weight 1.0) and its entry heading
 (weight 0.5); the query's words are OR-ed, so an item need not contain all of
 them. Each hit also gets `score`, a 0..1 relevance the promotion scoring can
-average: the IDF-weighted share of the query's words that the item contains.
-The final order is bm25 x (0.5 + score) over bm25's best candidates; `relevance` is that
+average: the IDF-weighted share of the query's words that the item contains (a word
+found only in its entry heading counts half).
+The final order is score + bm25 / (the best candidate's bm25) over bm25's best candidates; `relevance` is that
 value relative to the best hit, so displayed scores fall with the rank. Query words are
 widened by tiergit/query.py (stems, identifier parts, last word as a prefix).
 """
@@ -104,16 +105,20 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     for item_id, path, entry, day, kind, tier, ag, line, clean, raw, r in rows:
         if item_id in best:
             continue
-        present = item_words(clean + " " + (entry or ""))
-        pool = sorted(present)
-        matched = [c.word for c in found if c.matches(present, pool)]
-        score = sum(idf[w] for w in matched) / total
+        body, head = item_words(clean), item_words(entry or "")
+        in_body = [c.word for c in found if c.matches(body, sorted(body))]
+        in_head = [c.word for c in found if c.word not in in_body and c.matches(head, sorted(head))]
+        matched = in_body + in_head
+        # a word only the entry heading holds counts half: every item under that heading shares it
+        score = (sum(idf[w] for w in in_body) + 0.5 * sum(idf[w] for w in in_head)) / total
         best[item_id] = Hit(rank=0, id=item_id, path=path, entry=entry, date=day, kind=kind, tier=tier,
                             agent=ag, line=int(line), score=round(score, 4), bm25=round(-r, 4), text=clean,
                             matched=matched, raw=raw)
-    # bm25 favours short items; weighting it by coverage puts items holding more of the query first.
+    # bm25 favours short items, and on a small store (a word in half the items) it is ~0 for all:
+    # coverage plus bm25 relative to the best candidate keeps both signals on one 0..2 scale.
+    top_bm25 = max((h.bm25 for h in best.values()), default=0.0) or 1.0
     for h in best.values():
-        h.relevance = h.bm25 * (0.5 + h.score)
+        h.relevance = h.score + h.bm25 / top_bm25
     ordered = sorted(best.values(), key=lambda h: (-h.relevance, h.path, h.line))[:limit]
     top = ordered[0].relevance if ordered and ordered[0].relevance > 0 else 1.0
     for rank, hit in enumerate(ordered, 1):
