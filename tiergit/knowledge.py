@@ -93,11 +93,13 @@ def select(hits, cfg: dict, count, skip_paths: set[str]) -> tuple[list[Pick], in
             continue
         seen_text.add(key)
         text = (h.raw or h.text).strip()
-        tokens = count(text)
+        pick = Pick(h.id, h.path, h.line, h.tier, h.entry, text, 0, h.score, h.relevance)
+        tokens = count(chunk(pick))     # the budget covers what the prompt holds: header line and item
         if used + tokens > cfg["knowledge_tokens"] or len(picks) >= cfg["max_items"]:
             dropped += 1
             continue
-        picks.append(Pick(h.id, h.path, h.line, h.tier, h.entry, text, tokens, h.score, h.relevance))
+        pick.tokens = tokens
+        picks.append(pick)
         used += tokens
     return picks, used, dropped
 
@@ -146,6 +148,12 @@ def plan(store, agent: str | None, task: str | None, *, topics: dict[str, str], 
     return out
 
 
+def chunk(p: Pick) -> str:
+    """One item as the prompt shows it: id, path:line and entry on a line, then the item whole."""
+    where = f"{p.path}:{p.line}" + (f" · {p.entry}" if p.entry else "")
+    return f"**{p.id}** · {where}\n{p.text}\n"
+
+
 def render(k: Knowledge) -> str:
     """The prompt block: relevant items whole (id, path:line, entry), then the wiki's topic index."""
     chunks = []
@@ -153,9 +161,7 @@ def render(k: Knowledge) -> str:
         chunks.append("### Relevant knowledge\n")
         chunks.append("Items from your history and the team's wiki that match the task, best first "
                       "(`tiergit recall \"words\"` for more):\n")
-        for p in k.picks:
-            where = f"{p.path}:{p.line}" + (f" · {p.entry}" if p.entry else "")
-            chunks.append(f"**{p.id}** · {where}\n{p.text}\n")
+        chunks.extend(chunk(p) for p in k.picks)
     if k.wiki_index:
         chunks.append("### Topics in the team wiki\n")
         chunks.append("Reviewed team knowledge; load one with `tiergit context --include-wiki TOPIC`:\n")

@@ -2,9 +2,9 @@
 
 A Squad item is often a labelled paragraph with a nested list; the words that
 matched sit somewhere in the middle. `best()` splits the item's raw text into
-lines (sub-items) and sentences, scores each by the query concepts it holds
-(IDF-free: the count of distinct concepts, then the shortest), and trims the
-winner around its first match. Cost: linear in the item's length.
+lines (sub-items) and sentences, takes the one holding most query concepts (the
+earliest on a tie), adds a second one when it holds concepts the first lacks,
+and trims each around its first match. Cost: linear in the item's length.
 """
 from __future__ import annotations
 
@@ -38,12 +38,18 @@ def matched_in(segment: str, found: list[query_mod.Concept]) -> list[str]:
 
 
 def best(text: str, query: str, width: int = WIDTH) -> tuple[str, list[str]]:
-    """(snippet, matched query words): the segment holding most of the query, trimmed to `width`."""
+    """(snippet, matched query words): the segment holding most of the query (the earliest on a tie),
+    plus a second segment when it holds query words the first lacks; trimmed to `width`."""
     found = query_mod.concepts(query)
-    scored = [(len(matched_in(seg, found)), -len(seg), n, seg) for n, seg in enumerate(segments(text))]
-    count, _neg, _n, seg = max(scored, key=lambda t: (t[0], t[1] if t[0] else 0, -t[2]))
-    words = matched_in(seg, found)
-    return trim(seg, words, found, width), words
+    segs = [(seg, matched_in(seg, found)) for seg in segments(text)]
+    first, words = max(segs, key=lambda sw: len(sw[1]))     # max keeps the earliest of equals
+    rest = [(seg, [w for w in m if w not in words]) for seg, m in segs if seg is not first]
+    extra = max(rest, key=lambda sw: len(sw[1]), default=("", []))
+    if not extra[1]:
+        return trim(first, words, found, width), words
+    half = width // 2
+    joined = trim(first, words, found, half) + " … " + trim(extra[0], extra[1], found, half)
+    return joined, words + extra[1]
 
 
 def trim(seg: str, words: list[str], found: list[query_mod.Concept], width: int) -> str:
