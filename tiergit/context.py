@@ -246,15 +246,7 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
     wiki_parts = [Part(topics[t], "wiki", read_text(store, topics[t])) for t in chosen_topics]
     if not hot_parts:
         notes.append(f"hot: {agent} has no hot file yet (`tiergit session start --agent {agent}`)")
-    over = []
-    for part in hot_parts:
-        tier = store.config.tiers[part.tier]
-        data = part.text.encode("utf-8")
-        m = budget.measure(part.text, data, tier, store.token_cache, force_tokens=True)
-        fh = budget.judge(part.path, tier, m)
-        for v in fh.verdicts:
-            if v.health == "critical":
-                over.append(f"{part.path}: {v.metric} {v.value} over the {part.tier} budget of {v.limit.max:g}")
+    over = hot_over_budget(store, hot_parts)
     task_text = (task or hot_text or "").strip()
     if not task_text:
         notes.append("task: none given (pass --task, or write one under the hot file's Current task)")
@@ -272,15 +264,33 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
         "wiki": block("Wiki", wiki_parts),
         "knowledge": knowledge_mod.render(known),
     }
-    _name, text = load_template(store, template)
-    values = {**sections, "agent": agent, "date": (today or date.today()).isoformat(),
-              "situation": situation or "custom"}
-    if "knowledge" not in PLACEHOLDER_RE.findall(text):   # a store's own older template: knowledge after hot
-        values["hot"] = sections["hot"] + "\n" + sections["knowledge"]
-    prompt = clean_prompt(render(text, values))
+    prompt = fill(store, template, {**sections, "agent": agent, "date": (today or date.today()).isoformat(),
+                                    "situation": situation or "custom"})
     store.token_cache.save()
     return Spawn(prompt=prompt, sections=sections, parts=hot_parts + cold_parts + wiki_parts,
                  wiki_topics=chosen_topics, notes=notes, over_budget=over, knowledge=known)
+
+
+def hot_over_budget(store, hot_parts: list[Part]) -> list[str]:
+    """One line per hot file over its budget (critical), measured exactly."""
+    over = []
+    for part in hot_parts:
+        tier = store.config.tiers[part.tier]
+        data = part.text.encode("utf-8")
+        m = budget.measure(part.text, data, tier, store.token_cache, force_tokens=True)
+        fh = budget.judge(part.path, tier, m)
+        for v in fh.verdicts:
+            if v.health == "critical":
+                over.append(f"{part.path}: {v.metric} {v.value} over the {part.tier} budget of {v.limit.max:g}")
+    return over
+
+
+def fill(store, template: str | Path | None, values: dict[str, str]) -> str:
+    """The template filled in, template noise left out (tiergit/prompt_clean.py)."""
+    _name, text = load_template(store, template)
+    if "knowledge" not in PLACEHOLDER_RE.findall(text):   # a store's own older template: knowledge after hot
+        values = {**values, "hot": values["hot"] + "\n" + values["knowledge"]}
+    return clean_prompt(render(text, values))
 
 
 def stats(store, agent: str, spawn: Spawn) -> dict:

@@ -79,6 +79,17 @@ def split_identifier(token: str) -> list[str]:
     return [p for p in parts if len(p) >= 2]
 
 
+def item_words(text: str) -> set[str]:
+    """An item's words as FTS5 sees them (lowercase), plus the parts of its identifiers
+    (`RotateKeys` -> rotate, keys), so a question in plain words covers an item that spells
+    them as one identifier."""
+    words = {w.lower() for w in WORD_RE.findall(text) if w.strip("_")}
+    for token in RAW_TOKEN_RE.findall(text):
+        if any(c.isupper() for c in token[1:]) or "_" in token or "." in token.strip("."):
+            words.update(split_identifier(token))
+    return words
+
+
 def concepts(text: str, max_terms: int = 64) -> list[Concept]:
     """The question's concepts, in order; stop words dropped unless nothing else is left."""
     raw = [t.strip(".") for t in RAW_TOKEN_RE.findall(DATE_TIME_RE.sub(" ", text))]

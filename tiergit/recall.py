@@ -55,16 +55,6 @@ def terms(text: str) -> list[str]:
     return list(dict.fromkeys(w.lower() for w in WORD_RE.findall(text) if w.strip("_")))
 
 
-def item_words(text: str) -> set[str]:
-    """An item's words as FTS5 sees them, plus the parts of its identifiers (`RotateKeys` -> rotate, keys),
-    so a question in plain words covers an item that spells them as one identifier."""
-    words = set(terms(text))
-    for token in query_mod.RAW_TOKEN_RE.findall(text):
-        if any(c.isupper() for c in token[1:]) or "_" in token or "." in token.strip("."):
-            words.update(query_mod.split_identifier(token))
-    return words
-
-
 def default_tiers(config) -> list[str]:
     """Every tier an agent does not already hold in its prompt (not session-lifetime hot), plus
     the archive and the staged candidates."""
@@ -105,7 +95,7 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     for item_id, path, entry, day, kind, tier, ag, line, clean, raw, r in rows:
         if item_id in best:
             continue
-        body, head = item_words(clean), item_words(entry or "")
+        body, head = query_mod.item_words(clean), query_mod.item_words(entry or "")
         in_body = [c.word for c in found if c.matches(body, sorted(body))]
         in_head = [c.word for c in found if c.word not in in_body and c.matches(head, sorted(head))]
         matched = in_body + in_head

@@ -30,9 +30,7 @@ def segments(text: str) -> list[str]:
 
 
 def matched_in(segment: str, found: list[query_mod.Concept]) -> list[str]:
-    from tiergit.recall import item_words
-
-    words = item_words(segment)
+    words = query_mod.item_words(segment)
     pool = sorted(words)
     return [c.word for c in found if c.matches(words, pool)]
 
