@@ -26,6 +26,9 @@ Method (reproducible, no judgement calls):
   (`x.ts`, `a/b`), backticked code, and rare words (>= 7 letters, in at most 2
   earlier sessions). A load "hits" a term when it contains it (case-insensitive).
 - Hit rate = hits / needed over all sessions; tokens = mean tokens per spawn (tiktoken).
+Also printed: the median time of a task-aware `context` build (in import mode
+the store is fresh, so the recall index is built then) beside the same build
+without a task (hot only, after a warm-up), measured in the same run.
 Printed per project and overall, with the target: spawn >= 80 % of legacy's hit rate
 at <= 20 % of its tokens.
 """
@@ -33,6 +36,8 @@ from __future__ import annotations
 
 import argparse
 import re
+import statistics
+import time
 import subprocess
 import sys
 import tempfile
@@ -52,6 +57,7 @@ CORPUS = PROJECT.parent / "shared" / "corpus"
 if not CORPUS.is_dir():
     CORPUS = Path("/work/shared/corpus")
 WARMUP = 3
+TIMES: dict[str, list[float]] = {"hot only": [], "task-aware": []}   # seconds per `context` build
 LOADS = ("legacy", "hot", "hot+cold", "spawn", "all tiers")
 IDENT_RE = re.compile(r"\b(?:[A-Za-z]+[a-z0-9]*[A-Z]\w*|\w+_\w+|\w+(?:\.\w+)+|[A-Za-z]+\d+\w*)\b")
 PATH_RE = re.compile(r"[\w.-]+/[\w./-]+|\b[\w-]+\.(?:ts|tsx|js|jsx|py|cs|md|json|ya?ml|sh|css|html|razor|toml)\b")
@@ -151,7 +157,13 @@ def imported_store(base: Path, agent: str, history_text: str, spawn_cfg: str) ->
 def spawn_loads(store: Store, agent: str, task: str, legacy: str, hot_text: str) -> dict[str, str]:
     cold_path = store.config.tier_file("cold", agent=agent)
     cold = cold_path.read_text() if cold_path.is_file() else ""
+    context.build(store, agent, task="")          # warm-up: config, token cache, hot file
+    t0 = time.perf_counter()
+    context.build(store, agent, task="")          # the floor: the same prompt without a task (hot only)
+    t1 = time.perf_counter()
     prompt = context.build(store, agent, task=task).prompt
+    TIMES["hot only"].append(t1 - t0)
+    TIMES["task-aware"].append(time.perf_counter() - t1)
     everything = "\n".join(p.read_text(errors="replace") for p in sorted(store.root.rglob("*.md"))
                            if "templates" not in p.parts)
     return {"legacy": legacy, "hot": hot_text, "hot+cold": hot_text + "\n" + cold, "spawn": prompt,
@@ -214,6 +226,9 @@ def main() -> None:
     print(row("overall", every))
     print(f"mode: {args.mode}")
     verdict(every)
+    if TIMES["task-aware"]:
+        print("context build, median ms: task-aware {:.1f} beside hot only {:.1f} (floor, same run)".format(
+            1000 * statistics.median(TIMES["task-aware"]), 1000 * statistics.median(TIMES["hot only"])))
 
 
 def verdict(figs: list[dict]) -> None:
