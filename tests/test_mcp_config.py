@@ -32,3 +32,16 @@ def test_broken_client_config_is_refused_and_nothing_written(repo):
     assert ".mcp.json:1: not valid JSON" in proc.stderr and "hint:" in proc.stderr
     assert not (repo / ".tiergit.yml").exists() and not (repo / ".vscode").exists()
     assert (repo / ".mcp.json").read_text() == '{"mcpServers": {,}\n'
+
+
+def test_client_folder_that_is_a_file_or_symlink_is_refused(repo, tmp_path):
+    write(repo / ".vscode", "not a folder\n")
+    proc = tiergit(repo, "init", "--mcp", "--no-install")
+    assert proc.returncode == 2 and ".vscode: not a plain folder" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (repo / ".mcp.json").exists() and not (repo / ".tiergit.yml").exists()
+    (repo / ".vscode").unlink()
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (repo / ".vscode").symlink_to(outside)
+    proc = tiergit(repo, "init", "--mcp", "--no-install")
+    assert proc.returncode == 2 and not list(outside.iterdir())

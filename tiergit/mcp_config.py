@@ -50,6 +50,11 @@ def plan_clients(repo: Path, plan) -> None:
         path = repo / rel
         if path.is_symlink() or (path.exists() and not path.is_file()):
             raise TiergitError(f"{rel}: not a regular file; nothing written", f"replace {rel} with a plain JSON file")
+        folder = path.parent
+        if folder != repo and (folder.is_symlink() or (folder.exists() and not folder.is_dir())):
+            name = folder.relative_to(repo).as_posix()
+            raise TiergitError(f"{name}: not a plain folder (a file or a symlink); nothing written",
+                               f"make {name}/ a plain folder, then run `tiergit init --mcp` again")
         old = path.read_text(encoding="utf-8") if path.is_file() else None
         new = merged(rel, old)
         if new is not None:
