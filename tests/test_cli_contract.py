@@ -53,6 +53,7 @@ COMMANDS: dict[str, list[str]] = {
     "install": ["install", "--dry-run"],
     "instructions": ["instructions", "--agent", "juno"],
     "measure": ["measure"],
+    "mcp": ["mcp", "--check"],
     "merge-driver": ["merge-driver", "{base}", "{ours}", "{theirs}", ".squad/memory/cold/juno.md"],
     "promote": ["promote"],
     "propose": ["propose", "--topic", "ingestion", "Every feed is parsed with a schema."],

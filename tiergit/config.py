@@ -324,8 +324,10 @@ def _check_spawn(spawn: Any, err: _Errors) -> None:
     """`spawn: {escalation: {situation: name}, recent_actions: N}` (used by spawn_template)."""
     if spawn is None:
         return
-    if not isinstance(spawn, dict) or set(spawn) - {"escalation", "recent_actions"}:
-        raise err("spawn", "takes `escalation` and `recent_actions`",
+    # knowledge_tokens, min_score, min_relevance and max_items are checked by tiergit/knowledge.py.
+    known = {"escalation", "recent_actions", "knowledge_tokens", "min_score", "min_relevance", "max_items"}
+    if not isinstance(spawn, dict) or set(spawn) - known:
+        raise err("spawn", f"takes {', '.join(f'`{k}`' for k in sorted(known))}",
                   "example: spawn: {escalation: {blocked: Picard, risk: the owner}, recent_actions: 5}")
     esc = spawn.get("escalation")
     if esc is not None and (not isinstance(esc, dict) or not all(isinstance(v, str) for v in esc.values())):

@@ -38,7 +38,7 @@ def checklist(values: list[str] | tuple[str, ...] | str | None) -> str:
         values = [values]
     items = [v.strip() for v in values or [] if v and v.strip()]
     if not items:
-        return "(not given: pass --success, once per criterion)"
+        return ""   # an empty section is dropped from the prompt (prompt_clean)
     return "\n".join(f"- [ ] {v}" for v in items)
 
 

@@ -15,7 +15,8 @@ from tiergit.context import SITUATIONS
               help="Add a reviewed wiki topic (repeatable).")
 @click.option("--for", "situation", type=click.Choice(list(SITUATIONS)), default=None,
               help="Pick tiers by situation: cold for resume/debug/incident, wiki for spec/onboard/incident.")
-@click.option("--task", default=None, help="The task (default: the hot file's Current task).")
+@click.option("--task", default=None,
+              help="The task (default: the hot file's Current task); the items most relevant to it are added.")
 @click.option("--why", default=None, help="Why the task matters.")
 @click.option("--success", multiple=True, help="A success criterion (repeatable: each becomes a checklist line).")
 @click.option("--template", type=click.Path(dir_okay=False), default=None,
@@ -31,8 +32,11 @@ def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tup
     """Print the spawn prompt for an agent: hot memory only, unless asked for more.
 
     The prompt fills templates/spawn.md: Task, WHY, Success criteria and a
-    Memory Context with the hot tier; Cold and Wiki appear only with
-    --include-cold / --include-wiki or a --for situation. Notes and --stats go
+    Memory Context with the hot tier, the items from cold, wiki and archive
+    most relevant to the task (whole, with id and path, within the `spawn:
+    knowledge_tokens` budget; nothing when nothing is relevant) and the wiki's
+    topic index. Whole Cold and Wiki tiers appear only with --include-cold /
+    --include-wiki or a --for situation. Sections with nothing to say are left out. Notes and --stats go
     to stderr so stdout can be piped straight to the agent. A hot file over its
     budget is reported; with --strict that exits 1.
 
@@ -55,7 +59,7 @@ def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tup
         echo_json({"agent": agent, "situation": situation, "prompt": spawn.prompt,
                    "files": [{"path": p.path, "tier": p.tier} for p in spawn.parts],
                    "wiki_topics": spawn.wiki_topics, "notes": spawn.notes, "over_budget": spawn.over_budget,
-                   "stats": st})
+                   "knowledge": _knowledge_json(spawn.knowledge), "stats": st})
     else:
         click.echo(spawn.prompt, nl=False)
         for note in spawn.notes:
@@ -69,3 +73,12 @@ def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tup
             click.echo("  hint: run `tiergit session end` to compact hot into cold", err=True)
     if strict and spawn.over_budget:
         ctx.exit(1)
+
+
+def _knowledge_json(known) -> dict | None:
+    if known is None:
+        return None
+    return {"tokens": known.tokens, "budget": known.budget, "dropped": known.dropped,
+            "items": [{"id": p.id, "path": p.path, "line": p.line, "tier": p.tier, "entry": p.entry,
+                       "tokens": p.tokens, "score": p.score, "relevance": p.relevance} for p in known.picks],
+            "wiki_index": known.wiki_index}

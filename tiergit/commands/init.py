@@ -96,11 +96,14 @@ def _plan_workflows(plan: Plan, repo: Path, cfg: config_mod.Config, spec: str | 
 @click.option("--install-spec", metavar="SPEC",
               help="pip requirement the workflows install (default: from how this tiergit was installed).")
 @click.option("--no-install", is_flag=True, help="Do not install the git hooks and merge driver.")
+@click.option("--mcp", "with_mcp", is_flag=True,
+              help="Also add `tiergit mcp` to .mcp.json, .vscode/mcp.json and .copilot/mcp-config.json "
+                   "(other servers kept).")
 @click.option("--dry-run", is_flag=True, help="Print what would be written, write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
 def init(ctx: click.Context, preset: str, with_workflows: bool, reusable: bool, install_spec: str | None,
-         no_install: bool, dry_run: bool, as_json: bool) -> None:
+         no_install: bool, with_mcp: bool, dry_run: bool, as_json: bool) -> None:
     """Set up tiergit in this repository.
 
     Writes .tiergit.yml, the tier folders, store templates and .gitattributes
@@ -111,11 +114,15 @@ def init(ctx: click.Context, preset: str, with_workflows: bool, reusable: bool, 
     \b
     Example:
       tiergit init --preset squad --with-workflows
+      tiergit init --mcp               # also register `tiergit mcp` with the agent clients
     """
     from tiergit import install as install_mod
 
     repo = repo_root(ctx)
     plan = plan_init(repo, preset, with_workflows, install_spec, reusable)
+    if with_mcp:
+        from tiergit.mcp_config import plan_clients
+        plan_clients(repo, plan)
     actions: list[str] = []
     if not dry_run:
         plan.apply(repo)
