@@ -60,7 +60,7 @@ def settings(config) -> dict:
     if unknown:
         raise TiergitError(f"{config.path.name}: spawn.{unknown[0]}: unknown key",
                            f"known: {', '.join(DEFAULTS)}")
-    out = {**DEFAULTS, **raw}
+    out = {**DEFAULTS, **{k: v for k, v in raw.items() if k in DEFAULTS}}
     for key, value in out.items():
         integer = key in ("knowledge_tokens", "max_items")
         bad = isinstance(value, bool) or not isinstance(value, int if integer else (int, float)) or value < 0
