@@ -28,7 +28,30 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("Stripe secret key", re.compile(r"(?:sk|rk)_live_[0-9a-zA-Z]{24,}")),
     ("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{35}")),
     ("JSON web token", re.compile(r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
+    # gitleaks' common vendor rules (fixed prefixes, so no keyword is needed).
+    ("GitLab token", re.compile(r"(?<![\w-])gl(?:pat|dt|rt|ptt|oas|cbt|imt|ft|soat)-[A-Za-z0-9_-]{20,}")),
+    ("npm token", re.compile(r"(?<![\w-])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])")),
+    ("PyPI token", re.compile(r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}")),
+    ("Azure SAS token", re.compile(r"(?i)(?:[?&;]|\b)sig=[A-Za-z0-9%+/]{30,}(?:%3d|=)*")),
+    ("Azure storage key", re.compile(r"(?i)AccountKey=[A-Za-z0-9+/]{80,}={0,2}")),
+    ("Azure client secret", re.compile(r"(?<![\w~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])")),
+    ("Twilio API key", re.compile(r"(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])")),
+    ("SendGrid API key", re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}")),
+    ("Hugging Face token", re.compile(r"(?<![\w-])(?:hf_|api_org_)[A-Za-z]{34}(?![A-Za-z0-9])")),
+    ("Docker token", re.compile(r"(?<![\w-])dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}")),
+    ("Mailgun key", re.compile(r"(?<![\w-])key-[0-9a-f]{32}(?![0-9a-f])")),
+    ("Shopify token", re.compile(r"(?<![\w-])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}")),
+    ("Databricks token", re.compile(r"(?<![\w-])dapi[a-f0-9]{32}(?:-\d)?(?![\w])")),
+    ("Discord webhook", re.compile(r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w-]{50,}")),
+    ("Discord bot token", re.compile(r"(?<![\w.-])[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![\w-])")),
 ]
+# A password stated in prose: "the password for the staging db is Tr0ub4dor&3",
+# "pw is hunter2hunter2", "using password `S3cr3t!`". The value is judged like an assignment's.
+_PROSE_PASSWORD = re.compile(
+    r"(?i)\b(?:password|passwd|passphrase|pwd|pw|pin)\b(?:\s+(?:for|of|on|to)\s+[^.,;:=\n]{1,40}?)?"
+    r"\s+(?:(?:has been |was |got )?(?:set|changed|reset|rotated) to|is|was|=|are|becomes)\s+[`'\"]?"
+    r"(?P<value>[^\s`'\"]+)"
+    r"|(?i:\b(?:with|using|use) (?:the )?password)\s+[`'\"]?(?P<value2>[^\s`'\"]+)")
 
 # Secret-ish key names, grouped by the kind a hit reports. A key must END with one of
 # these (`DB_PASSWORD`, `clientSecret`, `api_key`), so `password_file`, `token_count`
@@ -72,6 +95,8 @@ _PLACEHOLDER_SHAPES = re.compile(
     r"|[a-z][a-z0-9+.-]*://[^@]*$"                       # a URL without userinfo
     r"|v?\d[\d.:/T+-]*Z?$"                               # a date, time or version
     r"|[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]{1,5}$"            # a relative path to a file
+    r"|[A-Za-z]+(?:/[A-Za-z]+)+$"                        # words joined by slashes: OAuth/OIDC, read/write
+    r"|[A-Za-z_][\w.]*=\S*$"                            # a nested setting (judged on its own)
     r")"
 )
 _RUNS = re.compile(r"[^\s._-]+")
@@ -123,8 +148,22 @@ def looks_secret(value: str, kind: str) -> bool:
             and len(run) >= 8 and _char_classes(run)[0] >= 2 and words <= 0.6 * len(value))
 
 
+def _assignments(line: str):
+    """Every `key = value` match, also one inside another's value: in `staging: DB_PASSWORD=x`
+    the label `staging:` would otherwise swallow the real assignment as its value."""
+    pos = 0
+    while True:
+        m = _ASSIGN.search(line, pos)
+        if m is None:
+            return
+        yield m
+        pos = m.start("value") if m.end() > m.start("value") else m.end()
+        if pos <= m.start():
+            pos = m.end()
+
+
 def _assignment(line: str) -> tuple[str, int] | None:
-    for m in _ASSIGN.finditer(line):
+    for m in _assignments(line):
         kind = next((kind for kind, ending in _KEY_KINDS if ending.search(m["key"])), None)
         if kind is None:
             continue
@@ -138,6 +177,10 @@ def _assignment(line: str) -> tuple[str, int] | None:
     for m in _URL_USERINFO.finditer(line):
         if looks_secret(m["value"], "password"):
             return "password in URL", m.start() + 1
+    for m in _PROSE_PASSWORD.finditer(line):
+        value = (m["value"] or m["value2"] or "").rstrip(".)]}:,;")
+        if looks_secret(value, "password"):
+            return "password in prose", m.start() + 1
     return None
 
 
@@ -153,6 +196,11 @@ _QUICK = re.compile(
     rf"|gh(?:[pousr]_|ithub_pat_)|p(?:rivate key|ass(?:word|wd|phrase)?{_KEY_TAIL}|wd{_KEY_TAIL})"
     rf"|xox|hooks\.slack|eyj|key{_KEY_TAIL}|token{_KEY_TAIL}|cred(?:s|entials?)?{_KEY_TAIL}"
     r"|://[^\s/@]*:[^\s/@]+@"
+    r"|github_pat_|gl(?:pat|dt|rt|ptt|oas|cbt|imt|ft|soat)-|npm_|pypi-ageic|sig=|accountkey=|\dq~|sg\.|hf_"
+    r"|api_org_|dckr_|key-[0-9a-f]|shp(?:at|ss|ca|pa)_|dapi[0-9a-f]|discord|sk[0-9a-f]{32}"
+    r"|\b(?:pass(?:word|wd|phrase)?|pwd|pw|pin)\s+(?:(?:for|of|on|to)\s[^.,;:=\n]{1,40}?\s)?"
+    r"(?:is|was|=|are|becomes|(?:has been |was |got )?(?:set|changed|reset|rotated) to)\s"
+    r"|(?:with|using|use) (?:the )?password\s"
 )
 ALLOW_MARK = "tiergit: allow-secret"
 
