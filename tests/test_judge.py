@@ -149,3 +149,46 @@ def test_gate_raw_output_reads_dreaming_metadata_the_right_way_round():
 def test_normalize_folds_what_hides_words():
     assert judge.normalize(f"ign{ZW}ore \u0430ll") == "ignore all"
     assert judge.normalize("ｆｕｌｌ") == "full"
+
+
+def test_session_end_and_transcript_compact_redact_credentials(squad_repo):
+    from conftest import tiergit as run_tiergit
+
+    token = "npm_" + "a1B2c3D4e5" * 3 + "f6G7h8"
+    hot = squad_repo / ".squad/memory/hot/picard.md"
+    assert run_tiergit(squad_repo, "session", "start", "--agent", "picard", "--task", "Publish").returncode == 0
+    hot.write_text(hot.read_text() + f"\n- [fact] publish uses the token {token}\n- [rule] Always publish from CI\n")
+    ended = run_tiergit(squad_repo, "session", "end", "--agent", "picard")
+    assert ended.returncode == 0, ended.stderr
+    cold = (squad_repo / ".squad/memory/cold/picard.md").read_text()
+    assert token not in cold and "[redacted: npm token]" in cold and "Always publish from CI" in cold
+    transcript = squad_repo / "t.md"
+    transcript.write_text("".join(f"**User:** step {n}\n\n**Assistant:** ran it, output `export NPM_TOKEN={token}`\n\n"
+                                  for n in range(40)))
+    out = run_tiergit(squad_repo, "transcript", "compact", str(transcript))
+    assert out.returncode == 0, out.stderr
+    assert token not in out.stdout and "[redacted: npm token]" in out.stdout
+
+
+def test_secret_scan_covers_store_files_outside_tiers_and_legacy_files(squad_repo):
+    from conftest import git as run_git
+
+    (squad_repo / ".squad/memory/wiki").mkdir(parents=True, exist_ok=True)
+    (squad_repo / ".squad/memory/wiki/Auth.md").write_text("# Auth\n\n- staging: DB_PASSWORD=Xk9mPq2Lw77zz\n")
+    (squad_repo / ".squad/agents/kit").mkdir(parents=True, exist_ok=True)
+    (squad_repo / ".squad/agents/kit/history.md").write_text("# Kit\n\n- the CI token is npm_" + "x1Y2z3" * 6 + "\n")
+    run_git(squad_repo, "add", "-A")
+    refused = run_git(squad_repo, "commit", "-m", "leak", check=False)
+    assert refused.returncode == 1
+    assert ".squad/memory/wiki/Auth.md:3: SEC001" in refused.stderr
+    assert ".squad/agents/kit/history.md:3: SEC001" in refused.stderr and "npm token" in refused.stderr
+
+
+def test_the_hook_path_does_not_import_the_judgement():
+    import subprocess
+    import sys
+
+    code = ("import sys; import tiergit.hookrun, tiergit.checkrun, tiergit.checks, tiergit.secretscope; "
+            "print(sorted(m for m in ('tiergit.judge', 'tiergit.dreams', 'click', 'rapidfuzz') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
-from tiergit import judge, safeyaml
+from tiergit import safeyaml
 from tiergit.errors import InputError
 
 DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
@@ -225,6 +225,8 @@ def classify(text: str, section_heading: str | None = None, labels: dict[str, li
         if key in SECTION_KINDS:
             return SECTION_KINDS[key]
     # Unlabelled prose: what plain language says it is ("never …", "root cause …", "you may …").
+    # Imported here: the pre-commit hook never classifies, and judge's patterns cost ~40 ms to compile.
+    from tiergit import judge
     return judge.plain_kind(text) or "context"
 
 
@@ -314,6 +316,8 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
            labels: dict[str, list[str]] | None, skip_heading: bool) -> list[Item]:
     offset = 1 if skip_heading else 0
     body_lines = section_lines[offset:]
+    from tiergit import judge
+
     items = []
     subs = [n for n, ln in enumerate(body_lines) if ln.lstrip().startswith("#")]
     lead: tuple[str, int] | None = None   # (kind, end) of a `**Root cause:**` paragraph that opens a list

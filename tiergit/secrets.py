@@ -252,3 +252,24 @@ def scan(text: str) -> list[SecretHit]:
             if found:
                 hits.append(SecretHit(i + 1, found[0], found[1]))
     return hits
+
+
+_CUT = re.compile(r"[=:]\s*|\s")
+
+
+def redact(text: str) -> tuple[str, list[SecretHit]]:
+    """The text with every credential replaced by `[redacted: KIND]` (from the credential, or
+    the assignment's value, to the end of its line), and the hits. What tiergit writes itself
+    (session entries, compacted transcripts) goes through this: tool output is not copied."""
+    hits = scan(text)
+    if not hits:
+        return text, []
+    lines = text.split("\n")
+    for hit in hits:
+        line = lines[hit.line - 1]
+        start = hit.column - 1
+        if hit.kind.endswith(("assignment", "in URL", "in prose")):
+            cut = _CUT.search(line, start)
+            start = cut.end() if cut else start
+        lines[hit.line - 1] = f"{line[:start]}[redacted: {hit.kind}]"
+    return "\n".join(lines), hits
