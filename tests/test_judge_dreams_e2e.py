@@ -4,8 +4,8 @@ metadata, evidence refs or tags in the text; provenance in the comment), and a h
 with every metadata form promotes exactly its staged, confident, durable candidates."""
 from __future__ import annotations
 
+import json
 import re
-import shutil
 
 import pytest
 
@@ -29,6 +29,9 @@ def promote(repo, dreams_text: str) -> list[str]:
     staging = default_staging(Store.open(repo))
     write(repo / staging, dreams_text)
     commit(repo, "dreams")
+    # A committed line is never of unknown age: git dates it (the openclaw preset has no minimum age).
+    rows = json.loads(ok(tiergit(repo, "promote", "--json")).stdout)["candidates"]
+    assert rows and all(row["age_day"] for row in rows)
     git(repo, "switch", "-q", "-c", "tiergit/promote")
     ok(tiergit(repo, "promote", "--apply"))
     commit(repo, "tiergit: promote")    # the promotion commit passes the pre-commit hook

@@ -64,6 +64,15 @@ FACT = re.compile(
     r"\b(?:defaults? to|is stored in|are stored in|lives? (?:in|at|under)|runs? on|is limited to|expires? after|"
     r"is (?:case[- ]sensitive|idempotent|deprecated|read-only|immutable)|only works|doesn't support|does not support|"
     r"takes? (?:about |around )?\d+ (?:s|sec|seconds|minutes|min|hours)|limit is|maximum is|requires the)\b")
+# Bold labels that say an item is context whatever its wording (`**Task:** Write the tests`).
+CONTEXT_LABEL = re.compile(
+    r"(?i)^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*(?:context|status|task|pr|why|background|summary|outcome|result|impact|"
+    r"scope|files?|changes?|by|date|owner|author|requested by|notes?|what happened)\b[^*\n]{0,20}\*\*")
+# Plain-text labels (`Rule: …`, `News preference: …`, `Bug fix (links): …`), up to three words before them.
+PLAIN_LABELS = {"rule": "rule", "preference": "rule", "policy": "rule", "convention": "rule", "lesson": "rule",
+                "principle": "rule", "guideline": "rule", "decision": "decision", "fix": "error", "root cause": "error",
+                "workaround": "error", "todo": "open", "correction": "correction"}
+PLAIN_LABEL = re.compile(r"^(?:[\w'-]+\s+){0,2}?(" + "|".join(PLAIN_LABELS) + r")s?(?:\s*\([^)]{0,30}\))?\s*:\s")
 # A rule leads with its directive: the modal sits in the first words of a clause.
 CLAUSE = re.compile(r"\s(?:—|–|-|->|→)\s|[:;]\s|,\s(?:so|but|and|or|then)\s")
 NARRATIVE = re.compile(r"^(?:📌|team update|implemented|added|created|wrote|updated|refactored|merged|reviewed|completed|finished|"
@@ -88,7 +97,7 @@ def plain_kind(text: str) -> str | None:
 
     Order matters: an owner's correction or permission outranks the rule wording it carries
     ("No, that's wrong: always use tabs" is a correction)."""
-    if len(" ".join(text.split())) > MAX_PLAIN_CHARS:
+    if len(" ".join(text.split())) > MAX_PLAIN_CHARS or CONTEXT_LABEL.match(text):
         return None
     # The first sentence carries a rule's wording; a modal buried in a long report does not make one.
     body = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", body_of(text), maxsplit=1)[0][:200]
@@ -104,6 +113,8 @@ def plain_kind(text: str) -> str | None:
         return "error"
     if OPEN.search(low):
         return "open"
+    if m := PLAIN_LABEL.match(low):
+        return PLAIN_LABELS[m[1]]
     if DECISION.search(low):
         return "decision"
     if NARRATIVE.match(low):
