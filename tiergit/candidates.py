@@ -295,7 +295,7 @@ def _dreamed(raw: str, text: str, kind: str, min_confidence: float) -> tuple[str
     vouched = dreams.vouched(meta, min_confidence, raw)
     # A note lifted from a timestamped session log is an event unless its wording makes it knowledge.
     if vouched and kind == "context" and not judge.junk(cleaned) and not judge.narrative(cleaned) \
-            and not dreams.STAMPED.match(raw):
+            and not dreams.STAMPED.match(raw) and not judge.CONTEXT_LABEL.match("- " + cleaned):
         kind = "fact"
     how = (f"confidence {meta.confidence:.2f}" if meta.confidence is not None else meta.tag or "") if vouched else ""
     return cleaned, kind, how, meta.evidence

@@ -73,6 +73,8 @@ def read(text: str) -> DreamMeta:
 
 
 STAMPED = re.compile(r"^\s*(?:[-*+]\s+)?(?:Candidate:\s*)?\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}")
+DUMP = re.compile(r"^\s*(?:[-*+]\s+)?(?:Candidate:\s*)?Possible Lasting (?:Truths|Updates)\s*:|Candidate:\s*(?:-\s*)?Candidate:",
+                  re.I)
 REFLECTION = re.compile(r"^\s*(?:[-*+]\s+)?(?:Candidate:\s*)?(?:Reflections?|Theme)\s*:", re.I)
 
 
@@ -84,6 +86,8 @@ def verdict(meta: DreamMeta, min_confidence: float, text: str = "") -> str | Non
         return "Dreaming rejected it (`status: rejected`)"
     if meta.note == "reflection" or meta.tag == "reflection" or REFLECTION.match(text):
         return "a Dreaming reflection (a theme across memories), not a memory"
+    if DUMP.match(text):
+        return "a raw Dreaming dump (`Possible Lasting Truths:` / a nested candidate), not one memory"
     if meta.tag in ("unclear", "ephemeral"):
         return f"Dreaming tagged it `[{meta.tag}]`"
     if meta.confidence is not None:

@@ -159,7 +159,7 @@ LOG = re.compile(r"(?i)^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?[^\]
                  r"|\d{2}:\d{2}(?::\d{2})?\s|(?:traceback|exit code|exited with|stdout|stderr)\b)")
 REPORT = re.compile(r"(?i)\b(?:cron|heartbeat|scheduled (?:job|task)|delivery (?:report|status)|health ?check)\b.{0,80}"
                     r"\b(?:ok|succeeded|failed|completed|ran|delivered|sent|posted|status)\b"
-                    r"|^(?:tasks? completed|status report|monitoring|summary)\s*:|持续监控|监控项|无新|无重大|突破\s*[:：#]|状态[:：（(]")
+                    r"|^(?:tasks? completed|status report|monitoring|summary)\s*:|持续监控|监控项|无新|无重大|突破\s*[:：#]|状态[:：（(]|执行时间|cron 任务|由 cron")
 TRANSCRIPT = re.compile(r"(?i)^\s*(?:[-*>]\s*)*(?:\*\*|__|\[)?(?:user|assistant|human|ai|system|bot|agent|me|you)"
                         r"(?:\*\*|__|\])?\s*(?:\*\*)?[:：>]")
 PATH_ONLY = re.compile(r"^`?[\w.~/\\-]+(?:/[\w.-]+)+`?:?\s*$|^`?[\w.-]+\.(?:md|py|ts|js|cs|json|ya?ml|toml|sh)`?\s*$")
@@ -199,7 +199,7 @@ def junk(text: str) -> str | None:
     if META.match(first) and (len(WORD.findall(body)) < 8 or STATUS.search(body)):
         return "a metadata / status line"
     words = len(WORD.findall(body))
-    if words < 3 or (words < 6 and body.rstrip("*_ ").endswith(":")):
+    if words < 3 or (words < 15 and raw.splitlines()[0].rstrip().rstrip("*_ ").endswith(":")):
         return "a fragment"
     return None
 
