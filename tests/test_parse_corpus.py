@@ -248,4 +248,5 @@ def test_each_project_has_more_durable_items_than_the_narrow_vocabulary_gave():
         project = path.relative_to(CORPUS).parts[0]
         items = parse.parse(path.read_text(encoding="utf-8"), str(path)).items
         durable[project] = durable.get(project, 0) + sum(i.durable for i in items)
-    assert durable == {"bradygaster_squad": 56, "martinopedal_azure-analyzer": 89}
+    # The label vocabulary alone found 56 and 89; plain-language judgement (tiergit/judge.py) adds to them.
+    assert durable["bradygaster_squad"] >= 56 and durable["martinopedal_azure-analyzer"] >= 89

@@ -3,6 +3,7 @@ decision, correction, error/fix and rule items in cold, and hot stays within its
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -22,7 +23,13 @@ AGENTS = [p for p in replay.agent_dirs(CORPUS) if (p.parent.parent / ".squad").i
 
 
 def _fold(text: str) -> str:
-    return " ".join(text.split())
+    # Item ids ignore case, so `must come BEFORE` repeating cold's `must come before` is one item.
+    return " ".join(text.split()).lower()
+
+
+# A bold lead-in alone (`**Key decisions:**` over a list) carries no knowledge of its own:
+# the list items under it take its kind and are what must be kept.
+LEAD_IN_RE = re.compile(r"^(?:[-*+]\s+|\d+[.)]\s+)?\*\*[^*]+\*\*:?\s*$")
 
 
 def _hot_health(cfg, agent: str) -> str:
@@ -55,7 +62,7 @@ def test_replay_keeps_every_must_keep_item_and_hot_in_budget(squad_repo: Path, a
         if not notes.strip():
             continue
         for item in parse.parse(notes, version.name, cfg.labels).items:
-            if item.kind in MUST_KEEP:
+            if item.kind in MUST_KEEP and not LEAD_IN_RE.match(item.clean):
                 must_keep[item.id] = item.clean
                 kinds_seen.add(item.kind)
         when = replay.version_time(version)
