@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import commit, git, ok, tiergit, write
-from tiergit import mergederived, session
+from tiergit import mergederived, parse, session
 from tiergit.commands import merge as merge_cmd
 from tiergit.merge import merge_texts
 
@@ -127,3 +127,24 @@ def test_a_file_over_the_size_cap_is_merged_line_by_line(tmp_path, monkeypatch):
     outcome = merge_cmd.run_driver(base, ours, theirs, "cold.md")
     assert outcome["fallback"] and "entry-merge cap" in outcome["notes"][0]
     assert ours.read_text() == BASE.replace("# Cold memory", "# Cold notes") + "\n### 2026-05-03: ours\n\n- o\n"
+
+
+def test_two_sessions_started_on_both_sides_conflict_and_picking_theirs_is_consistent():
+    """The session keys really differ (two sessions), so they conflict; both alternatives
+    carry the recomputed body hash, so keeping either never wedges `session start`."""
+    def hot(body: str, task: str) -> str:
+        return (f"---\ntiergit:\n  agent: picard\n  session: s-{abs(hash(task)) % 10**9:09d}\n  task: {task}\n"
+                f"  body: {session.body_hash(body)}\n---\n{body}")
+    base_body = "# Hot\n\n## Current task\nsee frontmatter\n\n## Blockers\n"
+    theirs_body = base_body + "- [blocker] staging is down\n"
+    result = merge_texts(hot(base_body, "old"), hot(base_body, "alpha"), hot(theirs_body, "beta"))
+    assert result.conflicts == 1 and result.conflict_sections == ["the frontmatter"]
+    front, body = result.text[4:].split("\n---\n", 1)
+    assert body == theirs_body
+    theirs_block = front.split("=======\n", 1)[1].split(">>>>>>> theirs", 1)[0]
+    ours_block = front.split("<<<<<<< ours\n", 1)[1].split("=======\n", 1)[0]
+    for block in (ours_block, theirs_block):
+        assert f"body: {session.body_hash(body)}" in block
+    resolved = "---\n" + front.split("<<<<<<< ours\n", 1)[0] + theirs_block + "---\n" + body
+    meta = parse.parse(resolved).metadata["tiergit"]
+    assert meta["task"] == "beta" and meta["body"] == session.body_hash(body)   # not "unfinished"
