@@ -10,7 +10,7 @@ from tiergit.errors import InputError
 from tiergit.tokens import TokenCache
 
 UNITS = {"bytes": "bytes", "tokens": "tokens", "lines": "lines"}
-# Findings of one code reported per file: a file of 25,000 transcript lines printed 25,000
+# Findings of one code reported per file: a file of 12,000 transcript lines printed 12,000
 # findings (a hook's output, too, is work per file); the first ones show the pattern.
 MAX_PER_CODE = 20
 # What git and the tiergit merge driver leave in a file on a conflict (`=======` alone is also a

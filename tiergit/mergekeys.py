@@ -33,8 +33,6 @@ from tiergit.mergeseq import Key, Piece
 MARKER_RE = re.compile(r"<!--\s*(?:tiergit:session\s+)?(s-[0-9a-z]{4,32})\s*-->")
 HEADING_ID_RE = re.compile(r"\s\^(m-[0-9a-z]{4,32})\s*$")
 MAX_PAIRS = 2500   # namesakes compared pairwise at most (a 300-fold heading stays fast)
-
-
 WORD_RE = re.compile(r"\w{4,}")
 KEPT = 0.5   # a namesake that keeps less than half of the base entry's words is another entry
 
