@@ -7,7 +7,7 @@ holding a 120 KB run of punctuation finishes in about a second.
    Rust encoder (the floor, measured in the same run). Doubling n should about double
    the heap time.
 2. `merge_texts` on a file of growing size (two sides append, one edits), and the driver
-   on a file over MAX_MERGE_BYTES (falls back to `git merge-file`).
+   on a ~50 MB file, over MAX_MERGE_BYTES (falls back to `git merge-file`).
 3. `tiergit check` on a cold file with a 120 KB punctuation run (a new process), against
    `tiergit check` on a small file (the floor: process start and imports).
 
@@ -60,6 +60,19 @@ def bench_merge(quick: bool) -> None:
         theirs = base.replace("- item 3 about", "- item 3 (edited) about")
         print(f"   {len(base):>8} bytes {timed(lambda: merge_texts(base, ours, theirs)):7.3f}")
     print(f"   files over {MAX_MERGE_BYTES} bytes are merged by `git merge-file` (linear)")
+    if quick:
+        return
+    from tiergit.commands.merge import run_driver
+
+    with tempfile.TemporaryDirectory() as tmp:
+        base = "# Cold\n\n" + "".join(f"### 2026-05-{i % 28 + 1:02d}: entry {i}\n\n- item {i} about the cache\n\n"
+                                      for i in range(1_000_000))
+        paths = [Path(tmp, n) for n in "OAB"]
+        paths[0].write_text(base)
+        paths[1].write_text(base + "### 2026-06-01: ours\n\n- o\n")
+        paths[2].write_text(base.replace("- item 3 about", "- item 3 (edited) about", 1))
+        took = timed(lambda: run_driver(paths[0], paths[1], paths[2], "cold.md"))
+        print(f"   the driver on a {len(base) / 1e6:.0f} MB file (fallback): {took:.2f} s (was 227 s for 50 MB)")
 
 
 def bench_check() -> None:
