@@ -126,6 +126,9 @@ ROWS = [
     Row("device cold / check", device(COLD), CHECK, 1, COLD),
     Row("device hot / status", device(HOT), ("status",), 0, HOT),
     Row("fifo config / status", fifo(".tiergit.yml"), ("status",), 2, ".tiergit.yml:1: TG006 is a FIFO"),
+    Row("fifo config, none staged / hook",   # with a staged config the hook reads that blob instead
+        both(put(COLD, ENTRY + "- [fact] more\n", stage=True), lambda r: git(r, "rm", "-q", "--cached", ".tiergit.yml"),
+             fifo(".tiergit.yml")), COMMIT, 1, ".tiergit.yml:1: TG006 is a FIFO"),
     Row("config linked to a device / status", link(".tiergit.yml", "/dev/zero"), ("status",), 2,
         "TG006 is a character device"),
     Row("folder config / status", lambda r: ((r / ".tiergit.yml").unlink(), (r / ".tiergit.yml").mkdir()),
