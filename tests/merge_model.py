@@ -12,9 +12,9 @@ duplicated. The rules are the merge driver's contract:
   text: the merge keeps the words either way, but the headings would not count true);
 - a rename on one side and an append or edit on the other is one entry, renamed;
 - one side edits an entry's first item and the other its last, so no item is edited
-  twice (that would be a real conflict, tested elsewhere); a branch never both renames
-  and edits the same entry, and the two branches never rename the same entry (a rename
-  is recognised by its unchanged body; anything else is a new entry).
+  twice (that would be a real conflict, tested elsewhere); the two branches never
+  rename the same entry. A rename is recognised by an unchanged body, or, renamed and
+  edited on the same side, by the same date and 80 % of its words kept.
 """
 from __future__ import annotations
 
@@ -139,10 +139,10 @@ def apply_ops(model: Model, name: str, rng: random.Random, n_ops: int, avoid_ren
             b.state[uid] = "deleted"   # stays in `order` so the undated sections after it stay
             dropped = set(b.appended.pop(uid, []))
             b.added_lines = [x for x in b.added_lines if x not in dropped]
-        elif op == "rename" and state is None and uid not in avoid_rename:
+        elif op == "rename" and state in (None, "changed") and uid not in avoid_rename:
             e.heading_line = f"{e.heading_line} (renamed by {tag})"
             b.state[uid] = "renamed"
-        elif op in ("append", "edit") and state != "renamed":
+        elif op in ("append", "edit"):   # also after a rename on this side (renamed and edited)
             if op == "append":
                 line = f"- [fact] {tag} appended note"
                 e.body = e.body.rstrip("\n") + f"\n\n{line}\n\n"
@@ -157,7 +157,7 @@ def apply_ops(model: Model, name: str, rng: random.Random, n_ops: int, avoid_ren
                 new = f"{old} (revised by {tag})"
                 e.body = e.body.replace("\n" + old + "\n", "\n" + new + "\n", 1)
                 b.edited[old] = new
-            b.state[uid] = "changed"
+            b.state[uid] = "renamed" if state == "renamed" else "changed"
     return b
 
 

@@ -15,7 +15,8 @@ keys of all three versions together, before the merge, so that:
   entry reusing the heading (the old one was deleted), not an edit of it;
 - an entry whose heading changed but whose body did not is the same entry renamed,
   so the other side's edits to it merge into the renamed entry instead of both copies
-  being kept.
+  being kept; so is one renamed and edited on the same side, when its date is the same
+  and it keeps 80 % of the entry's words.
 
 Cost: O(size of the three versions) for word sets and dictionaries, plus, within a group of
 repeated headings (a few sections): word-set overlaps, at most MAX_PAIRS of them.
@@ -35,6 +36,7 @@ HEADING_ID_RE = re.compile(r"\s\^(m-[0-9a-z]{4,32})\s*$")
 MAX_PAIRS = 2500   # namesakes compared pairwise at most (a 300-fold heading stays fast)
 WORD_RE = re.compile(r"\w{4,}")
 KEPT = 0.5   # a namesake that keeps less than half of the base entry's words is another entry
+RENAMED = 0.8   # a new heading keeping this share of a deleted entry's words is that entry
 
 
 def kept_words(old: str, new: str) -> float:
@@ -177,6 +179,22 @@ def _renames(base: list[Piece], side: list[Piece], same: dict[int, int]) -> None
         candidates = missing.get(body_of(p)) if p.key not in base_keys else None
         if candidates:
             p.key = candidates.pop(0).key
+    _edited_renames(base, side, [p for _, p in fresh if p.key not in base_keys], missing)
+
+
+def _edited_renames(base: list[Piece], side: list[Piece], fresh: list[Piece],
+                    missing: dict[str, list[Piece]]) -> None:
+    """A new dated section with a missing base entry's date that keeps RENAMED of that
+    entry's words is that entry, renamed and edited (or appended to) on the same side.
+    Cost: word sets of the few sections involved."""
+    left = [p for group in missing.values() for p in group if p.date is not None]
+    for p in fresh:
+        if p.date is None:
+            continue
+        scored = [(kept_words(body_of(o), body_of(p)), n) for n, o in enumerate(left) if o.date == p.date]
+        best = max(scored, default=(0.0, -1))
+        if best[0] >= RENAMED:
+            p.key = left.pop(best[1]).key
 
 
 def _replaced(base: list[Piece], side: list[Piece]) -> None:
