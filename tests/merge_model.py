@@ -19,7 +19,6 @@ duplicated. The rules are the merge driver's contract:
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -205,6 +204,3 @@ def check(model: Model, a: Branch, b: Branch, merged: str) -> tuple[int, int]:
                 dup += have[old]
     return lost, dup
 
-
-def heading_re(level: str) -> re.Pattern[str]:
-    return re.compile(rf"^{re.escape(level)} ", re.M)

@@ -20,7 +20,7 @@ from typing import Callable
 
 import pytest
 
-from conftest import git, tiergit
+from conftest import git
 
 HOT, COLD = ".squad/memory/hot/picard.md", ".squad/memory/cold/picard.md"
 ENTRY = "# Cold\n\n### 2026-05-01: cache\n\n- [fact] tokens expire after ten minutes\n"

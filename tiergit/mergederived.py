@@ -1,7 +1,7 @@
 """Frontmatter values derived from the file itself, recomputed by the merge, never conflicted.
 
 The hot file's `tiergit: {body: <hash>}` is the hash of the body as tiergit last wrote
-it: it equal to the body's hash means "no unfinished notes". Merged key by key, two
+it: its being equal to the body's hash means "no unfinished notes". Merged key by key, two
 sides that each wrote a new hash conflicted, and keeping either hash beside a merged
 body made the next `session start` see an unfinished session that was none. Here the
 merged value is decided from what each side meant: when every side's hash matched its
@@ -13,15 +13,15 @@ Cost: one sha1 of the merged body, only for files that carry the key.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
-
-# (parent key, key) of every derived value, and how it is computed from the body.
-DERIVED: dict[tuple[str, str], str] = {("tiergit", "body"): "sha1-12"}
-
+from typing import Any, Callable
 
 def body_hash(body: str) -> str:
     """Must equal session.body_hash (tests/test_merge_hostile.py checks it)."""
     return hashlib.sha1(body.encode("utf-8")).hexdigest()[:12]
+
+
+# (parent key, key) of every derived value, and how it is computed from the body.
+DERIVED: dict[tuple[str, str], Callable[[str], str]] = {("tiergit", "body"): body_hash}
 
 
 def _stored(meta: dict, parent: str, key: str) -> Any:
@@ -32,12 +32,12 @@ def _stored(meta: dict, parent: str, key: str) -> Any:
 def values(metas: tuple[dict, dict], bodies: tuple[str, str], merged_body: str) -> dict[tuple[str, str], str]:
     """The derived values the merged file must carry: {(parent, key): value}."""
     out = {}
-    for (parent, key) in DERIVED:
+    for (parent, key), compute in DERIVED.items():
         stored = [_stored(m, parent, key) for m in metas]
         if all(s is None for s in stored):
             continue
-        unclean = [s for s, body in zip(stored, bodies) if s is not None and s != body_hash(body)]
-        merged = body_hash(merged_body)
+        unclean = [s for s, body in zip(stored, bodies) if s is not None and s != compute(body)]
+        merged = compute(merged_body)
         if not unclean:
             out[(parent, key)] = merged
         else:
