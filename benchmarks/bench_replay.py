@@ -9,6 +9,7 @@ is the median over the runs.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -23,7 +24,7 @@ sys.path.insert(0, str(PROJECT / "tests"))
 from tiergit import config, parse, session, tokens  # noqa: E402
 import replay  # noqa: E402
 
-CORPUS = PROJECT.parent / "shared" / "corpus"
+CORPUS = Path(os.environ.get("TIERGIT_CORPUS", PROJECT.parent / "shared" / "corpus"))
 
 
 def make_store(base: Path) -> config.Config:
@@ -75,6 +76,8 @@ def main() -> None:
     rows = {}
     for _ in range(args.runs):
         for agent_dir in replay.agent_dirs(CORPUS):
+            if agent_dir.name == "MEMORY":
+                continue  # OpenClaw's MEMORY.md versions are not session notes of one agent
             with tempfile.TemporaryDirectory() as tmp:
                 fig = replay_agent(agent_dir, Path(tmp))
             rows.setdefault(fig["agent"], []).append(fig)

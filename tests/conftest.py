@@ -51,7 +51,8 @@ def pytest_terminal_summary(terminalreporter) -> None:
             "(set TIERGIT_CORPUS to a copy of the shared real-memory corpus to run them)")
     elif HAVE_CORPUS:
         ran = sum(1 for r in terminalreporter.stats.get("passed", []) if "corpus" in r.keywords)
-        terminalreporter.write_line(f"tiergit: {ran} corpus test(s) passed against {CORPUS}")
+        if ran:
+            terminalreporter.write_line(f"tiergit: {ran} corpus test(s) passed against {CORPUS}")
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, PROJECT, git, tiergit
+from conftest import PROJECT, git, tiergit
 from tiergit.cli import main
 
 
@@ -53,6 +53,7 @@ COMMANDS: dict[str, list[str]] = {
     "install": ["install", "--dry-run"],
     "instructions": ["instructions", "--agent", "juno"],
     "measure": ["measure"],
+    "mcp": ["mcp", "--check"],
     "merge-driver": ["merge-driver", "{base}", "{ours}", "{theirs}", ".squad/memory/cold/juno.md"],
     "promote": ["promote"],
     "propose": ["propose", "--topic", "ingestion", "Every feed is parsed with a schema."],
@@ -60,8 +61,8 @@ COMMANDS: dict[str, list[str]] = {
     "report": ["report", "--html", "{html}"],
     "restore": ["restore", ".squad/memory/cold/juno.md"],
     "review sync": ["review", "sync", "--dry-run"],
-    "review accept": ["review", "accept", "{id}"],
-    "review reject": ["review", "reject", "{id}"],
+    "review accept": ["review", "accept", "{id}", "--reason", "confirmed"],
+    "review reject": ["review", "reject", "{id}", "--reason", "one-off"],
     "session start": ["session", "start", "--agent", "newbie"],
     "session end": ["session", "end", "--agent", "juno"],
     "status": ["status"],
@@ -100,8 +101,8 @@ def team(tmp_path_factory) -> dict:
     base = tmp_path_factory.mktemp("team")
     repo = base / "repo"
     shutil.copytree(PROJECT / "examples" / "team", repo)
-    # A Squad layout to import: one real agent history from the corpus.
-    squad = CORPUS / "bradygaster_squad" / ".squad"
+    # A Squad layout to import: one hand-written agent history (tests/fixtures/squad).
+    squad = PROJECT / "tests" / "fixtures" / "squad" / ".squad"
     (repo / ".squad/agents/vox").mkdir(parents=True)
     shutil.copy(squad / "agents/vox/history.md", repo / ".squad/agents/vox/history.md")
     git(repo, "init", "-q", "-b", "main")

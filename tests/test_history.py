@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import CORPUS, git, tiergit, write
+from conftest import git, tiergit, write
 
 from tiergit import history
 from tiergit.store import Store
@@ -37,12 +37,12 @@ def run_json(repo: Path, *args: str) -> dict:
 
 def build(repo: Path) -> list[str]:
     """legacy -> hot -> cold+hot -> unrelated -> merge adding wiki -> hot deleted."""
-    legacy = (CORPUS / "bradygaster_squad" / "replay" / "pao")
-    first, second = sorted(legacy.glob("*.md"))[:2]
-    shas = [commit(repo, "legacy history", {LEGACY: first.read_text()})]
+    first = (Path(__file__).parent / "fixtures/squad/.squad/agents/vox/history.md").read_text()
+    second = first + "\n### Tab completion (2026-03-28)\n\n**Fix:** complete agent names from team.md.\n"
+    shas = [commit(repo, "legacy history", {LEGACY: first})]
     shas.append(commit(repo, "session start", {HOT: "# picard\n\n## Current task\n- a\n"}))
     shas.append(commit(repo, "session end", {HOT: "# picard\n", COLD: "# cold\n\n### Fix (2026-05-01)\n- b\n",
-                                             LEGACY: second.read_text()}))
+                                             LEGACY: second}))
     commit(repo, "docs only", {"docs.md": "not memory\n"})
     git(repo, "checkout", "-q", "-b", "wiki-branch")
     commit(repo, "promote", {WIKI: "# auth\n\n- [rule] rotate\n"})

@@ -13,6 +13,8 @@ from conftest import CORPUS, git, tiergit
 from tiergit import importer, parse, recall, recall_index
 from tiergit.store import Store
 
+pytestmark = pytest.mark.corpus
+
 PROJECTS = ["bradygaster_squad", "martinopedal_azure-analyzer"]
 
 

@@ -32,8 +32,8 @@ def test_existing_user_hook_keeps_running_and_is_restored(repo):
     out = tiergit(repo, "install")  # a second install is a no-op, never a double chain
     assert out.returncode == 0
     hooks = repo / ".git/hooks"
-    assert (hooks / "pre-commit.legacy").read_text() == USER_HOOK
-    assert "tiergit-hook v1" in (hooks / "pre-commit").read_text()
+    assert (hooks / "pre-commit.tiergit-chained").read_text() == USER_HOOK
+    assert "tiergit-hook v2" in (hooks / "pre-commit").read_text()
     log = repo / ".git/user-hook.log"
     assert log.read_text().count("user-hook-ran") == 1  # ran for the init commit
 
@@ -51,9 +51,9 @@ def test_existing_user_hook_keeps_running_and_is_restored(repo):
     assert git(repo, "commit", "-q", "-m", "small").returncode == 0
 
     un = tiergit(repo, "uninstall")
-    assert un.returncode == 0 and "restored pre-commit from pre-commit.legacy" in un.stdout
+    assert un.returncode == 0 and "restored pre-commit from pre-commit.tiergit-chained" in un.stdout
     assert user.read_text() == USER_HOOK and os.access(user, os.X_OK)
-    assert not (hooks / "pre-commit.legacy").exists() and not (hooks / "post-merge").exists()
+    assert not (hooks / "pre-commit.tiergit-chained").exists() and not (hooks / "post-merge").exists()
     assert git(repo, "config", "--get", "merge.tiergit.driver", check=False).returncode == 1
     # tiergit no longer checks; the user's hook still runs.
     write(repo / HOT, BIG)
@@ -62,12 +62,12 @@ def test_existing_user_hook_keeps_running_and_is_restored(repo):
     assert log.read_text().count("user-hook-ran") == 5
 
 
-def test_install_never_overwrites_a_taken_legacy_slot(repo):
+def test_install_never_overwrites_a_taken_chained_slot(repo):
     make_hook(repo / ".git/hooks/pre-commit", USER_HOOK)
-    make_hook(repo / ".git/hooks/pre-commit.legacy", "#!/bin/sh\nexit 0\n")
+    make_hook(repo / ".git/hooks/pre-commit.tiergit-chained", "#!/bin/sh\nexit 0\n")
     (repo / ".tiergit.yml").write_text("version: 1\npreset: squad\n")
     proc = tiergit(repo, "install")
-    assert proc.returncode == 2 and "pre-commit.legacy is already taken" in proc.stderr
+    assert proc.returncode == 2 and "pre-commit.tiergit-chained: is taken" in proc.stderr
     assert (repo / ".git/hooks/pre-commit").read_text() == USER_HOOK
 
 
@@ -75,8 +75,8 @@ def test_core_hooks_path_is_respected(repo):
     git(repo, "config", "core.hooksPath", ".githooks")
     make_hook(repo / ".githooks/pre-commit", USER_HOOK)
     init_squad(repo)
-    assert "tiergit-hook v1" in (repo / ".githooks/pre-commit").read_text()
-    assert (repo / ".githooks/pre-commit.legacy").read_text() == USER_HOOK
+    assert "tiergit-hook v2" in (repo / ".githooks/pre-commit").read_text()
+    assert (repo / ".githooks/pre-commit.tiergit-chained").read_text() == USER_HOOK
     assert not (repo / ".git/hooks/pre-commit").exists()
     write(repo / HOT, BIG)
     git(repo, "add", "-A")

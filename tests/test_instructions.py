@@ -53,3 +53,26 @@ def test_openclaw_needs_no_agent_and_bad_agent_is_refused(repo: Path) -> None:
 def test_squad_layout_requires_an_agent(squad_store: Path) -> None:
     proc = tiergit(squad_store, "instructions")
     assert proc.returncode == 2 and "--agent is required" in proc.stderr
+
+
+def test_instructions_teach_the_whole_loop(squad_store: Path) -> None:
+    text = tiergit(squad_store, "instructions", "--agent", "picard").stdout
+    for step in ("tiergit session start --agent picard", 'tiergit recall "', "--full",
+                 "tiergit propose --topic", "--apply", "tiergit session end --agent picard",
+                 "--for debug", "--include-wiki", "--include-cold"):
+        assert step in text, step
+    # the same loop through the MCP tools and resources
+    for tool in ("session_start", "recall", "context", "propose", "session_end", "status",
+                 "tiergit://hot/picard", "tiergit://wiki/<topic>"):
+        assert tool in text, tool
+    assert text.index("session start") < text.index("tiergit recall") < text.index("propose") \
+        < text.index("session end --agent")
+
+
+def test_unknown_agent_is_warned_with_the_known_names(squad_store: Path) -> None:
+    write(squad_store / ".squad/memory/hot/picard.md", "# picard hot\n")
+    proc = tiergit(squad_store, "instructions", "--agent", "pickard", "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["known_agent"] is False
+    assert "no memory for agent 'pickard'" in proc.stderr and "picard" in proc.stderr.split("agents are:")[1]
+    proc = tiergit(squad_store, "instructions", "--agent", "picard")
+    assert proc.returncode == 0 and "warning" not in proc.stderr

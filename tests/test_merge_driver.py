@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 
 from delivery_fixtures import squad_repo, squad_template  # noqa: F401
-from conftest import CORPUS, git, tiergit, write
+from conftest import git, tiergit, write
 
 from tiergit import parse
 
-CAPCOM = CORPUS / "bradygaster_squad/.squad/agents/capcom/history.md"
+CAPCOM = Path(__file__).parent / "fixtures/squad/sdk-history.md"  # hand-written, shaped like a real history
 COLD = ".squad/memory/cold/picard.md"
 NO_HOOKS = {"TIERGIT": "0"}   # these tests are about merging, not about the pre-commit checks
 
@@ -107,7 +107,7 @@ def test_same_entry_edited_differently_conflicts_only_inside_that_entry(squad_re
 
 
 def test_union_interleaves_two_new_entries_tiergit_keeps_each_whole(squad_repo):
-    """Squad's `merge=union` vs tiergit on a real file (capcom's history says it is union-merged).
+    """Squad's `merge=union` vs tiergit on a history shaped like a real one (Squad union-merges them).
 
     Two sessions each close the same note in the file's last entry and append their own
     entry. union keeps lines from both sides with no marker: it interleaves the two new

@@ -15,19 +15,21 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conftest import CORPUS
+from conftest import CORPUS, HAVE_CORPUS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tiergit import install, parse
 from tiergit.merge import merge_texts
 
-FILES = [CORPUS / p for p in (
+# Hand-written seeds run everywhere; with the corpus, real files join them.
+SEEDS = sorted((Path(__file__).parent / "fixtures" / "squad").rglob("*.md"))
+FILES = SEEDS + [CORPUS / p for p in (
     "bradygaster_squad/.squad/agents/network/history.md",     # three ### entries, small
     "bradygaster_squad/.squad/agents/capcom/history.md",      # entries between pinned sections
     "bradygaster_squad/.squad/agents/surgeon/history.md",     # undated ### sections among entries
     "martinopedal_azure-analyzer/.squad/agents/scribe/history.md",  # ## entries
-)]
+) if HAVE_CORPUS]
 OPS = st.lists(st.tuples(st.sampled_from(["add", "edit", "append", "delete"]), st.integers(0, 60)), max_size=6)
 
 

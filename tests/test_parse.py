@@ -180,9 +180,10 @@ def test_the_entry_with_most_words_wins():
 
 def test_configured_labels_extend_the_vocabulary():
     labels = {"rule": ["**Tip:**"]}
-    assert parse.classify("- **Tip:** keep it short", labels=labels) == "rule"
-    assert parse.classify("- **Key tips:** keep it short", labels=labels) == "rule"
-    assert parse.classify("- **Tip:** keep it short") == "context"
+    assert parse.classify("- **Tip:** the weekly report goes out on Mondays", labels=labels) == "rule"
+    assert parse.classify("- **Key tips:** the weekly report goes out on Mondays", labels=labels) == "rule"
+    # Without the label it is plain context (an imperative would be a rule by its wording).
+    assert parse.classify("- **Tip:** the weekly report goes out on Mondays") == "context"
 
 
 def test_configured_labels_replace_a_kind_and_override_defaults():

@@ -3,6 +3,8 @@ branch -> commit -> PR body -> a reviewer deletes one item -> merge -> `review s
 rejected item is never proposed again."""
 from __future__ import annotations
 
+import pytest
+
 import json
 from datetime import date, timedelta
 
@@ -119,7 +121,7 @@ def test_promote_review_cycle_in_a_real_repo(squad_repo, tmp_path):
     assert (result["accepted"], result["rejected"]) == (2, 1)
     assert [e["id"] for e in result["events"] if e["action"] == "rejected"] == [rejected_id]
     daily = repo / f".squad/memory/logs/daily/{TODAY.isoformat()}.md"
-    assert "Review: accepted 2, rejected 1" in daily.read_text()
+    assert "Dream review: accepted 2, rejected 1" in daily.read_text()
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "review sync")
 
@@ -151,6 +153,7 @@ def test_promote_output_is_identical_across_runs_and_preview_writes_nothing(squa
     assert git(repo, "status", "--porcelain").stdout == ""
 
 
+@pytest.mark.corpus
 def test_real_squad_history_ages_from_headings_and_git_blame(squad_repo):
     """A real history.md (corpus: martinopedal/azure-analyzer, agent atlas) as cold memory,
     committed 60 days ago: an item of a dated entry ages from its heading, an item of an

@@ -17,13 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, git, tiergit, write
+from conftest import git, tiergit, write
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--hide-scrollbars", "--remote-debugging-pipe"]
-REPLAY = CORPUS / "martinopedal_azure-analyzer" / "replay" / "atlas"
 
 
 class Browser:
@@ -144,7 +143,7 @@ def browser(tmp_path):
 
 @pytest.fixture(scope="module")
 def report_file(tmp_path_factory) -> Path:
-    """A squad store with legacy history.md growing over 8 real versions, hot/cold/wiki files."""
+    """A squad store with a legacy history.md growing over 8 versions, hot/cold/wiki files."""
     base = tmp_path_factory.mktemp("report")
     repo = base / "team"
     repo.mkdir()
@@ -152,9 +151,11 @@ def report_file(tmp_path_factory) -> Path:
            "GIT_COMMITTER_NAME": "C", "GIT_COMMITTER_EMAIL": "c@x", "TIERGIT": "0"}
     git(repo, "init", "-q", "-b", "main", env=env)
     assert tiergit(repo, "init", "--preset", "squad", env=env).returncode == 0
-    versions = sorted(REPLAY.glob("*.md"))[:8]
-    for i, version in enumerate(versions):
-        write(repo / ".squad/agents/atlas/history.md", version.read_text())
+    for i in range(8):
+        # A legacy history.md growing by one session a commit (hand-written, shaped like Squad's).
+        write(repo / ".squad/agents/atlas/history.md", "# Atlas — History\n\n## Learnings\n\n" + "".join(
+            f"### Ingest retry {k} (2026-04-{k + 1:02d})\n\n**Context:** feed {k} stalled at night.\n\n"
+            f"**Fix:** retry with backoff, cap {k + 2} attempts.\n\n" * 3 for k in range(i + 1)))
         write(repo / ".squad/memory/hot/atlas.md", f"# atlas hot\n\n## Current task\n- step {i}\n" + "- note\n" * i)
         write(repo / ".squad/memory/cold/atlas.md", "# atlas cold\n\n" + "".join(
             f"### Session {k} (2026-05-{k + 1:02d})\n- **Pattern:** lesson {k}\n\n" for k in range(i + 1)))

@@ -49,7 +49,7 @@ def test_reject_by_hand_until_the_text_changes(squad_repo):
     cold = squad_repo / ".squad/memory/cold/picard.md"
     cold.write_text(cold.read_text().replace("across gateway pods", "across gateway and worker pods"))
     assert _promote_json(squad_repo)[iid]["verdict"] == "promote"
-    accepted = tiergit(squad_repo, "review", "accept", iid, "--json")
+    accepted = tiergit(squad_repo, "review", "accept", iid, "--reason", "confirmed", "--json")
     assert json.loads(accepted.stdout)["action"] == "accepted"
 
 
@@ -79,11 +79,11 @@ def test_openclaw_review_line_goes_to_the_daily_note(repo):
                                       {"id": "m-33334444", "action": "proposed", "text": "Gone"}])
     run = tiergit(repo, "review", "sync")
     assert run.returncode == 0, run.stderr
-    assert "Review: accepted 1, rejected 1" in run.stdout
+    assert "Dream review: accepted 1, rejected 1" in run.stdout
     note = (repo / f"memory/daily/{date.today().isoformat()}.md").read_text()
     assert note.startswith(f"# {date.today().isoformat()}\n")
     last = note.rstrip("\n").splitlines()[-1]
-    assert last.startswith("- [") and last.endswith("] Review: accepted 1, rejected 1")
+    assert last.startswith("- [") and last.endswith("] Dream review: accepted 1, rejected 1")
     assert len(last.split("]")[0]) == len("- [HH:MM")
 
 

@@ -8,14 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, git, tiergit
+from conftest import CORPUS, HAVE_CORPUS, git, tiergit
 from tiergit import budget, config, parse, session, tokens
 
 sys.path.insert(0, str(Path(__file__).parent))
 import replay  # noqa: E402
 
 MUST_KEEP = ("decision", "correction", "error", "rule")
-AGENTS = replay.agent_dirs(CORPUS)
+pytestmark = pytest.mark.corpus
+
+# Squad histories only: an OpenClaw replay (`replay/MEMORY`) is MEMORY.md's versions, not sessions.
+AGENTS = [p for p in replay.agent_dirs(CORPUS) if (p.parent.parent / ".squad").is_dir()] if HAVE_CORPUS else []
 
 
 def _fold(text: str) -> str:
@@ -35,7 +38,7 @@ def _append_notes(cfg, agent: str, notes: str) -> None:
     path.write_text(path.read_text().rstrip("\n") + "\n\n" + notes)
 
 
-@pytest.mark.parametrize("agent_dir", AGENTS, ids=[p.name for p in AGENTS])
+@pytest.mark.parametrize("agent_dir", AGENTS, ids=[f"{p.parent.parent.name}/{p.name}" for p in AGENTS])
 def test_replay_keeps_every_must_keep_item_and_hot_in_budget(squad_repo: Path, agent_dir: Path) -> None:
     agent = agent_dir.name
     cfg = config.load(squad_repo)

@@ -40,6 +40,7 @@ def test_exact_count_offline_matches_cl100k():
     assert tokens.count_text("<|endoftext|>", "cl100k_base").exact
 
 
+@pytest.mark.corpus
 def test_pure_python_counts_equal_tiktoken_on_the_corpus():
     enc = tokens.encoding("cl100k_base")
     counter = tokens._rank_counter("cl100k_base")

@@ -15,7 +15,7 @@ from tiergit import parse
 from tiergit.candidates import TAG_RE, content_words
 from tiergit.errors import TiergitError
 from tiergit.plan import Plan
-from tiergit.retention import Cut, add_to_archive, flush_archive, remove_lines
+from tiergit.retention import Cut, add_to_archive, cut_lines, flush_archive
 
 DONE_RE = re.compile(r"^\s*[-*+]\s+\[[xX]\]\s")
 RESOLVED_RE = re.compile(r"(?i)\b(?:resolved|closed|fixed in|no longer (?:needed|an issue|applies|happens)|"
@@ -85,11 +85,44 @@ def audited_tiers(store) -> list[str]:
     return [n for n, t in store.config.tiers.items() if t.durable or t.reviewed]
 
 
-def plan_audit(store, today: date) -> tuple[list[Finding], Plan]:
+def _over_budget(store, rel: str, text: str, doc: parse.MemoryDoc, found: list[Finding],
+                 today: date, recalls: dict[str, int]) -> list[Finding]:
+    """A reviewed tier over budget: `found` plus the oldest items that bring it under warn
+    (`prune.fit_cuts`); dead findings inside a chosen entry go with that entry."""
+    from tiergit import git, prune
+
+    tier = store.config.tier_for(rel)[0]
+    if not (tier.reviewed and tier.budget):
+        return found
+    extra = prune.fit_cuts(doc, text, tier, store.config.tokenizer, [(f.line, f.end) for f in found],
+                           lambda: git.blame_dates(store.repo, rel), today, recalls)
+    covered = {n for s, e, *_ in extra for n in range(s, e + 1)}
+    kept = [f for f in found if f.line not in covered]
+    lines = [ln.rstrip("\r\n") for ln in parse.split_lines(text)]
+    return sorted(kept + [Finding(rel, s, e, day, reason, lines[s - 1].strip(), heading)
+                          for s, e, day, reason, heading in extra], key=lambda f: f.line)
+
+
+def recall_counts(store) -> dict[str, int]:
+    """Item id -> times recalled (`logs/recalls.jsonl`): a never-recalled item is the deadest."""
+    from collections import Counter
+
+    from tiergit import logs
+
+    return dict(Counter(ev["id"] for ev in logs.read(store, logs.RECALLS) if isinstance(ev.get("id"), str)))
+
+
+def plan_audit(store, today: date) -> tuple[list[Finding], Plan, list[dict]]:
+    """Findings, the plan moving them to the archive, and the `prune-proposed` review events
+    for cuts from reviewed tiers (logged on --apply, settled by `review sync`)."""
+    from tiergit.prune import prune_events
+
     cfg = store.config
     stale_days = int((cfg.gate or {}).get("stale_days", STALE_DAYS))
     tiers = set(audited_tiers(store))
     findings: list[Finding] = []
+    events: list[dict] = []
+    recalls: dict[str, int] | None = None   # read once, only if a durable file is audited
     plan = Plan("tiergit audit")
     pending: dict[str, str] = {}
     for rel in store.memory_files():
@@ -101,16 +134,20 @@ def plan_audit(store, today: date) -> tuple[list[Finding], Plan]:
         except TiergitError as exc:
             plan.notes.append(f"skipped {rel}: {exc.message}")
             continue
-        found = findings_in(doc, rel, today, stale_days)
+        if recalls is None:
+            recalls = recall_counts(store)
+        found = _over_budget(store, rel, text, doc, findings_in(doc, rel, today, stale_days), today, recalls)
         if not found:
             continue
         findings += found
+        if cfg.tier_for(rel)[0].reviewed:  # type: ignore[index]
+            events += prune_events(doc, rel, [(f.line, f.end) for f in found])
         cuts = [Cut(f.line, f.end, f.day, f.reason, f.heading) for f in found]
         add_to_archive(plan, store, pending, rel, text, cuts)
-        plan.add(rel, remove_lines(text, [(c.start, c.end) for c in cuts]), text,
-                 reason=f"{len(found)} dead item(s) to the archive")
+        plan.add(rel, cut_lines(text, [(c.start, c.end) for c in cuts]), text,
+                 reason=f"{len(found)} item(s) to the archive (dead, or oldest of a file over budget)")
     flush_archive(plan, store, pending)
-    return findings, plan
+    return findings, plan, events
 
 
 def themes(store, today: date, days: int = 7, top: int = 8) -> list[tuple[str, int]]:

@@ -79,10 +79,19 @@ def measure(text: str, data: bytes, tier: Tier | None, cache: TokenCache, blob: 
     return Measure(bytes=len(data), lines=line_count(text), tokens=count.tokens, tokens_exact=count.exact)
 
 
+def level(value: float, limit: Limit) -> str:
+    """OpenClaw's levels: below warn healthy, from warn up to max a warning, above max critical
+    ({warn: 200, max: 300} lines: 199 ok, 200 and 300 warning, 301 critical). A warn-only
+    limit (`hard=False`) never reaches critical."""
+    if value > limit.max and limit.hard:
+        return "critical"
+    return "warning" if value >= limit.warn else "healthy"
+
+
 def judge(path: str, tier: Tier, m: Measure) -> FileHealth:
     fh = FileHealth(path=path, tier=tier.name, measure=m)
     for metric, limit in tier.budget.items():
         value = m.get(metric)
-        health = "critical" if value > limit.max else "warning" if value > limit.warn else "healthy"
+        health = level(value, limit)
         fh.verdicts.append(Verdict(metric, value, limit, health))
     return fh

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
 
-from tiergit import parse
+from tiergit import dreams, judge, parse
 from tiergit.config import Tier
 from tiergit.errors import TiergitError
 
@@ -47,6 +47,8 @@ class Candidate:
     staged: bool = False
     tags: list[str] = field(default_factory=list)
     mention_key: str = ""
+    dreamed: str = ""       # Dreaming vouched for it: "confidence 0.84" or "likely_durable"
+    evidence: list[str] = field(default_factory=list)   # Dreaming's source refs, kept as provenance
 
 
 @dataclass
@@ -211,6 +213,7 @@ def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
     mentions: dict[str, set[tuple[str, int]]] = defaultdict(set)
     mention_days: dict[str, set[date]] = defaultdict(set)
     staged = set(staging_paths(store))
+    min_confidence = float((cfg.gate or {}).get("min_confidence", dreams.MIN_CONFIDENCE))
     archived = archived_files(store)
     for rel in sorted(set(store.memory_files()) | staged | set(archived)):
         match = cfg.tier_for(archived.get(rel, rel))
@@ -259,7 +262,11 @@ def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
                     kind = attrs.get("kind", kind if kind in parse.DURABLE_KINDS else "rule")
                     topic = slug(attrs.get("topic", topic))
                     day = day or parse.heading_date(attrs.get("date", ""))
-                if day is None and blame and not is_staged:
+                dreamed, evidence = "", []
+                if is_staged and not forced:
+                    text, kind, dreamed, evidence = _dreamed(item.text, text, kind, min_confidence)
+                    key = norm_key(text)
+                if day is None and blame:
                     if blame_days is None:
                         from tiergit import git
                         blame_days = git.blame_dates(store.repo, rel)
@@ -269,11 +276,29 @@ def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
                 candidates.append(Candidate(
                     id=item.id, text=text, raw=item.text, kind=kind, source=rel,
                     line=item.line, entry=sec.heading, age_day=day, target_tier=target, topic=topic,
-                    forced=bool(forced), staged=is_staged, tags=TAG_RE.findall(item.text), mention_key=key))
+                    forced=bool(forced), staged=is_staged, tags=TAG_RE.findall(item.text), mention_key=key,
+                    dreamed=dreamed, evidence=evidence))
     cache.save()
     counts = {k: len(v) for k, v in mentions.items()}
     return Corpus(candidates=candidates, wiki=wiki, wiki_ids=wiki_ids, mentions=counts,
                   mention_days=dict(mention_days))
+
+
+def _dreamed(raw: str, text: str, kind: str, min_confidence: float) -> tuple[str, str, str, list[str]]:
+    """A staged item read as a Dreaming candidate: (clean text, kind, what vouched for it, evidence).
+    Its kind is judged on the clean text; a vouched candidate in plain prose counts as a fact."""
+    meta = dreams.read(raw)
+    if not meta.present:
+        return text, kind, "", []
+    cleaned = dreams.clean(raw) or text
+    kind = parse.classify("- " + cleaned)
+    vouched = dreams.vouched(meta, min_confidence, raw)
+    # A note lifted from a timestamped session log is an event unless its wording makes it knowledge.
+    if vouched and kind == "context" and not judge.junk(cleaned) and not judge.narrative(cleaned) \
+            and not dreams.STAMPED.match(raw) and not judge.CONTEXT_LABEL.match("- " + cleaned):
+        kind = "fact"
+    how = (f"confidence {meta.confidence:.2f}" if meta.confidence is not None else meta.tag or "") if vouched else ""
+    return cleaned, kind, how, meta.evidence
 
 
 def archived_files(store) -> dict[str, str]:

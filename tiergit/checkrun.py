@@ -5,7 +5,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from tiergit import git
+from tiergit import git, secretscope
 from tiergit.checks import FileReport, check_file
 from tiergit.config import Config
 from tiergit.diagnostics import Finding
@@ -26,7 +26,8 @@ class Source:
 def staged_sources(repo: Path, config: Config) -> list[Source]:
     """Staged memory files, read as blobs from the index (never the work tree)."""
     # Submodules (160000) have no blob to read; symlinks (120000) are read for their target.
-    entries = [e for e in git.staged_entries(repo) if config.tier_for(e.path) and e.mode != "160000"]
+    entries = [e for e in git.staged_entries(repo) if e.mode != "160000"
+               and (config.tier_for(e.path) or secretscope.in_scope(config, e.path))]
     blobs = git.read_blobs(repo, [e.blob for e in entries])   # one cat-file process for all
     sources: list[Source] = []
     for e in entries:
@@ -51,7 +52,7 @@ def _symlink_finding(repo: Path, rel: str, target: str) -> Finding | None:
 
 
 def worktree_sources(store: Store, paths: list[str] | None = None) -> list[Source]:
-    rels = paths if paths is not None else store.memory_files()
+    rels = paths if paths is not None else store.memory_files() + secretscope.extra_files(store)
     out = []
     for rel in rels:
         full = store.abs(rel)
@@ -76,6 +77,12 @@ def run_checks(sources: list[Source], config: Config, cache: TokenCache) -> list
     for src in sources:
         match = config.tier_for(src.path)
         if match is None:
+            # Not a tier file, but under the store root or a legacy file: the secret check only,
+            # reported (and counted) only when it finds something.
+            if src.data is not None and src.problem is None and secretscope.in_scope(config, src.path):
+                found = secretscope.findings(src.path, src.data)
+                if found:
+                    reports.append(FileReport(src.path, None, None, found))  # type: ignore[arg-type]
             continue
         tier = match[0]
         if src.problem is not None or src.data is None:

@@ -7,6 +7,7 @@ from tiergit import budget, parse, secrets
 from tiergit.config import Config, Tier
 from tiergit.diagnostics import Finding
 from tiergit.errors import InputError
+from tiergit.fixhint import fix_command
 from tiergit.tokens import TokenCache
 
 UNITS = {"bytes": "bytes", "tokens": "tokens", "lines": "lines"}
@@ -61,16 +62,17 @@ def budget_findings(fh: budget.FileHealth, tier: Tier) -> list[Finding]:
             out.append(Finding(
                 fh.path, 1, "BUD001", "critical",
                 f"{tier.name} tier over budget: {measured} {UNITS[v.metric]} > max {_fmt(v.limit.max)} ({v.percent:.0f}%)",
-                f"trim it to under {_fmt(v.limit.max)} {v.metric}: move old entries to the next tier "
-                f"({tier.next or 'archive'}) with `tiergit session end` / `tiergit archive --apply`, "
+                f"trim it to under {_fmt(v.limit.max)} {v.metric} with {fix_command(tier)}, "
                 f"or raise tiers.{tier.name}.budget.{v.metric} in .tiergit.yml",
             ))
         else:
             out.append(Finding(
                 fh.path, 1, "BUD002", "warning",
-                f"{tier.name} tier near budget: {measured} {UNITS[v.metric]} > warn {_fmt(v.limit.warn)} "
-                f"(max {_fmt(v.limit.max)}, {v.percent:.0f}%)",
-                "plan a compaction before it blocks commits",
+                f"{tier.name} tier near budget: {measured} {UNITS[v.metric]} >= warn {_fmt(v.limit.warn)} "
+                + (f"(max {_fmt(v.limit.max)}, {v.percent:.0f}%)" if v.limit.hard else "(warn-only: never blocks)"),
+                f"plan a trim with {fix_command(tier)} before it blocks commits" if v.limit.hard else
+                f"nothing blocks; `tiergit audit` finds dead items, or split the topic; to cap it set "
+                f"tiers.{tier.name}.budget.{v.metric}: {{warn: {_fmt(v.limit.warn)}, max: N}} in .tiergit.yml",
             ))
     return out
 

@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "merge-driver": "tiergit.commands.merge:merge_driver",
     "history": "tiergit.commands.history:history",
     "report": "tiergit.commands.report:report",
+    "mcp": "tiergit.commands.mcp:mcp",
 }
 
 

@@ -20,7 +20,7 @@ LOAD_POLICIES = ("always", "on-demand", "selective", "never")
 METRICS = ("bytes", "tokens", "lines")
 TOP_KEYS = {
     "version", "preset", "root", "tokenizer", "tiers", "archive", "logs", "staging",
-    "legacy", "gate", "scoring", "limits", "labels", "compact", "schedule",
+    "legacy", "gate", "scoring", "limits", "labels", "compact", "schedule", "spawn",
 }
 TIER_KEYS = {
     "path", "load", "lifetime", "ttl_days", "delete_after_days", "next", "review",
@@ -34,6 +34,8 @@ MAX_CONFIG_BYTES = 256 * 1024
 class Limit:
     warn: float
     max: float
+    # False for a warn-only budget ({warn: N} without max): over it is a warning, never a block.
+    hard: bool = True
 
 
 @dataclass
@@ -165,9 +167,14 @@ def _limit(value: Any, err: _Errors, key: str) -> Limit:
         return Limit(warn=value * 0.8, max=float(value))
     if isinstance(value, dict):
         unknown = set(value) - {"warn", "max"}
-        if unknown or "max" not in value:
-            raise err(key, "a budget mapping takes exactly `max` and optionally `warn`",
-                      "example: lines: {warn: 200, max: 300}")
+        if unknown or not value:
+            raise err(key, "a budget mapping takes `warn`, `max` or both",
+                      "example: lines: {warn: 200, max: 300}; {warn: N} alone warns and never blocks")
+        if "max" not in value:
+            warn = value["warn"]
+            if isinstance(warn, bool) or not isinstance(warn, (int, float)) or warn <= 0:
+                raise err(key, "warn must be a positive number")
+            return Limit(warn=float(warn), max=float(warn), hard=False)
         mx, warn = value["max"], value.get("warn", value["max"] * 0.8)
         for v in (mx, warn):
             if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
@@ -303,6 +310,7 @@ def build(data: dict[str, Any], path: Path, repo_root: Path, lines: dict[str, in
     for key in ("gate", "scoring"):
         if not isinstance(merged.get(key, {}), dict):
             raise err(key, "must be a mapping")
+    _check_spawn(merged.get("spawn"), err)
     # Every other key and value, by the one table in configschema (unknown keys, types, ranges).
     configschema.validate(merged, err)
     cycle = configschema.next_cycle({name: tier.next for name, tier in tiers.items()})
@@ -316,6 +324,25 @@ def build(data: dict[str, Any], path: Path, repo_root: Path, lines: dict[str, in
         scoring=dict(merged.get("scoring") or {}), limits=limits, labels=labels, compact=compact,
         schedule=merged.get("schedule"),
     )
+
+
+def _check_spawn(spawn: Any, err: _Errors) -> None:
+    """`spawn: {escalation: {situation: name}, recent_actions: N}` (used by spawn_template)."""
+    if spawn is None:
+        return
+    # knowledge_tokens, min_score, min_relevance and max_items are checked by tiergit/knowledge.py.
+    known = {"escalation", "recent_actions", "knowledge_tokens", "min_score", "min_relevance", "max_items"}
+    if not isinstance(spawn, dict) or set(spawn) - known:
+        raise err("spawn", f"takes {', '.join(f'`{k}`' for k in sorted(known))}",
+                  "example: spawn: {escalation: {blocked: Picard, risk: the owner}, recent_actions: 5}")
+    esc = spawn.get("escalation")
+    if esc is not None and (not isinstance(esc, dict) or not all(isinstance(v, str) for v in esc.values())):
+        raise err("spawn.escalation", "must map a situation to a name",
+                  "situations: blocked, decision, risk (or your own); a name such as 'Picard' or '' to leave one out")
+    n = spawn.get("recent_actions")
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
+        raise err("spawn.recent_actions", "must be a whole number of actions, at least 1",
+                  "Squad's hot template keeps the last 3-5 actions")
 
 
 def parse_text(text: str, path: Path, repo_root: Path) -> Config:

@@ -57,6 +57,7 @@ SCHEMA: dict[str, Field] = {
     "gate.min_age_days": Field("int", lo=0),
     "gate.duplicate_ratio": Field("number", lo=0, hi=100, hint="percent similarity, e.g. 85"),
     "gate.stale_days": Field("int", lo=0),
+    "gate.min_confidence": Field("number", lo=0, hi=1, hint="a Dreaming confidence between 0 and 1, e.g. 0.60"),
     "scoring": Field("map", null=True),
     "scoring.weights": Field("map"),
     "scoring.weights.*": Field("number", lo=0, hi=1, names=SIGNALS),
@@ -71,6 +72,13 @@ SCHEMA: dict[str, Field] = {
     "compact.timeout": Field("number", above=0, hint="seconds, e.g. 60"),
     "compact.ratio": Field("number", above=0, hi=1, hint="a fraction of the notes to keep, e.g. 0.10"),
     "schedule": Field("any", null=True),
+    "spawn": Field("map", null=True),
+    "spawn.escalation": Field("any", null=True),   # {situation: name}; config._check_spawn checks it
+    "spawn.recent_actions": Field("int", lo=1),
+    "spawn.knowledge_tokens": Field("int", lo=0),
+    "spawn.max_items": Field("int", lo=0),
+    "spawn.min_score": Field("number", lo=0, hi=1),
+    "spawn.min_relevance": Field("number", lo=0, hi=1),
 }
 
 TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
@@ -107,16 +115,17 @@ def problem(key: str, fld: Field, value: Any) -> tuple[str, str] | None:
     if value is None:
         return None if fld.null else ("must not be empty", fld.hint or f"give {TYPES[fld.type][1]}")
     check, what = TYPES[fld.type]
+    hint = fld.hint or f"{key} takes {what}; every key: docs/foundation.md"
     if not check(value):
-        return f"must be {what}, not {value!r}"[:200], fld.hint
+        return f"must be {what}, not {value!r}"[:200], hint
     if fld.choices and value not in fld.choices:
-        return f"{value!r} is not one of {', '.join(map(str, fld.choices))}", fld.hint
+        return f"{value!r} is not one of {', '.join(map(str, fld.choices))}", hint
     if fld.type in ("int", "number"):
         if (fld.lo is not None and value < fld.lo) or (fld.hi is not None and value > fld.hi) \
                 or (fld.above is not None and value <= fld.above):
             low = f"> {fld.above}" if fld.above is not None else f">= {fld.lo}" if fld.lo is not None else ""
             high = f"<= {fld.hi}" if fld.hi is not None else ""
-            return f"{value!r} is out of range (must be {' and '.join(x for x in (low, high) if x)})", fld.hint
+            return f"{value!r} is out of range (must be {' and '.join(x for x in (low, high) if x)})", hint
     return None
 
 

@@ -1,4 +1,5 @@
-"""The spawn prompt: a template filled with the agent's hot tier, and cold / wiki only when asked.
+"""The spawn prompt: a template filled with the agent's hot tier, the items relevant to the task
+(tiergit/knowledge.py), and cold / wiki only when asked.
 
 Which tiers a situation loads (the seed's "when to load each tier" table):
 hot always; cold for resume, debug and incident; wiki for spec, onboard and incident.
@@ -16,13 +17,15 @@ from pathlib import Path
 from tiergit import budget, parse
 from tiergit.config import check_slug
 from tiergit.errors import TiergitError
+from tiergit.prompt_clean import clean as clean_prompt
 from tiergit.tokens import count_text
 
 SITUATIONS: dict[str, tuple[str, ...]] = {
     "new": ("hot",), "resume": ("hot", "cold"), "debug": ("hot", "cold"), "spec": ("hot", "wiki"),
     "onboard": ("hot", "wiki"), "incident": ("hot", "cold", "wiki"),
 }
-PLACEHOLDERS = ("agent", "date", "situation", "task", "why", "success", "hot", "cold", "wiki")
+PLACEHOLDERS = ("agent", "date", "situation", "task", "why", "success", "escalation", "hot", "cold", "wiki",
+                "knowledge")
 PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-zA-Z_]+)\s*\}\}")
 TEMPLATE_NOTE_RE = re.compile(r"\A<!--\s*tiergit spawn template.*?-->\n?", re.S)
 DAILY_FILES = 2           # newest `{date}` files a cold load includes (today + yesterday, OpenClaw's habit)
@@ -42,11 +45,12 @@ class Part:
 @dataclass
 class Spawn:
     prompt: str
-    sections: dict[str, str]              # task, why, success, hot, cold, wiki: the rendered text
+    sections: dict[str, str]              # task, why, success, hot, cold, wiki, knowledge: the rendered text
     parts: list[Part]
     wiki_topics: list[str]
     notes: list[str] = field(default_factory=list)
     over_budget: list[str] = field(default_factory=list)   # one line per hot file over its budget
+    knowledge: object = None              # knowledge.Knowledge: the task-relevant items picked
 
 
 def tier_groups(config) -> dict[str, list[str]]:
@@ -210,8 +214,12 @@ def pick_wiki(store, topics: dict[str, str], task: str | None, notes: list[str])
 
 def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[str] | None = None,
           situation: str | None = None, task: str | None = None, why: str | None = None,
-          success: str | None = None, template: str | Path | None = None, today: date | None = None) -> Spawn:
+          success: str | list[str] | None = None, template: str | Path | None = None,
+          today: date | None = None) -> Spawn:
+    from tiergit import spawn_template
+
     check_slug("agent", agent)
+    shape = spawn_template.settings(store.config)
     if situation is not None and situation not in SITUATIONS:
         raise TiergitError(f"unknown situation {situation!r}", f"choose one of: {', '.join(SITUATIONS)}")
     groups = tier_groups(store.config)
@@ -228,6 +236,8 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
                                f"topics are: {', '.join(sorted(topics)) or '(none yet)'}")
         chosen_topics.append(topic)
     hot_parts = [Part(p, t, read_text(store, p)) for p, t in agent_files(store, agent, groups["hot"])]
+    trimmed = [(part, *spawn_template.trim_recent(part.text, shape["recent_actions"], part.path))
+               for part in hot_parts]
     cold_parts = [Part(p, t, read_text(store, p)) for p, t in agent_files(store, agent, groups["cold"])] \
         if "cold" in wants else []
     own_legacy = [p for p in store.config.legacy if "{agent}" in p]
@@ -241,8 +251,40 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
     if "wiki" in wants and not chosen_topics:
         chosen_topics = pick_wiki(store, topics, task or hot_text, notes)
     wiki_parts = [Part(topics[t], "wiki", read_text(store, topics[t])) for t in chosen_topics]
+    notes += [f"hot: {p.path}: {n} older action(s) left out (keeping the last {shape['recent_actions']}; "
+              f"`tiergit session end` condenses them into cold)" for p, _, n in trimmed if n]
     if not hot_parts:
         notes.append(f"hot: {agent} has no hot file yet (`tiergit session start --agent {agent}`)")
+    over = hot_over_budget(store, hot_parts)
+    task_text = (task or hot_text or "").strip()
+    if not task_text:
+        notes.append("task: none given (pass --task, or write one under the hot file's Current task)")
+    from tiergit import knowledge as knowledge_mod
+
+    known = knowledge_mod.plan(store, agent, task_text, topics=topics, read=lambda rel: read_text(store, rel),
+                               skip_paths={p.path for p in cold_parts + wiki_parts})
+    notes.extend(known.notes)
+    sections = {
+        "task": task_text,
+        "why": (why or "").strip(),
+        "success": spawn_template.checklist(success),
+        "escalation": spawn_template.escalation(shape["escalation"]),
+        # Budgets above judge the hot file as it is; the prompt carries the recent actions only.
+        "hot": clean_prompt(block("Hot", [Part(p.path, p.tier, text) for p, text, _ in trimmed]))
+        or "### Hot\n\n(empty)\n",
+        "cold": block("Cold", cold_parts),
+        "wiki": block("Wiki", wiki_parts),
+        "knowledge": knowledge_mod.render(known),
+    }
+    prompt = fill(store, template, {**sections, "agent": agent, "date": (today or date.today()).isoformat(),
+                                    "situation": situation or "custom"})
+    store.token_cache.save()
+    return Spawn(prompt=prompt, sections=sections, parts=hot_parts + cold_parts + wiki_parts,
+                 wiki_topics=chosen_topics, notes=notes, over_budget=over, knowledge=known)
+
+
+def hot_over_budget(store, hot_parts: list[Part]) -> list[str]:
+    """One line per hot file over its budget (critical), measured exactly."""
     over = []
     for part in hot_parts:
         tier = store.config.tiers[part.tier]
@@ -252,21 +294,15 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
         for v in fh.verdicts:
             if v.health == "critical":
                 over.append(f"{part.path}: {v.metric} {v.value} over the {part.tier} budget of {v.limit.max:g}")
-    sections = {
-        "task": (task or hot_text or "(no task given: pass --task)").strip(),
-        "why": (why or "(not given: pass --why)").strip(),
-        "success": (success or "(not given: pass --success)").strip(),
-        "hot": block("Hot", hot_parts) or "### Hot\n\n(empty)\n",
-        "cold": block("Cold", cold_parts),
-        "wiki": block("Wiki", wiki_parts),
-    }
+    return over
+
+
+def fill(store, template: str | Path | None, values: dict[str, str]) -> str:
+    """The template filled in, template noise left out (tiergit/prompt_clean.py)."""
     _name, text = load_template(store, template)
-    values = {**sections, "agent": agent, "date": (today or date.today()).isoformat(),
-              "situation": situation or "custom"}
-    prompt = render(text, values)
-    store.token_cache.save()
-    return Spawn(prompt=prompt, sections=sections, parts=hot_parts + cold_parts + wiki_parts,
-                 wiki_topics=chosen_topics, notes=notes, over_budget=over)
+    if "knowledge" not in PLACEHOLDER_RE.findall(text):   # a store's own older template: knowledge after hot
+        values = {**values, "hot": values["hot"] + "\n" + values["knowledge"]}
+    return clean_prompt(render(text, values))
 
 
 def stats(store, agent: str, spawn: Spawn) -> dict:

@@ -20,6 +20,13 @@ CODES = {
     "SEC001": "secret",
     "TRN001": "transcript-in-durable-tier",
     "CFG001": "config-error",
+    "HK001": "hook-not-installed",
+    "HK002": "hook-calls-itself",
+    "HK003": "hook-appended-after-tiergit",
+    "HK004": "chained-hook-not-executable",
+    "HK005": "merge-driver-not-registered",
+    "HK006": "hook-shim-outdated",
+    "HK007": "hooks-managed-by-husky",
 }
 
 

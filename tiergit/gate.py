@@ -12,11 +12,12 @@ from typing import Any, Callable
 
 from rapidfuzz import fuzz
 
-from tiergit import parse, secrets
+from tiergit import dreams, judge, parse, secrets
 from tiergit.candidates import Candidate, content_words
 from tiergit.scoring import Score
 
-DEFAULT_GATE = {"min_score": 0.70, "min_recalls": 2, "min_age_days": 30, "duplicate_ratio": 85}
+DEFAULT_GATE = {"min_score": 0.70, "min_recalls": 2, "min_age_days": 30, "duplicate_ratio": 85,
+                "min_confidence": dreams.MIN_CONFIDENCE}
 
 TRANSCRIPT_RE = re.compile(r"(?:^|[\s>*(\-])(User|Assistant|Human|Candidate)\s*\**:\s")
 DREAM_META_RE = re.compile(r"(?i)confidence:\s*0(?:\.0+)?\b|status:\s*staged\b|evidence:\s*memory/\.dreams/")
@@ -24,18 +25,13 @@ SCORE_META_RE = re.compile(r"(?i)\[\s*(?:score|confidence|recalls?|rank)\s*[=:]\
 SHELL_RE = re.compile(
     r"^(?:`|\$\s|(?:sudo|git|npm|npx|pnpm|yarn|pip3?|python3?|uv|docker|kubectl|curl|wget|rm|cd|ls|cat|"
     r"make|cargo|go|node|bash|sh|az|gh|chmod|mv|cp|tiergit|openclaw|pwsh)\s)")
-INSTRUCTION_RE = re.compile(
-    r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
-    r"(?:previous|prior|above|earlier|system)\s+(?:instructions?|prompts?|rules|messages|context)"
-    r"|\byou are now\b|\bnew system prompt\b|\breveal (?:your|the) (?:system )?prompt\b"
-    r"|\bdo not (?:tell|inform) the user\b")
-INSTRUCTION_WORDS = ("ignore", "disregard", "forget", "override", "you are now", "system prompt", "reveal",
-                     "do not tell", "do not inform")
 CRON_RE = re.compile(
     r"(?i)\b(?:cron|scheduled (?:job|task)|heartbeat)\b.{0,100}\b(?:deliver\w*|sent|succeeded|failed|"
     r"completed|ran|posted|status)\b|\bdelivery (?:report|status|receipt)\b")
 TIME_RE = re.compile(r"(?<![\d.])(?:\d{4}-\d{2}-\d{2}[T ])?(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:Z|\s?UTC|[+-]\d{2}:?\d{2})?(?!\d)")
-ONE_OFF_RE = re.compile(r"(?i)\b(?:today|yesterday|tonight|this morning|this afternoon|this evening|"
+RECURRING_RE = re.compile(r"(?i)\b(?:every|each|daily|nightly|weekly|monthly|hourly|always|never|runs? at|from \S+ (?:utc )?(?:to|until|on)|"
+                          r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days|weekdays|weekends|cron)\b")
+ONE_OFF_RE = re.compile(r"(?i)'s ask\W{0,4}:|\b(?:today|yesterday|tonight|this morning|this afternoon|this evening|"
                         r"just now|right now|earlier today|this session)\b")
 RESOLVED_RE = re.compile(r"(?i)\b(?:issue|bug|ticket|incident|outage|problem|pr|#\d+)\b[^.;]{0,80}?\b"
                          r"(?:is |was |now |has been |got )?(?:resolved|closed|fixed|merged)\b")
@@ -139,7 +135,13 @@ def _short(text: str, n: int = 50) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def raw_output(raw: str) -> str | None:
+def raw_output(raw: str, min_confidence: float = DEFAULT_GATE["min_confidence"]) -> str | None:
+    """Dreaming metadata decides a Dreaming candidate (staged and confident may pass; promoted,
+    rejected, reflections and zero confidence never); otherwise transcript lines are refused."""
+    meta = dreams.read(raw)
+    if meta.present:
+        why = dreams.verdict(meta, min_confidence, raw)
+        return f"dreaming output: {why}" if why else None
     if ":" not in raw:
         return None
     m = TRANSCRIPT_RE.search(raw)
@@ -151,17 +153,19 @@ def raw_output(raw: str) -> str | None:
     return None
 
 
+def junk(text: str) -> str | None:
+    why = judge.junk(text)
+    return f"junk: {why}, not knowledge" if why else None
+
+
 def credential(raw: str) -> str | None:
     hits = secrets.scan(raw)
     return f"looks like a credential ({hits[0].kind}); secrets never enter memory" if hits else None
 
 
 def instructs_model(raw: str) -> str | None:
-    low = raw.lower()
-    if not any(w in low for w in INSTRUCTION_WORDS):
-        return None
-    m = INSTRUCTION_RE.search(raw)
-    return f"instructs the model (\"{m[0]}\"): possible prompt injection" if m else None
+    why = judge.injection(raw)
+    return f"instructs the model: {why}; possible prompt injection" if why else None
 
 
 def command_with_metadata(text: str, raw: str) -> str | None:
@@ -181,7 +185,8 @@ def ephemeral(text: str) -> str | None:
     m = RESOLVED_RE.search(text) if any(w in low for w in ("resolved", "closed", "fixed", "merged")) else None
     if m:
         return f"ephemeral: a resolved issue (\"{_short(m[0], 40)}\")"
-    m = TIME_RE.search(text) if ":" in text else None
+    # A recurring time ("from 18:00 UTC on Fridays", "the cron runs at 03:00") is a standing fact.
+    m = TIME_RE.search(text) if ":" in text and not RECURRING_RE.search(text) else None
     if m:
         return f"ephemeral: a one-off timestamp ({m[0].strip()})"
     m = ONE_OFF_RE.search(text)
@@ -198,21 +203,28 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
         ("review", lambda: _review(c, key, ctx), "not rejected or pending in review"),
         ("in-wiki", lambda: (f"already in {ctx.wiki_ids[c.id]}" if c.id in ctx.wiki_ids else None),
          "not in the wiki yet"),
-        ("raw-output", lambda: raw_output(c.raw), "no transcript or dreaming markers"),
+        ("raw-output", lambda: raw_output(c.raw, float(s["min_confidence"])), "no transcript or dreaming markers"),
         ("credential", lambda: credential(c.raw), "no credentials"),
         ("instruction", lambda: instructs_model(c.raw), "does not instruct the model"),
-        ("command", lambda: command_with_metadata(c.text, c.raw), "no command or score metadata"),
-        ("ephemeral", lambda: ephemeral(c.text), "not ephemeral"),
-        ("kind", lambda: (None if c.kind in parse.DURABLE_KINDS
-                          else f"kind `{c.kind}` is not durable (decision, rule, fact, correction)"),
-         f"kind `{c.kind}` is durable"),
     ]
+    if not c.dreamed:
+        steps.append(("command", lambda: command_with_metadata(c.text, c.raw), "no command or score metadata"))
+    steps.append(("junk", lambda: junk(c.text), "reads as knowledge"))
+    if not c.forced:
+        steps.append(("ephemeral", lambda: ephemeral(c.text), "not ephemeral"))
+    steps.append(("kind", lambda: (None if c.kind in parse.DURABLE_KINDS
+                                   else f"kind `{c.kind}` is not durable (decision, rule, fact, correction)"),
+                  f"kind `{c.kind}` is durable"))
     if not c.forced:
         age = (ctx.today - c.age_day).days if c.age_day else None
         steps += [
             ("age", lambda: (f"too young: {age if age is not None else 'unknown'} day(s) old < {s['min_age_days']}"
-                             if age is None or age < s["min_age_days"] else None),
+                             if s["min_age_days"] > 0 and (age is None or age < s["min_age_days"]) else None),
              f"{age} days old >= {s['min_age_days']}"),
+        ]
+    if not c.forced and not c.dreamed:
+        # Dreaming's confidence already weighed recalls and relevance: it stands in for both.
+        steps += [
             ("recalls", lambda: (f"recalled {recalls} time(s) < {s['min_recalls']}"
                                  if recalls < s["min_recalls"] else None),
              f"recalled {recalls} times >= {s['min_recalls']}"),
@@ -221,8 +233,8 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
              f"score {sc.total:.2f} >= {s['min_score']:.2f}"),
         ]
     # Fuzzy matching is the costly check: it runs last, on what passed everything else.
-    # A proposed (forced) item is often a correction of a similar wiki line: the reviewer decides.
-    if not c.forced:
+    # An agent's proposed correction restates a similar wiki line by nature: the reviewer decides.
+    if not (c.forced and c.kind == "correction"):
         steps.append(("duplicate", lambda: _duplicate(key, ctx, float(s["duplicate_ratio"])),
                       "no near-duplicate in the wiki"))
     checks: list[Check] = []
@@ -239,9 +251,15 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
         return Verdict(False, failed.detail, failed.name, checks)
     if c.forced:
         reason = "proposed by an agent (`propose`): skips the score gate, still reviewed here"
+    elif c.dreamed:
+        reason = f"staged by Dreaming ({c.dreamed}), {_age(c, ctx)} old"
     else:
-        reason = f"score {sc.total:.2f}, {recalls} recalls, {(ctx.today - c.age_day).days} days old"  # type: ignore[operator]
+        reason = f"score {sc.total:.2f}, {recalls} recalls, {_age(c, ctx)} old"
     return Verdict(True, reason, None, checks)
+
+
+def _age(c: Candidate, ctx: Context) -> str:
+    return f"{(ctx.today - c.age_day).days} days" if c.age_day else "age not known (not committed yet)"
 
 
 def _review(c: Candidate, key: str, ctx: Context) -> str | None:

@@ -311,3 +311,9 @@ def default_branch(repo: Path, remote: str) -> str | None:
 
 def push_branch(repo: Path, remote: str, branch: str) -> None:
     run(["push", "--quiet", "--set-upstream", remote, f"HEAD:refs/heads/{branch}"], repo)
+
+
+def path_time(repo: Path, rel: str) -> int | None:
+    """Committer time (unix seconds) of the newest commit on HEAD that touched `rel`; None if none."""
+    value = out(["log", "-1", "--format=%ct", "HEAD", "--", rel], repo, check=False)
+    return int(value) if value.isdigit() else None

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from tiergit import parse, staged
+from tiergit import judge, parse, staged
 from tiergit.config import SLUG
 from tiergit.errors import TiergitError
 from tiergit.plan import Plan
@@ -139,7 +139,9 @@ def durable_items(doc: parse.MemoryDoc, source: str, decisions_file: bool) -> li
             if decisions_file and not item.durable and (
                     DECISION_LABEL_RE.search(item.text) or _heading_key(sec.heading).startswith("decision")):
                 kind = "decision"
-            if kind in parse.DURABLE_KINDS:
+            # Only what the judgement calls knowledge is staged: no bare labels, metadata lines,
+            # fragments, paths, code or agent-aimed instructions.
+            if kind in parse.DURABLE_KINDS and not judge.junk(item.clean) and not judge.injection(item.text):
                 out.append(staged.Staged(item.id, kind, item.clean, source, sec.heading))
     return out
 
@@ -148,7 +150,7 @@ def import_agent(store, agent: str, source: str, today: date) -> AgentImport:
     cfg = store.config
     text = read_text(store, source)
     doc = parse.parse(text, source, cfg.labels)
-    lines = text.splitlines(keepends=True)
+    lines = parse.split_lines(text)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
     removed, taken = fit(lines, units_of(doc), budget_limits(cfg.tiers["cold"]), cfg.tokenizer)

@@ -48,4 +48,23 @@ def render(cfg: Config, agent: str | None) -> dict:
     }
     for key, value in values.items():
         text = text.replace(key, value)
-    return {"agent": paths.agent, "hot": paths.hot, "cold": paths.cold, "text": text}
+    return {"agent": paths.agent, "hot": paths.hot, "cold": paths.cold, "text": text,
+            "known_agent": known_agent(cfg, paths), "agents": known_agents(cfg)}
+
+
+def known_agents(cfg: Config) -> list[str]:
+    """Agents with a hot or cold file, or a legacy file (Squad's agents/<name>/history.md)."""
+    from tiergit.store import Store
+
+    try:
+        return sorted(set(Store.open(cfg.repo_root).agents()))
+    except Exception:  # noqa: BLE001 - a store that cannot list agents just gives no warning
+        return []
+
+
+def known_agent(cfg: Config, paths) -> bool:
+    """Whether this agent has any memory yet: a hot or cold file, or a legacy file."""
+    if (cfg.repo_root / paths.hot).is_file() or (cfg.repo_root / paths.cold).is_file():
+        return True
+    legacy = [p.lstrip("/").replace("{agent}", paths.agent) for p in cfg.legacy if "{agent}" in p]
+    return any((cfg.repo_root / rel).is_file() for rel in legacy) or paths.agent in known_agents(cfg)

@@ -44,6 +44,8 @@ class AgentMeasure:
     saved_pct: float | None
     hot_budget_tokens: float | None
     hot_budget_bytes: float | None
+    spawn: Size | None = None     # the task-aware spawn prompt (tiergit/knowledge.py), whole
+    spawn_task: str | None = None  # the task it was built for (hot Current task, else newest cold entry)
 
     @property
     def within_hot_budget(self) -> bool:
@@ -56,7 +58,8 @@ class AgentMeasure:
                 "hot_cold": self.hot_cold.as_dict(), "hot_cold_wiki": self.hot_cold_wiki.as_dict(),
                 "baseline": self.baseline, "old_noise_pct": self.old_noise_pct, "saved_pct": self.saved_pct,
                 "hot_budget": {"tokens": self.hot_budget_tokens, "bytes": self.hot_budget_bytes},
-                "within_hot_budget": self.within_hot_budget}
+                "within_hot_budget": self.within_hot_budget,
+                "spawn": self.spawn.as_dict() if self.spawn else None, "spawn_task": self.spawn_task}
 
 
 class Sizer:
@@ -149,9 +152,27 @@ def measure_agent(store, sizer: Sizer, agent: str, today: date) -> AgentMeasure:
             if "bytes" in tier.budget:
                 budget_bytes = tier.budget["bytes"].max
             break
+    spawn, task = spawn_size(store, sizer, agent)
     return AgentMeasure(agent=agent, legacy=legacy_size, hot=hot_size, hot_cold=hc, hot_cold_wiki=hcw,
                         baseline="legacy" if before else "every tier", old_noise_pct=noise, saved_pct=saved,
-                        hot_budget_tokens=budget_tokens, hot_budget_bytes=budget_bytes)
+                        hot_budget_tokens=budget_tokens, hot_budget_bytes=budget_bytes, spawn=spawn, spawn_task=task)
+
+
+def spawn_size(store, sizer: Sizer, agent: str) -> tuple[Size | None, str | None]:
+    """The task-aware spawn prompt's size for the agent's default task (None for an agent with no tiers yet).
+
+    Cost: one `context` build (a recall query over the incrementally refreshed index)."""
+    from tiergit import context, knowledge
+    from tiergit.errors import TiergitError
+
+    hot = [p for p, _ in agent_files(store, agent, tier_groups(store.config)["hot"])]
+    hot_task = next((t for t in (context.hot_task(sizer.text(p)) for p in hot) if t), None)
+    task, _source = knowledge.default_task(store, agent, hot_task)
+    try:
+        prompt = context.build(store, agent, task=task).prompt
+    except TiergitError:
+        return None, task
+    return Size(bytes=len(prompt.encode("utf-8")), tokens=sizer.tokens_of(prompt)), task
 
 
 def measure(store, today: date | None = None) -> list[AgentMeasure]:
@@ -169,11 +190,12 @@ def summary(rows: list[AgentMeasure]) -> dict:
     saved = [r.saved_pct for r in rows if r.saved_pct is not None]
     return {"agents": len(rows), "median_saved_pct": round(statistics.median(saved), 1) if saved else None,
             "legacy_tokens": sum(r.legacy.tokens for r in rows), "hot_tokens": sum(r.hot.tokens for r in rows),
+            "spawn_tokens": sum(r.spawn.tokens for r in rows if r.spawn),
             "all_within_hot_budget": all(r.within_hot_budget for r in rows)}
 
 
 def render(rows: list[AgentMeasure]) -> str:
-    head = (f"{'agent':<14} {'legacy':>8} {'noise%':>7} {'hot':>6} {'hot+cold':>9} {'+wiki':>7} "
+    head = (f"{'agent':<14} {'legacy':>8} {'noise%':>7} {'hot':>6} {'spawn':>6} {'hot+cold':>9} {'+wiki':>7} "
             f"{'saved%':>7}  hot budget")
     lines = ["tiergit measure: tokens per spawn (legacy full load vs tiers)", "", head, "-" * len(head)]
     for r in rows:
@@ -184,7 +206,8 @@ def render(rows: list[AgentMeasure]) -> str:
         budget = "ok" if r.within_hot_budget else "OVER"
         if r.hot_budget_tokens:
             budget += f" ({r.hot.tokens}/{r.hot_budget_tokens:g})"
-        lines.append(f"{r.agent:<14} {str(base) + mark:>8} {noise:>7} {r.hot.tokens:>6} {r.hot_cold.tokens:>9} "
+        spawn = str(r.spawn.tokens) if r.spawn else "-"
+        lines.append(f"{r.agent:<14} {str(base) + mark:>8} {noise:>7} {r.hot.tokens:>6} {spawn:>6} {r.hot_cold.tokens:>9} "
                      f"{r.hot_cold_wiki.tokens:>7} {saved:>7}  {budget}")
     s = summary(rows)
     lines.append("-" * len(head))
@@ -192,4 +215,6 @@ def render(rows: list[AgentMeasure]) -> str:
         lines.append(f"median saving per default spawn (hot only): {s['median_saved_pct']}% over {s['agents']} agent(s)")
     lines.append("legacy = the agent's legacy files (config `legacy`); * = none outside the tiers, so every tier instead.")
     lines.append("noise% = legacy tokens in dated entries older than the cold ttl_days.")
+    lines.append("spawn = the whole task-aware spawn prompt (`context`: template, hot, the items relevant to the task, "
+                 "wiki index) for the hot file's Current task, else the newest cold entry's title.")
     return "\n".join(lines)

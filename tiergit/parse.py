@@ -41,7 +41,7 @@ DEFAULT_LABELS: dict[str, list[str]] = {
     "log": ["[log]"],
 }
 # Bump when DEFAULT_LABELS or classify() change, so caches of parsed kinds are rebuilt.
-CLASSIFIER_VERSION = 2
+CLASSIFIER_VERSION = 3
 # A label that starts with a question word asks a question (`**What went wrong:**`), so an
 # entry such as `**What:**` (Squad's decision field) matches only a label of its own length.
 QUESTION_WORDS = frozenset({"what", "why", "how", "when", "who", "where", "which"})
@@ -224,7 +224,10 @@ def classify(text: str, section_heading: str | None = None, labels: dict[str, li
         key = re.sub(r"[^a-z ]", "", section_heading.lower()).strip()
         if key in SECTION_KINDS:
             return SECTION_KINDS[key]
-    return "context"
+    # Unlabelled prose: what plain language says it is ("never …", "root cause …", "you may …").
+    # Imported here: the pre-commit hook never classifies, and judge's patterns cost ~40 ms to compile.
+    from tiergit import judge
+    return judge.plain_kind(text) or "context"
 
 
 def _freeze(labels: dict[str, list[str]] | None):
@@ -234,6 +237,17 @@ def _freeze(labels: dict[str, list[str]] | None):
 @lru_cache(maxsize=16)
 def _label_table_cached(frozen) -> list[tuple[str, str, tuple[str, ...] | None]]:
     return _label_table({k: list(v) for k, v in frozen})
+
+
+_LINE_RE = re.compile(r"[^\n]*\n|[^\n]+")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines with their endings, split at \\n only (as markdown-it and git count them).
+
+    str.splitlines also breaks at form feeds, U+0085 and U+2028, which real files hold
+    (a .NET project's histories carry stray \\x0c): line numbers would drift from git's."""
+    return _LINE_RE.findall(text)
 
 
 @lru_cache(maxsize=1)
@@ -248,7 +262,7 @@ def split_frontmatter(text: str, path: str = "<text>") -> tuple[str, dict, str]:
     """(exact frontmatter text, metadata, body). Raises InputError on invalid YAML."""
     if not (text.startswith("---\n") or text.startswith("---\r\n")):
         return "", {}, text
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text)
     for idx in range(1, len(lines)):
         if lines[idx].rstrip("\r\n") in ("---", "..."):
             fm = "".join(lines[: idx + 1])
@@ -313,7 +327,11 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
            labels: dict[str, list[str]] | None, skip_heading: bool) -> list[Item]:
     offset = 1 if skip_heading else 0
     body_lines = section_lines[offset:]
+    from tiergit import judge
+
     items = []
+    subs = [n for n, ln in enumerate(body_lines) if ln.lstrip().startswith("#")]
+    lead: tuple[str, int] | None = None   # (kind, end) of a `**Root cause:**` paragraph that opens a list
     for btype, start, end in _block_ranges(body_lines):
         while end > start and not body_lines[end - 1].strip():
             end -= 1
@@ -323,12 +341,28 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
             if heading is None:
                 continue
         kind = classify(text, heading, labels)
+        if kind == "context" and btype == "item":
+            # A list under a labelled lead-in keeps its kind; under `### DTO Patterns`, a learning.
+            above = [n for n in subs if n < start]
+            sub = body_lines[above[-1]].lstrip("# \t").strip() if above else None
+            inherited = lead[0] if lead and not any(lead[1] <= n < start for n in subs) and len(text) <= judge.MAX_PLAIN_CHARS else None
+            kind = inherited or (judge.heading_kind(sub) if len(text) <= judge.MAX_PLAIN_CHARS else None) or kind
+        if btype == "para":
+            lead = (kind, end) if kind != "context" and text.rstrip().rstrip("*_").endswith(":") else None
+        elif lead and kind == lead[0] and items and items[-1].kind == lead[0]:
+            lead = (kind, end)   # the list continues
         iid, explicit = item_id(text)
         dm = ITEM_DATE_RE.match(text)
         item_date = heading_date(dm[1]) if dm else None
         line = first_line + offset + start
         items.append(Item(kind=kind, text=text, line=line, end_line=line + (end - start) - 1,
                           id=iid, explicit_id=explicit, date=item_date))
+    # A bare label (`**Key patterns:**`) says nothing by itself: it keeps its kind only as the
+    # lead-in of the list under it.
+    for n, item in enumerate(items):
+        if item.kind != "context" and judge.junk(item.text) == "bare markup, no words" and not (
+                n + 1 < len(items) and items[n + 1].kind == item.kind):
+            item.kind = "context"
     return items
 
 
@@ -336,7 +370,7 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
           with_items: bool = True) -> MemoryDoc:
     fm_text, meta, body = split_frontmatter(text, path)
     fm_lines = fm_text.count("\n")
-    lines = body.splitlines(keepends=True)
+    lines = split_lines(body)
     heads = _headings(body)
     dated_levels = [lvl for _, lvl, txt in heads if heading_date(txt)]
     entry_level = min(dated_levels) if dated_levels else None
@@ -353,7 +387,7 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
         sections.append(Section(txt, lvl, "".join(lines[start:end]), fm_lines + start + 1, dated))
     if with_items:
         for sec in sections:
-            sec_lines = sec.text.splitlines(keepends=True)
+            sec_lines = split_lines(sec.text)
             sec.items = _items(sec_lines, sec.line, sec.heading, labels, skip_heading=sec.level > 0)
     return MemoryDoc(path=path, frontmatter_text=fm_text, metadata=meta, sections=sections,
                      entry_level=entry_level)
@@ -380,7 +414,8 @@ def has_transcript(text: str) -> list[int]:
     """1-based lines that look like raw chat transcript (`User:` / `Assistant:`), outside fences."""
     hits = []
     in_fence = False
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(split_lines(text), 1):
+        line = line.rstrip("\r\n")
         if line.lstrip().startswith(("```", "~~~")):
             in_fence = not in_fence
             continue

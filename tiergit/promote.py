@@ -78,8 +78,10 @@ def wiki_line(c: Candidate, sc: Score, today: date) -> str:
     if m and parse.classify(text) == c.kind:
         text = text[m.end():]
     text = FORCED_RE.sub("", text).strip()
-    how = "proposed by an agent" if c.forced else f"score {sc.total:.2f}"
-    return f"- [{c.kind}] {text} <!-- tiergit: from {c.source}:{c.line}, {how}, {today.isoformat()} --> ^{c.id}"
+    how = "proposed by an agent" if c.forced else f"Dreaming {c.dreamed}" if c.dreamed else f"score {sc.total:.2f}"
+    evidence = f", evidence {' '.join(c.evidence)}" if c.evidence else ""
+    return (f"- [{c.kind}] {text} <!-- tiergit: from {c.source}:{c.line}, {how}{evidence}, {today.isoformat()} -->"
+            f" ^{c.id}")
 
 
 def _mentions(c: Candidate, corpus: Corpus) -> tuple[int, set[date]]:
@@ -103,9 +105,11 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
         ctx.wiki_index.add(key, f"{path}:{ln}")
     scored: list[tuple[Candidate, Score, int, int]] = []
     seen: set[str] = set()
-    for c in corpus.candidates:
+    # The same item in two places: the first (by path, line) speaks for it, except that the copy
+    # Dreaming vouched for (a `[likely_durable]` tag, a confidence) outranks an untagged copy.
+    for c in sorted(corpus.candidates, key=lambda c: not c.dreamed):
         if c.id in seen:
-            continue  # the same item in two places: the first (by path, line) speaks for it
+            continue
         seen.add(c.id)
         st = stats.get(c.id)
         n_mentions, days = _mentions(c, corpus)
@@ -256,7 +260,8 @@ def propose(store, topic: str, text: str, kind: str, agent: str | None, today: d
     if kind not in parse.DURABLE_KINDS:
         raise TiergitError(f"propose: kind {kind!r} is not durable",
                            f"use one of: {', '.join(sorted(parse.DURABLE_KINDS))}")
-    for problem in (credential(one_line), instructs_model(one_line), raw_output(one_line)):
+    for problem in (credential(one_line), instructs_model(one_line), raw_output(one_line),
+                    None if kind == "correction" else _in_wiki(store, one_line)):
         if problem:
             raise TiergitError(f"propose: refused: {problem}", "write the distilled knowledge, without it")
     today = today or today_utc()
@@ -271,6 +276,18 @@ def propose(store, topic: str, text: str, kind: str, agent: str | None, today: d
     plan.add(rel, new, old, reason=f"staged for topic {topic}: skips the score gate, still reviewed")
     plan.notes.append(f"id {parse.item_id(line)[0]}; the next `tiergit promote --apply` puts it in the promotion PR")
     return plan
+
+
+def _in_wiki(store, text: str) -> str | None:
+    """The near-duplicate rule `propose` never skips: the wiki item it repeats, if any.
+    Costs one read of the store (parsed documents come from the parse cache)."""
+    from tiergit.gate import DupIndex
+
+    index = DupIndex()
+    for _, _, line, path, key in gather(store, set(), blame=False).wiki:
+        index.add(key, f"{path}:{line}")
+    hit = index.find(norm_key(text), float(settings_of(store.config.gate)["duplicate_ratio"]))
+    return f"near-duplicate of {hit}; edit that item instead" if hit else None
 
 
 __all__ = ["build", "apply", "propose", "explain_rows", "wiki_line", "Promotion", "Row", "norm_key"]

@@ -1,13 +1,13 @@
-"""Promotion health for `tiergit status`: candidates waiting, days since the last promotion,
-files over budget. `extras(store, files)` returns keys merged into the status model."""
+"""Promotion health for `tiergit status`: candidates waiting, the Dreaming checks
+(`dream_health`: promotion recency, DREAMS.md, daily notes, hour-granular), files over budget.
+`extras(store, files)` returns keys merged into the status model."""
 from __future__ import annotations
 
 from datetime import date
 
-from tiergit import logs
-
-WARN_DAYS = 2
-CRIT_DAYS = 7
+from tiergit import dream_health, logs
+from tiergit.budget import worst
+from tiergit.fixhint import fixes_for
 
 
 def last_promotion(store) -> date | None:
@@ -20,13 +20,6 @@ def last_promotion(store) -> date | None:
                 continue
             last = day if last is None or day > last else last
     return last
-
-
-def judge_days(days: int | None, scheduled: bool) -> str:
-    """healthy / warning (after 2 days) / critical (after 7), only when a schedule is configured."""
-    if not scheduled or days is None:
-        return "healthy"
-    return "critical" if days > CRIT_DAYS else "warning" if days > WARN_DAYS else "healthy"
 
 
 def extras(store, files: list[dict]) -> dict:
@@ -42,23 +35,18 @@ def extras(store, files: list[dict]) -> dict:
         waiting, considered = None, None
     last = last_promotion(store)
     days = (today - last).days if last else None
-    scheduled = bool(store.config.schedule)
-    health = judge_days(days, scheduled)
+    dreams = dream_health.checks(store)
+    health = worst(c.health for c in dreams)
     over = [f["path"] for f in files if f["health"] == "critical" and not f.get("error")]
     # "waiting" = passes the gate now; the others still need recalls or age, say how many.
     notes = [f"promotion: {waiting if waiting is not None else '?'} candidate(s) waiting"
              + (f" of {considered} considered" if considered else "")
              + (" (run `tiergit promote`)" if waiting else "")]
-    if last is None:
-        notes.append("promotion: never promoted yet" + (" (CRIT: a schedule is configured)" if scheduled else ""))
-        if scheduled:
-            health = "critical"
-    else:
-        mark = {"healthy": "", "warning": " (WARN: over 2 days)", "critical": " (CRIT: over 7 days)"}[health]
-        notes.append(f"promotion: last on {last.isoformat()}, {days} day(s) ago{mark}")
+    notes += [c.note for c in dreams]
     if over:
-        notes.append(f"over budget: {len(over)} file(s): {', '.join(over)} (`tiergit check --fix` archives the oldest entries)")
+        notes.append(f"over budget: {len(over)} file(s): {', '.join(over)} ({fixes_for(store.config, over)})")
     return {"promotion": {"candidates_waiting": waiting, "candidates_considered": considered,
                           "last_promotion": last.isoformat() if last else None,
-                          "days_since": days, "health": health, "scheduled": scheduled, "over_budget": over},
+                          "days_since": days, "health": health, "scheduled": dream_health.scheduled(store),
+                          "checks": [c.as_dict() for c in dreams], "over_budget": over},
             "notes": notes}

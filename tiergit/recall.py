@@ -3,17 +3,22 @@
 Ranking is FTS5's bm25() over the item text (weight 1.0) and its entry heading
 (weight 0.5); the query's words are OR-ed, so an item need not contain all of
 them. Each hit also gets `score`, a 0..1 relevance the promotion scoring can
-average: the IDF-weighted share of the query's words that the item contains.
-The final order is bm25 x (0.5 + score) over bm25's best candidates.
+average: the IDF-weighted share of the query's words that the item contains (a word
+found only in its entry heading counts half).
+The final order is score + bm25 / (the best candidate's bm25) over bm25's best candidates; `relevance` is that
+value relative to the best hit, so displayed scores fall with the rank. Query words are
+widened by tiergit/query.py (stems, identifier parts, last word as a prefix).
 """
 from __future__ import annotations
 
 import math
 import re
 import sqlite3
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from tiergit import logs, recall_index
+from tiergit import query as query_mod
+from tiergit import snippet
 from tiergit.config import check_slug
 from tiergit.errors import TiergitError
 
@@ -36,6 +41,10 @@ class Hit:
     score: float     # 0..1: IDF-weighted share of the query's words found in the item
     bm25: float      # FTS5 bm25, sign flipped so that higher is better
     text: str        # the item's clean text
+    matched: list[str] = field(default_factory=list)   # the query words the item contains
+    relevance: float = 0.0   # the ranking value relative to the best hit (1.0), falls with the rank
+    snippet: str = ""        # the best-matching sentence or sub-item (tiergit/snippet.py)
+    raw: str = ""            # the item as written (nested list and all)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -63,43 +72,65 @@ def check_tiers(config, wanted: list[str]) -> list[str]:
 
 def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | None = None,
            limit: int = 10) -> list[Hit]:
-    """Best-first hits for `query` (one per item id) from an up-to-date index."""
-    words = terms(query)[:MAX_QUERY_TERMS]
-    if not words:
+    """Best-first hits for `query` (one per item id) from an up-to-date index.
+
+    Cost: one FTS5 query over the widened terms (see tiergit/query.py), one vocabulary
+    lookup per term, and a word-set scan of the best `4 x limit` candidates.
+    """
+    found = query_mod.concepts(query, MAX_QUERY_TERMS)
+    if not found:
         raise TiergitError("recall: the query has no words to search for",
                            'give a few words, e.g. tiergit recall "token cache expiry"')
-    match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
     where = ["items MATCH ?", f"tier IN ({','.join('?' * len(tiers))})"]
-    params: list = [match, *tiers]
+    params: list = [query_mod.match_expression(found), *tiers]
     if agent is not None:
         where.append("(agent IS NULL OR agent = ?)")
         params.append(agent)
-    sql = (f"SELECT item_id, path, entry, date, kind, tier, agent, line, clean, bm25(items, 1.0, 0.5) AS r "
+    sql = (f"SELECT item_id, path, entry, date, kind, tier, agent, line, clean, text, bm25(items, 1.0, 0.5) AS r "
            f"FROM items WHERE {' AND '.join(where)} ORDER BY r LIMIT ?")
     rows = db.execute(sql, [*params, max(limit * 4, limit + 20)]).fetchall()
-    idf = _idf(db, words)
+    idf = _idf(db, found)
     total = sum(idf.values()) or 1.0
     best: dict[str, Hit] = {}
-    for item_id, path, entry, day, kind, tier, ag, line, clean, r in rows:
+    for item_id, path, entry, day, kind, tier, ag, line, clean, raw, r in rows:
         if item_id in best:
             continue
-        present = set(terms(clean + " " + (entry or "")))
-        score = sum(v for w, v in idf.items() if w in present) / total
+        body, head = query_mod.item_words(clean), query_mod.item_words(entry or "")
+        in_body = [c.word for c in found if c.matches(body, sorted(body))]
+        in_head = [c.word for c in found if c.word not in in_body and c.matches(head, sorted(head))]
+        matched = in_body + in_head
+        # a word only the entry heading holds counts half: every item under that heading shares it
+        score = (sum(idf[w] for w in in_body) + 0.5 * sum(idf[w] for w in in_head)) / total
         best[item_id] = Hit(rank=0, id=item_id, path=path, entry=entry, date=day, kind=kind, tier=tier,
-                            agent=ag, line=int(line), score=round(score, 4), bm25=round(-r, 4), text=clean)
-    # bm25 favours short items; weighting it by coverage puts items holding more of the query first.
-    ordered = sorted(best.values(), key=lambda h: (-h.bm25 * (0.5 + h.score), h.path, h.line))[:limit]
+                            agent=ag, line=int(line), score=round(score, 4), bm25=round(-r, 4), text=clean,
+                            matched=matched, raw=raw)
+    # bm25 favours short items, and on a small store (a word in half the items) it is ~0 for all:
+    # coverage plus bm25 relative to the best candidate keeps both signals on one 0..2 scale.
+    top_bm25 = max((h.bm25 for h in best.values()), default=0.0) or 1.0
+    for h in best.values():
+        h.relevance = h.score + h.bm25 / top_bm25
+    ordered = sorted(best.values(), key=lambda h: (-h.relevance, h.path, h.line))[:limit]
+    top = ordered[0].relevance if ordered and ordered[0].relevance > 0 else 1.0
     for rank, hit in enumerate(ordered, 1):
         hit.rank = rank
+        hit.snippet = snippet.best(hit.raw or hit.text, query)[0]
+        hit.relevance = round(hit.relevance / top, 4)   # 1.0 for the best hit, falling with the rank
     return ordered
 
 
-def _idf(db: sqlite3.Connection, words: list[str]) -> dict[str, float]:
-    """BM25's IDF per query word, from the index's own vocabulary."""
+def _idf(db: sqlite3.Connection, found: list[query_mod.Concept]) -> dict[str, float]:
+    """BM25's IDF per concept, from the index's own vocabulary (a prefix counts every word it starts)."""
     n_docs = db.execute("SELECT count(*) FROM items").fetchone()[0] or 1
-    found = dict(db.execute(f"SELECT term, doc FROM vocab WHERE term IN ({','.join('?' * len(words))})",
-                            words).fetchall())
-    return {w: math.log((n_docs - found.get(w, 0) + 0.5) / (found.get(w, 0) + 0.5) + 1.0) for w in words}
+    out = {}
+    for c in found:
+        docs = [db.execute("SELECT coalesce(max(doc), 0) FROM vocab WHERE term IN "
+                           f"({','.join('?' * len(c.exact))})", c.exact).fetchone()[0]]
+        for p in c.prefixes:
+            docs.append(db.execute("SELECT coalesce(sum(doc), 0) FROM vocab WHERE term >= ? AND term < ?",
+                                   (p, p + "\U0010ffff")).fetchone()[0])
+        df = min(max(docs), n_docs)
+        out[c.word] = math.log((n_docs - df + 0.5) / (df + 0.5) + 1.0)
+    return out
 
 
 def recall(store, query: str, agent: str | None = None, tiers: list[str] | None = None, limit: int = 10,

@@ -49,7 +49,7 @@ def archive_path(store, rel: str, day: date) -> str:
 
 
 def remove_lines(text: str, spans: list[tuple[int, int]]) -> str:
-    lines = text.splitlines(keepends=True)
+    lines = parse.split_lines(text)
     drop = set()
     for start, end in spans:
         drop.update(range(start - 1, end))
@@ -57,14 +57,35 @@ def remove_lines(text: str, spans: list[tuple[int, int]]) -> str:
     return re.sub(r"\n{3,}", "\n\n", "".join(kept))
 
 
-def _chunk(text: str, cut: Cut) -> str:
-    lines = text.splitlines(keepends=True)
+def cut_lines(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` without the lines of `spans` (1-based, inclusive). Unlike `remove_lines`, blank
+    lines are folded only where a cut joins two blank runs: the rest of the file keeps its
+    exact formatting (DREAMS.md and MEMORY.md are OpenClaw's files, not ours to reflow)."""
+    lines = parse.split_lines(text)
+    drop: set[int] = set()
+    for start, end in spans:
+        drop.update(range(start - 1, end))
+    kept: list[str] = []
+    joined = False          # the previous kept line sits right before a removed run
+    for i, line in enumerate(lines):
+        if i in drop:
+            joined = bool(kept)
+            continue
+        if joined and not line.strip() and not kept[-1].strip():
+            continue        # blank before and after the cut: keep one
+        joined = False
+        kept.append(line)
+    return "".join(kept)
+
+
+def _chunk(lines: list[str], cut: Cut) -> str:
     body = "".join(lines[cut.start - 1: cut.end]).rstrip("\n") + "\n"
     return body
 
 
 def add_to_archive(plan: Plan, store, pending: dict[str, str], rel: str, text: str, cuts: list[Cut]) -> None:
     """Append each cut's text to its month's archive file (created with a header)."""
+    lines = parse.split_lines(text)   # once: a prune may cut thousands of spans
     for cut in sorted(cuts, key=lambda c: (c.day, c.start)):
         dest = archive_path(store, rel, cut.day)
         if dest not in pending:
@@ -72,7 +93,7 @@ def add_to_archive(plan: Plan, store, pending: dict[str, str], rel: str, text: s
             pending[dest] = path.read_text(encoding="utf-8") if path.is_file() else ""
         cur = pending[dest] or f"# Archive of {rel} ({cut.day:%Y-%m})\n"
         prefix = f"\n<!-- from {rel}" + (f" § {cut.heading}" if cut.heading else "") + f": {cut.reason} -->\n"
-        pending[dest] = cur.rstrip("\n") + "\n" + prefix + _chunk(text, cut)
+        pending[dest] = cur.rstrip("\n") + "\n" + prefix + _chunk(lines, cut)
 
 
 def flush_archive(plan: Plan, store, pending: dict[str, str]) -> None:

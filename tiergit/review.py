@@ -21,8 +21,8 @@ def state(events: Iterable[dict[str, Any]]) -> ReviewState:
     st = ReviewState()
     for ev in events:
         iid, action = ev.get("id"), ev.get("action")
-        if not isinstance(iid, str):
-            continue
+        if not isinstance(iid, str) or action not in ("proposed", "accepted", "rejected"):
+            continue   # other events (prune proposals and outcomes) say nothing about promotion
         day = str(ev.get("ts", ""))[:10]
         st.pending.pop(iid, None)
         st.rejected.pop(iid, None)
@@ -45,7 +45,7 @@ def last_proposals(events: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]
             continue
         if ev.get("action") == "proposed":
             out[iid] = ev
-        else:
+        elif ev.get("action") in ("accepted", "rejected"):
             out.pop(iid, None)
     return out
 
@@ -58,7 +58,8 @@ def plan_sync(events: list[dict[str, Any]], wiki_ids: dict[str, str]) -> list[di
         if iid in wiki_ids:
             out.append({**base, "action": "accepted", "reason": f"present in {wiki_ids[iid]} after merge"})
         else:
-            out.append({**base, "action": "rejected", "reason": "removed from the promotion before merge"})
+            out.append({**base, "action": "rejected",
+                        "reason": "deleted in review (removed from the promotion PR before merge)"})
     return out
 
 
@@ -92,19 +93,47 @@ def wiki_ids(store) -> dict[str, str]:
     return gather(store, set(), blame=False).wiki_ids
 
 
-def sync(store, apply: bool = True) -> list[dict[str, Any]]:
-    """Record outcomes of merged proposals; returns the new events."""
+def sync(store, apply: bool = True) -> tuple[list[dict[str, Any]], list[str]]:
+    """Record outcomes of merged proposals and prune proposals, clear processed candidates from
+    the staging file (DREAMS.md) and log `Dream review: accepted N, rejected M` in the day's
+    note; returns the new events and the staging files cleared."""
+    from tiergit import review_loop
+
     events = list(logs.read(store, logs.REVIEWS))
-    new = plan_sync(events, wiki_ids(store))
-    if apply and new:
-        logs.append(store, logs.REVIEWS, new)
-        accepted = sum(e["action"] == "accepted" for e in new)
-        append_daily(store, f"Review: accepted {accepted}, rejected {len(new) - accepted}")
-    return new
+    ids = wiki_ids(store)
+    new = plan_sync(events, ids)
+    prunes = review_loop.plan_prune_sync(events, ids)
+    clear = review_loop.plan_clear(store, review_loop.decided(events + new))
+    cleared = [c.path for c in clear.effective]
+    if apply:
+        # Outcomes first: a crash after this leaves candidates that a rerun clears.
+        logs.append(store, logs.REVIEWS, new + prunes)
+        from tiergit.fsutil import lock
+        from tiergit.logs import lock_path
+
+        with lock(lock_path(store, "staging")):   # Dreaming or a second sync may write it too
+            clear.apply(store.repo)
+        if new or prunes:
+            append_daily(store, review_line(new + prunes))
+    return new + prunes, cleared
+
+
+def review_line(events: list[dict[str, Any]]) -> str:
+    """OpenClaw's log line for the day's note (prune outcomes appended when there are any)."""
+    def count(action: str) -> int:
+        return sum(e["action"] == action for e in events)
+
+    line = f"Dream review: accepted {count('accepted')}, rejected {count('rejected')}"
+    if count("pruned") or count("prune-kept"):
+        line += f"; pruned {count('pruned')}, kept {count('prune-kept')}"
+    return line
 
 
 def decide(store, iid: str, action: str, reason: str) -> dict[str, Any]:
     """`review accept|reject ID`: record one outcome by hand."""
+    if not reason.strip():
+        raise TiergitError(f"review {action[:-2] if action.endswith('ed') else action} {iid}: a reason is required",
+                           "add --reason \"why\" (one line: it is recorded in the review log)")
     events = list(logs.read(store, logs.REVIEWS))
     known = [e for e in events if e.get("id") == iid]
     if known:
@@ -120,7 +149,7 @@ def decide(store, iid: str, action: str, reason: str) -> dict[str, Any]:
                                "see `tiergit promote` for candidate ids (m-xxxxxxxx)")
         c = rows[0].cand
         last = {"text": c.text, "topic": c.topic, "source": f"{c.source}:{c.line}"}
-    ev = {"id": iid, "action": action, "reason": reason or f"{action} by hand",
+    ev = {"id": iid, "action": action, "reason": reason.strip(),
           "text": last.get("text", ""), "topic": last.get("topic", ""), "source": last.get("source", "")}
     logs.append(store, logs.REVIEWS, [ev])
     return ev

@@ -28,7 +28,41 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("Stripe secret key", re.compile(r"(?:sk|rk)_live_[0-9a-zA-Z]{24,}")),
     ("Google API key", re.compile(r"AIza[0-9A-Za-z_-]{35}")),
     ("JSON web token", re.compile(r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
+    # gitleaks' common vendor rules (fixed prefixes, so no keyword is needed).
+    ("GitLab token", re.compile(r"(?<![\w-])gl(?:pat|dt|rt|ptt|oas|cbt|imt|ft|soat)-[A-Za-z0-9_-]{20,}")),
+    ("npm token", re.compile(r"(?<![\w-])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])")),
+    ("PyPI token", re.compile(r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}")),
+    ("Azure SAS token", re.compile(r"(?i)(?:[?&;]|\b)sig=[A-Za-z0-9%+/]{30,}(?:%3d|=)*")),
+    ("Azure storage key", re.compile(r"(?i)AccountKey=[A-Za-z0-9+/]{80,}={0,2}")),
+    ("Azure client secret", re.compile(r"(?<![\w~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])")),
+    ("Twilio API key", re.compile(r"(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])")),
+    ("SendGrid API key", re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}")),
+    ("Hugging Face token", re.compile(r"(?<![\w-])(?:hf_|api_org_)[A-Za-z]{34}(?![A-Za-z0-9])")),
+    ("Docker token", re.compile(r"(?<![\w-])dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}")),
+    ("Mailgun key", re.compile(r"(?<![\w-])key-[0-9a-f]{32}(?![0-9a-f])")),
+    ("Shopify token", re.compile(r"(?<![\w-])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}")),
+    ("Databricks token", re.compile(r"(?<![\w-])dapi[a-f0-9]{32}(?:-\d)?(?![\w])")),
+    ("Discord webhook", re.compile(r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w-]{50,}")),
+    ("Discord bot token", re.compile(r"(?<![\w.-])[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![\w-])")),
 ]
+# A literal (lower-cased) each format needs: a line without it skips that regex, which
+# keeps the scan of a gated long line from running thirty scans over it.
+NEEDLES = {
+    "AWS access key id": "a", "AWS secret access key": "aws", "GitHub token": "gh", "GitHub fine-grained token": "github_pat_",
+    "private key block": "private key", "Slack token": "xox", "Slack webhook": "hooks.slack", "OpenAI API key": "sk-",
+    "Anthropic API key": "sk-ant-", "Stripe secret key": "_live_", "Google API key": "aiza", "JSON web token": "eyj",
+    "GitLab token": "gl", "npm token": "npm_", "PyPI token": "pypi-", "Azure SAS token": "sig=",
+    "Azure storage key": "accountkey=", "Azure client secret": "q~", "Twilio API key": "sk", "SendGrid API key": "sg.",
+    "Hugging Face token": "_", "Docker token": "dckr_", "Mailgun key": "key-", "Shopify token": "shp",
+    "Databricks token": "dapi", "Discord webhook": "discord", "Discord bot token": ".",
+}
+# A password stated in prose: "the password for the staging db is Tr0ub4dor&3",
+# "pw is hunter2hunter2", "using password `S3cr3t!`". The value is judged like an assignment's.
+_PROSE_PASSWORD = re.compile(
+    r"(?i)\b(?:password|passwd|passphrase|pwd|pw|pin)\b(?:\s+(?:for|of|on|to)\s+[^.,;:=\n]{1,40}?)?"
+    r"\s+(?:(?:has been |was |got )?(?:set|changed|reset|rotated) to|is|was|=|are|becomes)\s+[`'\"]?"
+    r"(?P<value>[^\s`'\"]+)"
+    r"|(?i:\b(?:with|using|use) (?:the )?password)\s+[`'\"]?(?P<value2>[^\s`'\"]+)")
 
 # Secret-ish key names, grouped by the kind a hit reports. A key must END with one of
 # these (`DB_PASSWORD`, `clientSecret`, `api_key`), so `password_file`, `token_count`
@@ -72,6 +106,8 @@ _PLACEHOLDER_SHAPES = re.compile(
     r"|[a-z][a-z0-9+.-]*://[^@]*$"                       # a URL without userinfo
     r"|v?\d[\d.:/T+-]*Z?$"                               # a date, time or version
     r"|[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]{1,5}$"            # a relative path to a file
+    r"|[A-Za-z]+(?:/[A-Za-z]+)+$"                        # words joined by slashes: OAuth/OIDC, read/write
+    r"|[A-Za-z_][\w.]*=\S*$"                            # a nested setting (judged on its own)
     r")"
 )
 _RUNS = re.compile(r"[^\s._-]+")
@@ -123,8 +159,22 @@ def looks_secret(value: str, kind: str) -> bool:
             and len(run) >= 8 and _char_classes(run)[0] >= 2 and words <= 0.6 * len(value))
 
 
+def _assignments(line: str):
+    """Every `key = value` match, also one inside another's value: in `staging: DB_PASSWORD=x`
+    the label `staging:` would otherwise swallow the real assignment as its value."""
+    pos = 0
+    while True:
+        m = _ASSIGN.search(line, pos)
+        if m is None:
+            return
+        yield m
+        pos = m.start("value") if m.end() > m.start("value") else m.end()
+        if pos <= m.start():
+            pos = m.end()
+
+
 def _assignment(line: str) -> tuple[str, int] | None:
-    for m in _ASSIGN.finditer(line):
+    for m in _assignments(line):
         kind = next((kind for kind, ending in _KEY_KINDS if ending.search(m["key"])), None)
         if kind is None:
             continue
@@ -138,6 +188,12 @@ def _assignment(line: str) -> tuple[str, int] | None:
     for m in _URL_USERINFO.finditer(line):
         if looks_secret(m["value"], "password"):
             return "password in URL", m.start() + 1
+    if not any(w in line.lower() for w in ("pass", "pw", "pin")):
+        return None
+    for m in _PROSE_PASSWORD.finditer(line):
+        value = (m["value"] or m["value2"] or "").rstrip(".)]}:,;")
+        if looks_secret(value, "password"):
+            return "password in prose", m.start() + 1
     return None
 
 
@@ -148,11 +204,15 @@ def _assignment(line: str) -> tuple[str, int] | None:
 _KEY_TAIL = r"s?(?:[_-]?\d+)?[\"'`*\]]{0,3}[ \t]*[:=]"  # what may follow a key word before `:`/`=`
 # Token-format literals and key words, grouped by first letter (fewer branches to try per
 # position): AKIA… AIza…, secret, sk-, sk_live, gh?_, github_pat_, PRIVATE KEY, xox, …
+_PROSE_VERB = r"\s+(?:(?:for|of|on|to)\s[^.,;:=\n]{1,40}?\s)?(?:is|was|=|are|becomes|(?:has been |got )?(?:set|changed|reset|rotated) to)\s"
 _QUICK = re.compile(
-    rf"a(?:kia|sia|bia|cca|iza|uth(?:orization)?{_KEY_TAIL})|s(?:ecret|k-|k_live)|rk_live"
-    rf"|gh(?:[pousr]_|ithub_pat_)|p(?:rivate key|ass(?:word|wd|phrase)?{_KEY_TAIL}|wd{_KEY_TAIL})"
-    rf"|xox|hooks\.slack|eyj|key{_KEY_TAIL}|token{_KEY_TAIL}|cred(?:s|entials?)?{_KEY_TAIL}"
+    rf"a(?:kia|sia|bia|cca|iza|uth(?:orization)?{_KEY_TAIL}|ccountkey=|pi_org_)|s(?:ecret|k-|k_live|k[0-9a-f]{{32}}|ig=|g\.)"
+    rf"|rk_live|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|oas|cbt|imt|ft|soat)-|npm_|pypi-ageic|q~|hf_|dckr_"
+    rf"|p(?:rivate key|ass(?:word|wd|phrase)?(?:{_KEY_TAIL}|{_PROSE_VERB})|wd(?:{_KEY_TAIL}|{_PROSE_VERB})"
+    rf"|w{_PROSE_VERB}|in{_PROSE_VERB})|shp(?:at|ss|ca|pa)_|dapi[0-9a-f]|discord"
+    rf"|xox|hooks\.slack|eyj|key(?:{_KEY_TAIL}|-[0-9a-f])|token{_KEY_TAIL}|cred(?:s|entials?)?{_KEY_TAIL}"
     r"|://[^\s/@]*:[^\s/@]+@"
+    r"|with (?:the )?password\s|us(?:e|ing) (?:the )?password\s"
 )
 ALLOW_MARK = "tiergit: allow-secret"
 
@@ -179,7 +239,10 @@ def scan(text: str) -> list[SecretHit]:
         line = lines[i]
         if ALLOW_MARK in line:
             continue
+        low = line.lower()
         for kind, pattern in PATTERNS:
+            if NEEDLES.get(kind, "") not in low:
+                continue
             m = pattern.search(line)
             if m:
                 hits.append(SecretHit(i + 1, kind, m.start() + 1))
@@ -189,3 +252,24 @@ def scan(text: str) -> list[SecretHit]:
             if found:
                 hits.append(SecretHit(i + 1, found[0], found[1]))
     return hits
+
+
+_CUT = re.compile(r"[=:]\s*|\s")
+
+
+def redact(text: str) -> tuple[str, list[SecretHit]]:
+    """The text with every credential replaced by `[redacted: KIND]` (from the credential, or
+    the assignment's value, to the end of its line), and the hits. What tiergit writes itself
+    (session entries, compacted transcripts) goes through this: tool output is not copied."""
+    hits = scan(text)
+    if not hits:
+        return text, []
+    lines = text.split("\n")
+    for hit in hits:
+        line = lines[hit.line - 1]
+        start = hit.column - 1
+        if hit.kind.endswith(("assignment", "in URL", "in prose")):
+            cut = _CUT.search(line, start)
+            start = cut.end() if cut else start
+        lines[hit.line - 1] = f"{line[:start]}[redacted: {hit.kind}]"
+    return "\n".join(lines), hits

@@ -18,6 +18,7 @@ from pathlib import Path
 import yaml
 
 from tiergit import compact, git, parse, tokens
+from tiergit import secrets as secrets_mod
 from tiergit.budget import judge, measure
 from tiergit.config import Config, Tier
 from tiergit.errors import TiergitError
@@ -338,6 +339,10 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
         tin = tokens.count_text(notes_text, cfg.tokenizer)
         report["tokens_in"] = tin.tokens
         report["tokens_verbatim"] = tokens.count_text("\n".join(result.kept), cfg.tokenizer).tokens
+        body, leaked = secrets_mod.redact(body)
+        if leaked:
+            plan.notes.append(f"redacted {len(leaked)} credential(s) ({leaked[0].kind}) from the notes: "
+                              "rotate them if they were real")
         if body.strip():
             entry = f"{heading}{body.strip()}\n"
             kept_tokens = tokens.count_text(entry, cfg.tokenizer).tokens

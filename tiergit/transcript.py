@@ -10,7 +10,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from tiergit import tokens
+from tiergit import secrets, tokens
 from tiergit.compact import HEADING_LINE, KEEP_KINDS, SENTENCE_END, truncate_words
 from tiergit.errors import InputError, TiergitError
 from tiergit.parse import LIST_MARKER_RE, classify, clean_text
@@ -303,4 +303,6 @@ def compact(turns: list[Turn], path: str, encoding: str) -> Result:
     head = (f"# Transcript {name} (compacted)\n\n"
             f"<!-- tiergit transcript compact: {total} turns; layers by age: newest 15 in full, "
             f"15–30 key exchanges, 30–50 decisions and outcomes, older a one-line summary -->\n\n")
-    return Result(head + "\n".join(sections), total, layers)
+    # Tool output often carries credentials: they are redacted, never copied into the notes.
+    text, _ = secrets.redact(head + "\n".join(sections))
+    return Result(text, total, layers)

@@ -1,5 +1,8 @@
-"""`tiergit audit`: dead context in durable tiers, proposed for the archive with reasons."""
+"""`tiergit audit`: dead context in durable tiers, and the prune path of a reviewed tier over
+budget, proposed for the archive with reasons."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import click
 
@@ -8,30 +11,48 @@ from tiergit.cli import echo_json, open_store
 
 @click.command()
 @click.option("--apply", "do_apply", is_flag=True, help="Move the findings to the archive (default: preview).")
+@click.option("--pr-body", "pr_body", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Append the proposed cuts to this PR body (the promotion PR's, on the promotion branch).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
-def audit(ctx: click.Context, do_apply: bool, as_json: bool) -> None:
+def audit(ctx: click.Context, do_apply: bool, pr_body: Path | None, as_json: bool) -> None:
     """Find dead context in durable and warm tiers and propose archiving it.
 
     Completed tasks (- [x]), resolved issues, stale dated facts, entries
     superseded by a newer one on the same subject, and raw log lines in a
-    durable tier. Each finding has a reason; --apply moves them to
-    <archive>/YYYY-MM/ (do it on the promotion branch: durable tiers are reviewed).
+    durable tier. A reviewed tier over its max (OpenClaw's MEMORY.md past 300
+    lines) also gets its oldest entries and items proposed, until it is back
+    under its warn level. Each finding has a reason; --apply moves them to
+    <archive>/YYYY-MM/ and records each cut item for `review sync`. Run it on
+    the promotion branch: the cut is reviewed like a promotion (restore a line
+    in the PR to keep it).
 
     \b
     Example:
       tiergit audit
-      tiergit audit --apply
+      git switch -c tiergit/promote && tiergit audit --apply --pr-body body.md
     """
     from tiergit import audit as audit_mod
+    from tiergit import logs
     from tiergit.scoring import today_utc
 
     store = open_store(ctx)
     today = today_utc()
-    findings, plan = audit_mod.plan_audit(store, today)
-    written = plan.apply(store.repo) if do_apply else []
+    written: list[str] = []
+    if do_apply:
+        from tiergit.fsutil import lock
+
+        # Planned and applied under one lock: two audits at once would archive the same cut twice.
+        with lock(logs.lock_path(store, "audit")):
+            findings, plan, events = audit_mod.plan_audit(store, today)
+            written = plan.apply(store.repo)
+            logs.append(store, logs.REVIEWS, events)
+    else:
+        findings, plan, events = audit_mod.plan_audit(store, today)
+    if pr_body is not None and findings:
+        _append_body(pr_body, findings)
     if as_json:
-        echo_json({"findings": [f.as_dict() for f in findings], "plan": plan.as_dict(),
+        echo_json({"findings": [f.as_dict() for f in findings], "plan": plan.as_dict(), "prune_events": len(events),
                    "themes": audit_mod.themes(store, today), "applied": do_apply, "written": written})
         return
     click.echo(f"tiergit audit: {len(findings)} finding(s) in durable tiers")
@@ -41,4 +62,19 @@ def audit(ctx: click.Context, do_apply: bool, as_json: bool) -> None:
     click.echo("")
     click.echo(plan.preview())
     if plan.effective and not do_apply:
-        click.echo("preview only: run with --apply to move them to the archive")
+        click.echo("preview only: run with --apply on the promotion branch to propose the cut for review")
+    elif events:
+        click.echo(f"{len(events)} item(s) cut from a reviewed tier: commit on the promotion branch and open the PR; "
+                   "`tiergit review sync` records what the reviewer kept")
+
+
+def _append_body(path: Path, findings) -> None:
+    """A section for the promotion PR: what the cut removes, and how to keep a line."""
+    from tiergit.fsutil import atomic_write
+
+    rows = [f"| `{f.path}:{f.line}` | {f.text[:70].replace('|', '/')} | {f.reason} |" for f in findings]
+    section = ("\n## Proposed for the archive (audit)\n\n"
+               "To keep an item, restore its line in this PR before merging.\n\n"
+               "| where | item | why |\n| --- | --- | --- |\n" + "\n".join(rows) + "\n")
+    old = path.read_text(encoding="utf-8") if path.is_file() else ""
+    atomic_write(path, old + section)

@@ -17,10 +17,12 @@ from tiergit.errors import TiergitError
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
               help="text (path:line: CODE message), json, or github workflow annotations.")
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+@click.option("--hooks", is_flag=True,
+              help="Check the git hooks and merge driver instead: installed, chained safely, not cut short.")
 @click.option("--fix", is_flag=True, help="Archive the oldest cold entries until each tier fits (exits 1 when it changed files).")
 @click.pass_context
 def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: bool, fmt: str,
-          as_json: bool, fix: bool) -> None:
+          as_json: bool, hooks: bool, fix: bool) -> None:
     """Check memory files against their tier budgets and content rules.
 
     Reports budgets over max (critical) or warn (warning), invalid
@@ -34,9 +36,13 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
       tiergit check --staged                 # the staged blobs, as the hook does
       tiergit check .squad/memory/hot/picard.md
       tiergit check --all --format github    # annotations in a workflow
+      tiergit check --hooks                  # hooks installed, chained, not cut short
     """
     from tiergit.checkrun import findings_of, run_checks, staged_sources, worktree_sources
 
+    if hooks:
+        _check_hooks(ctx, "json" if as_json else fmt)
+        return
     store = open_store(ctx)
     if fix:
         from tiergit.retention import fix_budgets  # type: ignore[import-not-found]
@@ -73,5 +79,25 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
 
         summary += "\n" + summary_chart(store)
     diagnostics.write_step_summary(summary)
+    if any(f.severity == "critical" for f in findings):
+        ctx.exit(1)
+
+
+def _check_hooks(ctx: click.Context, fmt: str) -> None:
+    """`check --hooks`: HK findings for this clone's hooks; exit 1 on a critical one."""
+    from tiergit.cli import repo_root
+    from tiergit.hookstate import inspect
+
+    findings = inspect(repo_root(ctx))
+    if fmt == "json":
+        echo_json({"findings": [f.__dict__ for f in findings],
+                   "critical": sum(f.severity == "critical" for f in findings)})
+    else:
+        if findings:
+            click.echo(diagnostics.render(findings, fmt))
+        if fmt == "text":
+            crit = sum(f.severity == "critical" for f in findings)
+            click.echo(f"tiergit: hooks checked: {crit} critical, {len(findings) - crit} other finding(s)"
+                       if findings else "tiergit: hooks installed and chained safely")
     if any(f.severity == "critical" for f in findings):
         ctx.exit(1)

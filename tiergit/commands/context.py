@@ -15,9 +15,10 @@ from tiergit.context import SITUATIONS
               help="Add a reviewed wiki topic (repeatable).")
 @click.option("--for", "situation", type=click.Choice(list(SITUATIONS)), default=None,
               help="Pick tiers by situation: cold for resume/debug/incident, wiki for spec/onboard/incident.")
-@click.option("--task", default=None, help="The task (default: the hot file's Current task).")
+@click.option("--task", default=None,
+              help="The task (default: the hot file's Current task); the items most relevant to it are added.")
 @click.option("--why", default=None, help="Why the task matters.")
-@click.option("--success", default=None, help="How the agent knows it is done.")
+@click.option("--success", multiple=True, help="A success criterion (repeatable: each becomes a checklist line).")
 @click.option("--template", type=click.Path(dir_okay=False), default=None,
               help="Template file (default: <root>/templates/spawn.md, else the packaged one).")
 @click.option("--stats", "show_stats", is_flag=True,
@@ -26,19 +27,22 @@ from tiergit.context import SITUATIONS
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (prompt, stats, notes).")
 @click.pass_context
 def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tuple[str, ...], situation: str | None,
-            task: str | None, why: str | None, success: str | None, template: str | None, show_stats: bool,
+            task: str | None, why: str | None, success: tuple[str, ...], template: str | None, show_stats: bool,
             strict: bool, as_json: bool) -> None:
     """Print the spawn prompt for an agent: hot memory only, unless asked for more.
 
     The prompt fills templates/spawn.md: Task, WHY, Success criteria and a
-    Memory Context with the hot tier; Cold and Wiki appear only with
-    --include-cold / --include-wiki or a --for situation. Notes and --stats go
+    Memory Context with the hot tier, the items from cold, wiki and archive
+    most relevant to the task (whole, with id and path, within the `spawn:
+    knowledge_tokens` budget; nothing when nothing is relevant) and the wiki's
+    topic index. Whole Cold and Wiki tiers appear only with --include-cold /
+    --include-wiki or a --for situation. Sections with nothing to say are left out. Notes and --stats go
     to stderr so stdout can be piped straight to the agent. A hot file over its
     budget is reported; with --strict that exits 1.
 
     \b
     Examples:
-      tiergit context --agent picard --task "Fix token refresh" --stats
+      tiergit context --agent picard --task "Fix token refresh" --success "no 401 after 1 h" --success "tests pass" --stats
       tiergit context --agent picard --for incident --task "login 500s"
       tiergit context --agent picard --include-cold --include-wiki auth
     """
@@ -49,13 +53,13 @@ def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tup
         from tiergit.session import resolve
         agent = resolve(store.config, None).agent
     spawn = ctx_mod.build(store, agent, include_cold=include_cold, include_wiki=list(wiki), situation=situation,
-                          task=task, why=why, success=success, template=template)
+                          task=task, why=why, success=list(success), template=template)
     st = ctx_mod.stats(store, agent, spawn) if (show_stats or as_json) else None
     if as_json:
         echo_json({"agent": agent, "situation": situation, "prompt": spawn.prompt,
                    "files": [{"path": p.path, "tier": p.tier} for p in spawn.parts],
                    "wiki_topics": spawn.wiki_topics, "notes": spawn.notes, "over_budget": spawn.over_budget,
-                   "stats": st})
+                   "knowledge": _knowledge_json(spawn.knowledge), "stats": st})
     else:
         click.echo(spawn.prompt, nl=False)
         for note in spawn.notes:
@@ -69,3 +73,12 @@ def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tup
             click.echo("  hint: run `tiergit session end` to compact hot into cold", err=True)
     if strict and spawn.over_budget:
         ctx.exit(1)
+
+
+def _knowledge_json(known) -> dict | None:
+    if known is None:
+        return None
+    return {"tokens": known.tokens, "budget": known.budget, "dropped": known.dropped,
+            "items": [{"id": p.id, "path": p.path, "line": p.line, "tier": p.tier, "entry": p.entry,
+                       "tokens": p.tokens, "score": p.score, "relevance": p.relevance} for p in known.picks],
+            "wiki_index": known.wiki_index}

@@ -34,7 +34,8 @@ def _merge_gitattributes(old: str | None, block: str) -> str:
     return old + sep + block
 
 
-def plan_init(repo: Path, preset: str, with_workflows: bool) -> Plan:
+def plan_init(repo: Path, preset: str, with_workflows: bool, install_spec: str | None = None,
+              reusable: bool = False) -> Plan:
     plan = Plan(f"tiergit init --preset {preset}")
     cfg_path = repo / config_mod.CONFIG_NAME
     if cfg_path.exists():
@@ -58,24 +59,51 @@ def plan_init(repo: Path, preset: str, with_workflows: bool) -> Plan:
     old = ga.read_text() if ga.exists() else None
     plan.add(".gitattributes", _merge_gitattributes(old, gitattributes_block(cfg)), old,
              reason="merge=tiergit for memory, merge=union for logs")
-    if with_workflows:
-        for src in sorted((TEMPLATES / "workflows").glob("*.yml")):
-            rel = f".github/workflows/{src.name}"
-            if not (repo / rel).exists():
-                plan.add(rel, src.read_text(), reason="GitHub workflow")
+    if with_workflows or reusable:
+        _plan_workflows(plan, repo, cfg, install_spec, with_workflows, reusable)
     return plan
+
+
+def _plan_workflows(plan: Plan, repo: Path, cfg: config_mod.Config, spec: str | None, standard: bool,
+                    reusable: bool) -> None:
+    """The workflows and the action they call, with an install spec that resolves before a release."""
+    from tiergit import workflows
+
+    source = "given with --install-spec"
+    if not spec:
+        spec, source = workflows.install_spec()
+    plan.notes.append(f"workflows install `{spec}` ({source})")
+    if spec.startswith("tiergit=="):
+        plan.notes.append("  that needs the release on PyPI; before it, pass --install-spec "
+                          "'tiergit @ git+https://github.com/OWNER/tiergit@<commit>'")
+    for rel, text in workflows.files(cfg, spec, standard, reusable).items():
+        if (repo / rel).exists():
+            if (repo / rel).read_text(encoding="utf-8", errors="replace") != text:
+                plan.notes.append(f"{rel} exists and differs from the current template: kept; "
+                                  "move it away and run init again to take the new one")
+        else:
+            plan.add(rel, text, reason="GitHub workflow" if rel.endswith(".yml") and "workflows" in rel
+                     else "tiergit's action, called by the workflows")
 
 
 @click.command()
 @click.option("--preset", type=click.Choice(config_mod.PRESETS), default="squad", show_default=True,
               help="Layout to start from; any key can be overridden in .tiergit.yml.")
-@click.option("--with-workflows", is_flag=True, help="Also write .github/workflows/tiergit-*.yml.")
+@click.option("--with-workflows", is_flag=True,
+              help="Also write .github/workflows/tiergit-*.yml and the action they call (.github/actions/tiergit).")
+@click.option("--reusable", is_flag=True,
+              help="Also write .github/workflows/tiergit-reusable.yml, a workflow_call workflow for many repos.")
+@click.option("--install-spec", metavar="SPEC",
+              help="pip requirement the workflows install (default: from how this tiergit was installed).")
 @click.option("--no-install", is_flag=True, help="Do not install the git hooks and merge driver.")
+@click.option("--mcp", "with_mcp", is_flag=True,
+              help="Also add `tiergit mcp` to .mcp.json, .vscode/mcp.json and .copilot/mcp-config.json "
+                   "(other servers kept).")
 @click.option("--dry-run", is_flag=True, help="Print what would be written, write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
-def init(ctx: click.Context, preset: str, with_workflows: bool, no_install: bool, dry_run: bool,
-         as_json: bool) -> None:
+def init(ctx: click.Context, preset: str, with_workflows: bool, reusable: bool, install_spec: str | None,
+         no_install: bool, with_mcp: bool, dry_run: bool, as_json: bool) -> None:
     """Set up tiergit in this repository.
 
     Writes .tiergit.yml, the tier folders, store templates and .gitattributes
@@ -86,11 +114,15 @@ def init(ctx: click.Context, preset: str, with_workflows: bool, no_install: bool
     \b
     Example:
       tiergit init --preset squad --with-workflows
+      tiergit init --mcp               # also register `tiergit mcp` with the agent clients
     """
     from tiergit import install as install_mod
 
     repo = repo_root(ctx)
-    plan = plan_init(repo, preset, with_workflows)
+    plan = plan_init(repo, preset, with_workflows, install_spec, reusable)
+    if with_mcp:
+        from tiergit.mcp_config import plan_clients
+        plan_clients(repo, plan)
     actions: list[str] = []
     if not dry_run:
         plan.apply(repo)
@@ -115,8 +147,11 @@ def init(ctx: click.Context, preset: str, with_workflows: bool, no_install: bool
 def install(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
     """Install the pre-commit and post-merge hooks and the merge driver.
 
-    An existing hook is kept as <hook>.legacy and still runs first;
+    An existing hook is kept as <hook>.tiergit-chained and still runs
+    first; beside pre-commit, tiergit's shim takes pre-commit's
+    <hook>.legacy slot, so either install order runs each hook once.
     core.hooksPath and linked worktrees are respected. TIERGIT=0 skips.
+    `tiergit check --hooks` reports a chain that is broken.
 
     \b
     Example:

@@ -1,6 +1,8 @@
 """`tiergit recall QUERY`: ranked items from cold, wiki, archive and staging; logs each hit."""
 from __future__ import annotations
 
+import textwrap
+
 import click
 
 from tiergit.cli import echo_json, open_store
@@ -12,12 +14,18 @@ from tiergit.cli import echo_json, open_store
 @click.option("--tier", "tiers", multiple=True,
               help="Search only this tier (repeatable; also 'archive', 'staging'). Default: all but hot.")
 @click.option("-n", "limit", type=int, default=10, show_default=True, help="How many hits.")
+@click.option("--full", is_flag=True, help="Print each hit's whole item instead of its best-matching sentence.")
 @click.option("--no-log", is_flag=True, help="Do not append the hits to the recall log.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
 def recall(ctx: click.Context, query: tuple[str, ...], agent: str | None, tiers: tuple[str, ...], limit: int,
-           no_log: bool, as_json: bool) -> None:
+           full: bool, no_log: bool, as_json: bool) -> None:
     """Find what the team already knows: items ranked by BM25, best first.
+
+    Each hit shows its relevance (1.00 for the best, falling with the rank),
+    where it is, the words it matched and its best-matching sentence or
+    sub-item; --full prints whole items. Questions work: stop words are
+    dropped, words match by stem, identifiers by their parts.
 
     Searches cold, wiki (and any non-session tier), the archive and staged
     candidates. Each hit is appended to the recall log (<root>/logs/recalls.jsonl),
@@ -43,12 +51,13 @@ def recall(ctx: click.Context, query: tuple[str, ...], agent: str | None, tiers:
         click.echo(f"no items match {text!r}")
         return
     for h in hits:
-        click.echo(f"{h.rank:>2}. {h.score:.2f}  {h.path}:{h.line}  {h.kind}  {h.date or '-'}  {h.id}")
-        click.echo(f"    {h.entry or '(no heading)'}")
-        click.echo(f"    {_short(h.text)}")
+        # relevance (1.00 = best hit) falls with the rank; score is the share of the query the item holds
+        click.echo(f"{h.rank:>2}. {h.relevance:.2f}  {h.path}:{h.line}  {h.kind}  {h.date or '-'}  {h.id}")
+        click.echo(f"    {h.entry or '(no heading)'}  [matched: {', '.join(h.matched) or '-'}]")
+        if full:
+            click.echo(textwrap.indent((h.raw or h.text).rstrip(), "    "))
+        else:
+            click.echo(f"    {h.snippet}")
     for path in stats.skipped or []:
         click.echo(f"(skipped unreadable {path}; `tiergit check` says why)", err=True)
 
-
-def _short(text: str, width: int = 110) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"

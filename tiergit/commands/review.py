@@ -28,7 +28,9 @@ def sync(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
     Every item whose last review event is `proposed` is looked up in the
     reviewed tiers by its block id: present means accepted, absent means the
     reviewer deleted it (rejected: never proposed again unless its text
-    changes). Appends `[HH:MM] Review: accepted N, rejected M` to the day's log.
+    changes; the PR's deletion is the reason: "deleted in review"). Processed
+    candidates leave the staging file (DREAMS.md), and
+    `[HH:MM] Dream review: accepted N, rejected M` is appended to the day's note.
 
     \b
     Example:
@@ -37,22 +39,25 @@ def sync(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
     from tiergit import review as review_mod
 
     store = open_store(ctx)
-    new = review_mod.sync(store, apply=not dry_run)
+    new, cleared = review_mod.sync(store, apply=not dry_run)
     accepted = sum(e["action"] == "accepted" for e in new)
+    rejected = sum(e["action"] == "rejected" for e in new)
     if as_json:
-        echo_json({"accepted": accepted, "rejected": len(new) - accepted, "events": new, "applied": not dry_run})
+        echo_json({"accepted": accepted, "rejected": rejected, "events": new, "cleared": cleared,
+                   "applied": not dry_run})
         return
     for ev in new:
         click.echo(f"  {ev['action']:<8} {ev['id']}  {ev['text'][:80]}")
-    click.echo(f"Review: accepted {accepted}, rejected {len(new) - accepted}"
-               + (" (dry run, nothing recorded)" if dry_run else ""))
+    for rel in cleared:
+        click.echo(f"  cleared processed candidates from {rel}")
+    click.echo(review_mod.review_line(new) + (" (dry run, nothing recorded)" if dry_run else ""))
 
 
-def _decide(ctx: click.Context, iid: str, action: str, reason: str, as_json: bool) -> None:
+def _decide(ctx: click.Context, iid: str, action: str, reason: str | None, as_json: bool) -> None:
     from tiergit import review as review_mod
 
     store = open_store(ctx)
-    ev = review_mod.decide(store, iid, action, reason)
+    ev = review_mod.decide(store, iid, action, reason or "")
     if as_json:
         echo_json(ev)
     else:
@@ -61,10 +66,10 @@ def _decide(ctx: click.Context, iid: str, action: str, reason: str, as_json: boo
 
 @review.command()
 @click.argument("item_id")
-@click.option("--reason", default="", help="Why (recorded in the review log).")
+@click.option("--reason", default=None, help="Why, in one line (required: recorded in the review log).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
-def accept(ctx: click.Context, item_id: str, reason: str, as_json: bool) -> None:
+def accept(ctx: click.Context, item_id: str, reason: str | None, as_json: bool) -> None:
     """Record an item as accepted by hand.
 
     \b
@@ -76,10 +81,10 @@ def accept(ctx: click.Context, item_id: str, reason: str, as_json: bool) -> None
 
 @review.command()
 @click.argument("item_id")
-@click.option("--reason", default="", help="Why (recorded in the review log).")
+@click.option("--reason", default=None, help="Why, in one line (required: recorded in the review log).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
-def reject(ctx: click.Context, item_id: str, reason: str, as_json: bool) -> None:
+def reject(ctx: click.Context, item_id: str, reason: str | None, as_json: bool) -> None:
     """Record an item as rejected by hand: it is never proposed again unless its text changes.
 
     \b

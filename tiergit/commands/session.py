@@ -153,6 +153,12 @@ def instructions(ctx: click.Context, agent: str | None, as_json: bool) -> None:
 
     store = open_store(ctx)
     data = instructions_mod.render(store.config, agent)
+    if not data["known_agent"] and data["agents"]:
+        # a typo would hand an agent someone else's (or no) memory paths: say so, but a new agent is allowed
+        click.echo(f"tiergit: warning: no memory for agent {data['agent']!r} yet "
+                   f"(agents are: {', '.join(data['agents'])})", err=True)
+        click.echo(f"  hint: check the name; a new agent gets its hot file with "
+                   f"`tiergit session start --agent {data['agent']}`", err=True)
     if as_json:
         echo_json(data)
         return

@@ -134,6 +134,9 @@ def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
     extra = _extras(store, model["files"])
     if extra:
         model.update(extra)
+        # A stale Dreaming run is the store's health too: the total row says so.
+        model["total"]["health"] = budget.worst([model["total"]["health"], extra["promotion"]["health"]])
+    model["notes"] = model.get("notes", []) + _hook_notes(store.repo)
     if as_json:
         echo_json(model)
     else:
@@ -147,6 +150,15 @@ def _extras(store: Store, files: list[dict]) -> dict:
     from tiergit import promotion_health
 
     return promotion_health.extras(store, files)
+
+
+def _hook_notes(repo: Path) -> list[str]:
+    """Installed hooks that misbehave (call themselves, cut off another tool's lines): one line each."""
+    from tiergit.hookstate import inspect
+
+    shown = ("HK002", "HK003", "HK006")
+    return [f"hooks: {f.path}:{f.line}: {f.code} [{f.severity}] {f.message}"
+            for f in inspect(repo) if f.code in shown]
 
 
 def post_merge_report(repo: Path) -> str:
@@ -164,7 +176,10 @@ def post_merge_report(repo: Path) -> str:
     for r in model["files"]:
         pct = f"{r['percent']:.0f}% of budget" if r.get("percent") is not None else "no budget"
         lines.append(f"  {MARK[r['health']]:<4} {r['path']} ({r['bytes']} bytes, {_tok(r)} tokens, {pct})")
-    if any(r["health"] == "critical" for r in model["files"]):
+    over = [r["path"] for r in model["files"] if r["health"] == "critical"]
+    if over:
+        from tiergit.fixhint import fixes_for
+
         lines.append("  hint: over-budget files will block the next commit that touches them; "
-                     "run `tiergit status` and compact them")
+                     f"fix them with {fixes_for(store.config, over)}")
     return "\n".join(lines)

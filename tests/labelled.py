@@ -1,0 +1,63 @@
+"""The project's labelled data (tests/labels/*.tsv), for tests and benchmarks.
+
+Corpus lines are stored by reference (path under the corpus, 1-based line, sha256 of the
+line's text) and read from the corpus here; a reference whose hash no longer matches is an
+error, not a silent relabel. Lines the team wrote itself are stored verbatim; credentials
+among them are templates filled with deterministic characters (see credentials.tsv).
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import string
+from pathlib import Path
+
+LABELS = Path(__file__).resolve().parent / "labels"
+CLASSES = {
+    "A": string.ascii_letters + string.digits, "a": string.ascii_lowercase + string.digits,
+    "h": "0123456789abcdef", "H": string.ascii_uppercase + string.digits, "L": string.ascii_letters,
+    "b": string.ascii_letters + string.digits + "+/", "u": string.ascii_letters + string.digits + "-_",
+    "d": string.digits,
+}
+HOLE = re.compile(r"<<([A-Za-z]):(\d+)>>")
+
+
+def rows(name: str) -> list[list[str]]:
+    """Tab-separated rows of a label file, comments and blank lines skipped."""
+    out = []
+    for line in (LABELS / name).read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            out.append(line.split("\t"))
+    return out
+
+
+def fill(template: str, seed: int) -> str:
+    """A credential template with every <<CLASS:N>> hole filled (same seed, same text)."""
+    rng = random.Random(seed)
+    return HOLE.sub(lambda m: "".join(rng.choice(CLASSES[m[1]]) for _ in range(int(m[2]))), template)
+
+
+def credentials() -> list[tuple[str, str]]:
+    """(kind, line) of every labelled credential."""
+    return [(kind, fill(text, n)) for n, (kind, text) in enumerate(rows("credentials.tsv"))]
+
+
+_LINES: dict[Path, list[str]] = {}
+
+
+def corpus_line(corpus: Path, rel: str, line: int, sha: str) -> str:
+    """The referenced corpus line, checked against its hash."""
+    path = corpus / rel
+    if path not in _LINES:
+        _LINES[path] = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    text = _LINES[path][line - 1]
+    if hashlib.sha256(text.encode("utf-8")).hexdigest() != sha:
+        raise AssertionError(f"{rel}:{line}: the corpus line changed since it was labelled")
+    return text
+
+
+def benign_secret_lines(corpus: Path) -> list[tuple[str, str]]:
+    """(reference, text) of the labelled benign corpus lines."""
+    return [(f"{rel}:{n}", corpus_line(corpus, rel, int(n), sha))
+            for rel, n, sha in rows("benign_secret_lines.tsv")]

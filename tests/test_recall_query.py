@@ -1,0 +1,66 @@
+"""Recall for people and agents: questions widened (stems, identifier parts, prefix), snippets, --full, ranked scores."""
+from __future__ import annotations
+
+import json
+import re
+
+from conftest import tiergit, write
+from tiergit import query, snippet
+
+COLD = """# data
+
+### Theme engine (2026-05-04)
+
+- **Context:** We ported the settings page to the new theme engine last sprint, which took longer than planned
+  because the designers changed the palette twice and the dark mode tokens were renamed on the way.
+  - The old skin override conflicts with ControlSkin.BorderStyle per control, so borders doubled on focus.
+  - Fix: drop the override and set `border_style_default` once in the theme.
+- [rule] Run the visual snapshot suite before merging theme changes.
+
+### Release notes (2026-05-05)
+
+- Wrote the release notes for the spring build.
+"""
+
+
+def test_question_words_are_widened():
+    words = {c.word: c for c in query.concepts("Why did the ControlSkin.BorderStyle break borders?")}
+    assert "why" not in words and "the" not in words                       # stop words out
+    ident = words["borderstyle"]
+    assert {"border", "style"} <= set(ident.exact)                          # identifier parts
+    assert "break" in words and words["borders"].prefixes == ["border"]    # stem as a prefix
+    joined = query.concepts("border style")
+    assert "borderstyle" in joined[0].exact                                 # neighbours joined
+    assert query.concepts("snapsh")[-1].prefixes == ["snapsh"]             # last word as a prefix
+    assert [c.word for c in query.concepts("2026-05-04 14:05 — Theme engine")] == ["theme", "engine"]
+    assert [c.word for c in query.concepts("why did we")] == ["why", "did", "we"]   # only stop words: kept
+
+
+def test_snippet_is_the_best_matching_sub_item():
+    raw = COLD.split("### Theme engine (2026-05-04)\n\n")[1].split("- [rule]")[0]
+    text, matched = snippet.best(raw, "border style conflict")
+    assert text.startswith("The old skin override conflicts with ControlSkin.BorderStyle")
+    assert set(matched) == {"border", "style", "conflict"}
+
+
+def test_text_output_shows_ranked_relevance_matched_words_and_snippet(squad_repo):
+    write(squad_repo / ".squad" / "memory" / "cold" / "data.md", COLD)
+    proc = tiergit(squad_repo, "recall", "why do borders conflict with the skin style", "--no-log")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    first = out.split("\n 2.")[0]
+    assert "ControlSkin.BorderStyle per control" in first and "[matched:" in first
+    assert "palette twice" not in first          # the snippet, not the whole paragraph
+    scores = [float(m) for m in re.findall(r"^\s*\d+\. (\d\.\d\d) ", out, re.M)]
+    assert scores[0] == 1.0 and scores == sorted(scores, reverse=True)
+    full = tiergit(squad_repo, "recall", "why do borders conflict with the skin style", "--no-log", "--full").stdout
+    assert "palette twice" in full and "border_style_default" in full   # the whole item, nested list and all
+
+
+def test_natural_question_finds_what_keywords_find(squad_repo):
+    write(squad_repo / ".squad" / "memory" / "cold" / "data.md", COLD)
+    hits = json.loads(tiergit(squad_repo, "recall", "which tests should run before merging themes?",
+                              "--no-log", "--json").stdout)["hits"]
+    assert hits[0]["kind"] == "rule" and "snapshot suite" in hits[0]["text"]
+    hits = json.loads(tiergit(squad_repo, "recall", "border style default", "--no-log", "--json").stdout)["hits"]
+    assert "border_style_default" in hits[0]["snippet"]

@@ -1,0 +1,41 @@
+"""The labelled recall question set on real corpus projects: answers by reference, top-3 >= 0.9, never worse than before."""
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+
+from conftest import CORPUS, PROJECT
+
+pytestmark = pytest.mark.corpus
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("bench_rq", PROJECT / "benchmarks" / "bench_recall_questions.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.CORPUS = CORPUS
+    return mod
+
+
+def test_question_set_top3_and_no_regression(tmp_path):
+    bench = _bench()
+    data = json.loads(bench.QUESTIONS.read_text())["questions"]
+    assert len(data) >= 20 and all(set(q["answer"]) == {"path", "line", "sha256"} for q in data)
+    from tiergit import recall, recall_index
+
+    before = after = 0
+    for project in dict.fromkeys(q["project"] for q in data):
+        store = bench.store_for(project, tmp_path)
+        db = recall_index.connect(recall_index.index_path(store.repo))
+        recall_index.refresh(store, db)
+        tiers = recall.default_tiers(store.config)
+        for q in (q for q in data if q["project"] == project):
+            key = bench.answer_key(q)   # also checks the corpus line's hash
+            old = bench.rank_of(key, bench.legacy_search(db, q["question"], tiers, 3))
+            new = bench.rank_of(key, [h.raw or h.text for h in recall.search(db, q["question"], tiers, limit=3)])
+            before += old is not None
+            after += new is not None
+        db.close()
+    assert after / len(data) >= 0.9 and after >= before

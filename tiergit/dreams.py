@@ -1,0 +1,126 @@
+"""OpenClaw Dreaming metadata on a candidate, in every form it is written, and the clean text.
+
+Real forms: `- Candidate: … ; confidence: 0.84; evidence: memory/x.md:448-451` on one line,
+indented `- confidence: 0.62` / `- recalls: 0` / `- status: staged` sub-items, `confidence=0.00`,
+`Confidence = 0.00`, `[confidence=0.8]`, `[likely_durable] … [memory/2026-03-17.md:53]` backfill
+candidates and `Reflections: Theme: …; note: reflection`. Pure; a few regex scans per item.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# `key: value`, `key=value`, `Key = value`, as a sub-item (`- key: v`), after `;` or inside `[...]`.
+FIELD = re.compile(
+    r"(?i)(?:^|(?<=[\s;,(\[|]))(?:-\s+)?\b(confidence|status|evidence|recalls?|score|note|source)\s*[:=]\s*"
+    r"(?P<value>[^;\n\]|]*?)(?=\s*(?:;|\n|\]|\||\s-\s+\w+\s*[:=]|\s+\b(?:confidence|status|evidence|recalls?|score|note)\s*[:=]|$))")
+TAG = re.compile(r"\[(likely_durable|unclear|durable|ephemeral|reflection)\]", re.I)
+SOURCE_REF = re.compile(r"\[?\s*(?:memory/[\w./-]+\.md|[\w-]+\.md):\d+(?:-\d+)?(?:\s*,\s*(?:memory/[\w./-]+\.md|[\w-]+\.md):\d+(?:-\d+)?)*\s*\]?")
+PREFIX = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?(?:Candidate|Reflections?|Theme|Possible Lasting Update)s?(?:\*\*)?\s*:\s*", re.I)
+SCORE_BRACKET = re.compile(r"[\[(]\s*(?:score|confidence|recalls?|rank|conf)\s*[=:]?\s*[\d.]+[^\])]*[\])]", re.I)
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+MIN_CONFIDENCE = 0.60      # gate.min_confidence: below it a staged Dreaming candidate is not promoted
+STATUSES = ("staged", "promoted", "rejected", "pending", "keep", "archived")
+
+
+@dataclass
+class DreamMeta:
+    confidence: float | None = None
+    status: str | None = None
+    recalls: int | None = None
+    evidence: list[str] = field(default_factory=list)
+    tag: str | None = None
+    note: str | None = None
+
+    @property
+    def present(self) -> bool:
+        return (self.confidence is not None or self.status is not None or self.tag is not None
+                or self.recalls is not None or bool(self.evidence))
+
+
+def _quick(text: str) -> bool:
+    low = text.lower()
+    return any(w in low for w in ("confidence", "status", "evidence", "recall", "likely_durable", "unclear]",
+                                  "candidate", "reflection", ".md:"))
+
+
+def read(text: str) -> DreamMeta:
+    """Every Dreaming field the item carries (the first of each; evidence refs all)."""
+    meta = DreamMeta()
+    if not _quick(text):
+        return meta
+    for m in FIELD.finditer(text):
+        key, value = m[1].lower(), m["value"].strip().strip("`*\"'")
+        if key in ("confidence", "score") and meta.confidence is None:
+            num = NUMBER.match(value)
+            meta.confidence = float(num[0]) if num else None
+        elif key == "status" and meta.status is None:
+            word = value.split()[0].lower().strip(".,") if value.split() else ""
+            meta.status = word if word in STATUSES else None
+        elif key.startswith("recall") and meta.recalls is None:
+            num = NUMBER.match(value)
+            meta.recalls = int(float(num[0])) if num else None
+        elif key == "evidence":
+            meta.evidence += [ref.strip() for ref in value.split(",") if ".md:" in ref]
+        elif key == "note" and meta.note is None:
+            meta.note = value.lower()
+    tag = TAG.search(text)
+    if tag:
+        meta.tag = tag[1].lower()
+    if not meta.evidence:
+        meta.evidence = [r.strip("[] ") for r in SOURCE_REF.findall(text) if ".md:" in r]
+    return meta
+
+
+STAMPED = re.compile(r"^\s*(?:[-*+]\s+)?(?:Candidate:\s*)?\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}")
+DUMP = re.compile(r"^\s*(?:[-*+]\s+)?(?:Candidate:\s*)?Possible Lasting (?:Truths|Updates)\s*:|Candidate:\s*(?:-\s*)?Candidate:",
+                  re.I)
+REFLECTION = re.compile(r"^\s*(?:[-*+]\s+)?(?:Candidate:\s*)?(?:Reflections?|Theme)\s*:", re.I)
+
+
+def verdict(meta: DreamMeta, min_confidence: float, text: str = "") -> str | None:
+    """Why Dreaming's own metadata rules the candidate out, or None when it may pass."""
+    if meta.status in ("promoted", "archived"):
+        return f"Dreaming already marked it `status: {meta.status}`"
+    if meta.status == "rejected":
+        return "Dreaming rejected it (`status: rejected`)"
+    if meta.note == "reflection" or meta.tag == "reflection" or REFLECTION.match(text):
+        return "a Dreaming reflection (a theme across memories), not a memory"
+    if DUMP.match(text):
+        return "a raw Dreaming dump (`Possible Lasting Truths:` / a nested candidate), not one memory"
+    if meta.tag in ("unclear", "ephemeral"):
+        return f"Dreaming tagged it `[{meta.tag}]`"
+    if meta.confidence is not None:
+        if meta.confidence <= 0:
+            return "Dreaming confidence 0.00"
+        if meta.confidence < min_confidence:
+            return f"Dreaming confidence {meta.confidence:.2f} < {min_confidence:.2f}"
+        return None
+    if meta.tag in ("likely_durable", "durable"):
+        return None
+    return "Dreaming output without a confidence" if meta.status else None
+
+
+def vouched(meta: DreamMeta, min_confidence: float, text: str = "") -> bool:
+    """Dreaming scored it (confidence, or a `[likely_durable]` tag) and did not rule it out:
+    its confidence stands in for tiergit's recall and score signals."""
+    return meta.present and verdict(meta, min_confidence, text) is None and (
+        meta.confidence is not None or meta.tag in ("likely_durable", "durable"))
+
+
+def clean(text: str) -> str:
+    """The candidate's knowledge alone: no `Candidate:` prefix, metadata fields, sub-items,
+    tags, evidence refs or score brackets; whitespace folded."""
+    first = [ln for ln in text.splitlines() if not re.match(
+        r"^\s+[-*]\s+(?:confidence|status|evidence|recalls?|score|note|source)\s*[:=]", ln, re.I)]
+    out = " ".join(" ".join(first).split())
+    out = re.sub(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)", "", out)
+    out = TAG.sub("", out)
+    out = PREFIX.sub("", out)
+    out = re.sub(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\s*[—–-]\s*", "", out)   # a session stamp
+    out = SCORE_BRACKET.sub("", out)
+    out = FIELD.sub("", out)
+    out = SOURCE_REF.sub("", out)
+    out = re.sub(r"(?:\s*[;,|]\s*)+$", "", out)
+    out = re.sub(r"\s*;\s*(?=;|$)", "", out)
+    return " ".join(out.split()).strip(" -;,")

@@ -1,0 +1,63 @@
+"""MCP client configs for `tiergit init --mcp`: merged in, never clobbering other servers.
+
+Each client keeps its servers under its own key: Claude Code's `.mcp.json` and
+Copilot CLI's `mcp-config.json` under `mcpServers`, VS Code's `.vscode/mcp.json`
+under `servers`. Only the `tiergit` entry is added or updated; every other key
+and server is kept as it was. Copilot CLI's own file lives in the home folder,
+which tiergit never writes: the repo gets `.copilot/mcp-config.json`, loaded
+with `copilot --additional-mcp-config @.copilot/mcp-config.json`.
+Cost: one small JSON read and write per client file.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tiergit.errors import TiergitError
+
+SERVER_NAME = "tiergit"
+CLIENTS = {    # file -> (servers key, the tiergit entry)
+    ".mcp.json": ("mcpServers", {"command": "tiergit", "args": ["mcp"]}),
+    ".vscode/mcp.json": ("servers", {"type": "stdio", "command": "tiergit", "args": ["mcp"]}),
+    ".copilot/mcp-config.json": ("mcpServers", {"type": "local", "command": "tiergit", "args": ["mcp"],
+                                                "tools": ["*"]}),
+}
+
+
+def merged(rel: str, old: str | None) -> str | None:
+    """The file's new text with the tiergit server in it, or None when it is already there unchanged."""
+    key, entry = CLIENTS[rel]
+    data: dict = {}
+    if old is not None and old.strip():
+        try:
+            data = json.loads(old)
+        except json.JSONDecodeError as exc:
+            raise TiergitError(f"{rel}:{exc.lineno}: not valid JSON ({exc.msg}); nothing written",
+                               f"fix or remove {rel}, then run `tiergit init --mcp` again") from None
+        if not isinstance(data, dict) or not isinstance(data.get(key, {}), dict):
+            raise TiergitError(f"{rel}: `{key}` must be a JSON object; nothing written",
+                               f"fix {rel}, then run `tiergit init --mcp` again")
+    servers = data.setdefault(key, {})
+    if servers.get(SERVER_NAME) == entry:
+        return None
+    servers[SERVER_NAME] = entry
+    return json.dumps(data, indent=2) + "\n"
+
+
+def plan_clients(repo: Path, plan) -> None:
+    """Add each client file whose tiergit entry is missing or different to `plan` (nothing written here)."""
+    for rel in CLIENTS:
+        path = repo / rel
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            raise TiergitError(f"{rel}: not a regular file; nothing written", f"replace {rel} with a plain JSON file")
+        folder = path.parent
+        if folder != repo and (folder.is_symlink() or (folder.exists() and not folder.is_dir())):
+            name = folder.relative_to(repo).as_posix()
+            raise TiergitError(f"{name}: not a plain folder (a file or a symlink); nothing written",
+                               f"make {name}/ a plain folder, then run `tiergit init --mcp` again")
+        old = path.read_text(encoding="utf-8") if path.is_file() else None
+        new = merged(rel, old)
+        if new is not None:
+            plan.add(rel, new, old, reason="MCP client config: the tiergit server, other servers kept")
+    plan.notes.append("Copilot CLI: copilot --additional-mcp-config @.copilot/mcp-config.json "
+                      "(or copy the entry into ~/.copilot/mcp-config.json)")
