@@ -9,6 +9,8 @@ from tiergit import git, secretscope
 from tiergit.checks import FileReport, check_file
 from tiergit.config import Config
 from tiergit.diagnostics import Finding
+from tiergit.errors import InputError
+from tiergit.readsafe import read_regular
 from tiergit.store import Store
 from tiergit.tokens import TokenCache, blob_id
 
@@ -58,7 +60,10 @@ def worktree_sources(store: Store, paths: list[str] | None = None) -> list[Sourc
             out.append(Source(rel, None, None, _symlink_finding(store.repo, rel, os.readlink(full))))
             continue
         try:
-            data = full.read_bytes()
+            data = read_regular(full, rel)  # a FIFO or device is a finding, never a hang
+        except InputError as exc:
+            out.append(Source(rel, None, None, Finding(rel, exc.line, exc.code, "critical", exc.detail, exc.hint or "")))
+            continue
         except OSError as exc:
             out.append(Source(rel, None, None, Finding(rel, 1, "TG005", "critical", f"cannot read: {exc.strerror}",
                                                         "check the file's permissions")))

@@ -11,6 +11,9 @@ from tiergit.fixhint import fix_command
 from tiergit.tokens import TokenCache
 
 UNITS = {"bytes": "bytes", "tokens": "tokens", "lines": "lines"}
+# Findings of one code reported per file: a file of 12,000 transcript lines printed 12,000
+# findings (a hook's output, too, is work per file); the first ones show the pattern.
+MAX_PER_CODE = 20
 # What git and the tiergit merge driver leave in a file on a conflict (`=======` alone is also a
 # setext heading underline in markdown, so the opening and closing markers decide).
 CONFLICT_MARKERS = ("<<<<<<<", ">>>>>>>", "|||||||")
@@ -91,14 +94,14 @@ def check_file(path: str, data: bytes, tier: Tier, config: Config, cache: TokenC
             path, line, "MRG001", "critical", "unresolved merge conflict marker",
             "resolve the conflict (keep one side, or both items) and remove the <<<<<<< / ======= / >>>>>>> lines",
         ))
-    for hit in secrets.scan(text):
+    for hit in secrets.scan(text)[:MAX_PER_CODE]:
         report.findings.append(Finding(
             path, hit.line, "SEC001", "critical", f"possible {hit.kind} in memory (column {hit.column})",
             "remove the credential (rotate it if it was real); memory is committed and shared. "
             f"A false positive: add `{secrets.ALLOW_MARK}` at the end of the line",
         ))
     if tier.durable or tier.reviewed:
-        for line in parse.has_transcript(text):
+        for line in parse.has_transcript(text)[:MAX_PER_CODE]:
             report.findings.append(Finding(
                 path, line, "TRN001", "critical",
                 f"raw transcript line in the durable {tier.name} tier",

@@ -8,12 +8,12 @@ from typing import Any
 
 import yaml
 
-from tiergit import safeyaml
+from tiergit import configschema, safeyaml
 from tiergit.errors import TiergitError
 
 CONFIG_NAME = ".tiergit.yml"
 PRESETS = ("squad", "openclaw", "custom")
-SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*\Z")  # \Z: `$` would accept "name\n"
 PLACEHOLDERS = {"agent", "topic", "date"}
 PLACEHOLDER_RE = re.compile(r"\{([^{}]*)\}")
 LOAD_POLICIES = ("always", "on-demand", "selective", "never")
@@ -115,7 +115,7 @@ class Config:
 
 
 def check_slug(name: str, value: str) -> str:
-    if not SLUG.match(value or ""):
+    if not isinstance(value, str) or not SLUG.match(value):
         raise TiergitError(
             f"invalid {name} name {value!r}: must match [a-z0-9][a-z0-9._-]*",
             f"use a plain lowercase name such as 'picard', not a path",
@@ -195,7 +195,7 @@ def _path_regex(rel: str) -> re.Pattern[str]:
             out.append(r"(?P<date>\d{4}-\d{2}-\d{2})")
         else:
             out.append(rf"(?P<{part}>[a-z0-9][a-z0-9._-]*)")
-    return re.compile("^" + "".join(out) + "$")
+    return re.compile("^" + "".join(out) + r"\Z")
 
 
 def _check_path(value: Any, err: _Errors, key: str, repo_root: Path, allow_placeholders: bool) -> str:
@@ -311,6 +311,12 @@ def build(data: dict[str, Any], path: Path, repo_root: Path, lines: dict[str, in
         if not isinstance(merged.get(key, {}), dict):
             raise err(key, "must be a mapping")
     _check_spawn(merged.get("spawn"), err)
+    # Every other key and value, by the one table in configschema (unknown keys, types, ranges).
+    configschema.validate(merged, err)
+    cycle = configschema.next_cycle({name: tier.next for name, tier in tiers.items()})
+    if cycle:
+        raise err(f"tiers.{cycle[0]}.next", f"tiers form a cycle ({' -> '.join(cycle)})",
+                  "content must flow one way: end the chain with a tier that has no `next`")
     return Config(
         repo_root=repo_root, path=path, data=merged, root=root, tokenizer=tokenizer, tiers=tiers,
         archive=str(merged.get("archive", "archive/")), logs=str(merged.get("logs", "logs/")),
@@ -361,10 +367,12 @@ def load(repo_root: Path) -> Config:
     if path.is_dir():
         raise TiergitError(f"{CONFIG_NAME}: is a folder in {repo_root}, not a file",
                            "remove it, then `tiergit init --preset squad` writes the config")
-    if not path.is_file():
+    if not path.exists():
         raise TiergitError(f"{CONFIG_NAME}: not found in {repo_root}",
                            "run `tiergit init --preset squad` to create it")
-    return from_bytes(path.read_bytes(), repo_root)
+    from tiergit.readsafe import read_regular  # a FIFO or device there is an error, never a hang
+
+    return from_bytes(read_regular(path, CONFIG_NAME), repo_root)
 
 
 def from_bytes(raw: bytes, repo_root: Path) -> Config:

@@ -74,14 +74,14 @@ def agent_files(store, agent: str, tier_names: list[str]) -> list[tuple[str, str
         tier = cfg.tiers[name]
         if "{agent}" in tier.path:
             path = cfg.tier_file(name, agent=agent)
-            if path.is_file():
+            if path.exists():   # a FIFO or folder there is read (and refused), never skipped
                 out.append((path.relative_to(store.repo).as_posix(), name))
         elif "{date}" in tier.path:
             dated = sorted(p for p in store.tier_files(name))
             out.extend((p, name) for p in dated[-DAILY_FILES:])
         elif "{" not in tier.path:
             path = store.repo / cfg.repo_path(tier.path)
-            if path.is_file():
+            if path.exists():
                 out.append((path.relative_to(store.repo).as_posix(), name))
     return out
 

@@ -2,6 +2,7 @@
 commit, so it imports only what it uses (`python -m tiergit hook …` comes straight here)."""
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -74,7 +75,9 @@ def run(name: str, start: Path | str | None = None, as_json: bool = False) -> in
     from tiergit import git
 
     repo = git.work_root(start or ".")
-    if not (repo / config_mod.CONFIG_NAME).is_file():
+    # lexists, not is_file: a FIFO or device named .tiergit.yml is refused by config.load
+    # (TG006), not taken for "no tiergit here", which skipped every check.
+    if not os.path.lexists(repo / config_mod.CONFIG_NAME):
         if as_json:
             _json({"hook": name, "skipped": f"no {config_mod.CONFIG_NAME}"})
         return 0  # not a tiergit repo (yet): a hook never gets in the way

@@ -11,14 +11,21 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 import yaml
 
+from tiergit import mergederived as derived
+from tiergit import mergekeys
 from tiergit import parse as parse_mod
 from tiergit.mergeseq import (Conflict, Out, Piece, adjacency, descending_dates, merge_sequences, render,
                               sort_new_by_date)
 
 DEFAULT_LABELS = ("ours", "theirs")
+# Larger files are merged line by line (git merge-file): memory files are capped at 256 KB
+# by default (limits.max_file_bytes), and an entry merge of a 50 MB file took minutes
+# (600 KB takes ~3 s: benchmarks/bench_merge.py).
+MAX_MERGE_BYTES = 512 * 1024
 
 
 @dataclass
@@ -190,21 +197,45 @@ def _dump_key(key, value) -> str:
     return yaml.safe_dump({key: value}, sort_keys=False, allow_unicode=True, default_flow_style=False)
 
 
-def merge_frontmatter(base: _Doc, ours: _Doc, theirs: _Doc, labels: tuple[str, str]) -> tuple[str, int]:
-    """Key by key; the text is kept verbatim whenever only one side changed it."""
+def _merge_value(b: Any, o: Any, t: Any, has_b: bool) -> tuple[Any, bool]:
+    """(merged value, clean). Mappings changed on both sides merge one level down."""
+    if o == t or (has_b and t == b):
+        return o, True
+    if has_b and o == b:
+        return t, True
+    if isinstance(o, dict) and isinstance(t, dict) and (not has_b or isinstance(b, dict)):
+        base = b if has_b else {}
+        out = {}
+        for key in list(o) + [k for k in t if k not in o]:
+            if key in o and key in t:
+                value, clean = _merge_value(base.get(key), o[key], t[key], key in base)
+                if not clean:
+                    return None, False
+                out[key] = value
+            elif not (key in base and base[key] == (o[key] if key in o else t[key])):
+                out[key] = o[key] if key in o else t[key]
+        return out, True
+    return None, False
+
+
+def merge_frontmatter(base: _Doc, ours: _Doc, theirs: _Doc, labels: tuple[str, str],
+                      fixed: dict | None = None) -> tuple[str, int]:
+    """Key by key; the text is kept verbatim whenever only one side changed it and it
+    already carries the derived values `fixed` (see mergederived)."""
+    fixed = fixed or {}
+    b, o, t = (derived.apply(d.metadata, fixed) for d in (base, ours, theirs))
     if ours.frontmatter_text == theirs.frontmatter_text or theirs.frontmatter_text == base.frontmatter_text:
-        return ours.frontmatter_text, 0
-    if ours.frontmatter_text == base.frontmatter_text:
+        if derived.fits(ours.metadata, fixed):
+            return ours.frontmatter_text, 0
+    elif ours.frontmatter_text == base.frontmatter_text and derived.fits(theirs.metadata, fixed):
         return theirs.frontmatter_text, 0
-    b, o, t = base.metadata, ours.metadata, theirs.metadata
     lines, conflicts = [], 0
     for key in list(o) + [k for k in t if k not in o]:
         in_o, in_t = key in o, key in t
         if in_o and in_t:
-            if o[key] == t[key] or (key in b and t[key] == b[key]):
-                lines.append(_dump_key(key, o[key]))
-            elif key in b and o[key] == b[key]:
-                lines.append(_dump_key(key, t[key]))
+            value, clean = _merge_value(b.get(key), o[key], t[key], key in b)
+            if clean:
+                lines.append(_dump_key(key, value))
             else:
                 conflicts += 1
                 lines.append(f"<<<<<<< {labels[0]}\n{_dump_key(key, o[key])}=======\n"
@@ -231,10 +262,8 @@ def merge_texts(base: str, ours: str, theirs: str, path: str = "<memory>",
     parsed = [parse_mod.parse(text, path, with_items=False) for text in (base, ours, theirs)]
     level = _split_level(parsed)
     b, o, t = (_document(text, path, level, doc) for text, doc in zip((base, ours, theirs), parsed))
+    mergekeys.assign(b.sections, o.sections, t.sections)
     notes: list[str] = []
-    fm_text, fm_conflicts = merge_frontmatter(b, o, t, labels)
-    if nl != "\n" and fm_text not in (b.frontmatter_text, o.frontmatter_text, t.frontmatter_text):
-        fm_text = fm_text.replace("\n", nl)
     seq = merge_sequences(b.sections, o.sections, t.sections,
                           lambda bp, op, tp: _merge_section(bp, op, tp, labels, notes, nl),
                           conflict_on_replace=False)
@@ -244,6 +273,11 @@ def merge_texts(base: str, ours: str, theirs: str, path: str = "<memory>",
                              lambda prev, nxt: True, nl)
     in_conflict = [p.label for p in outs if isinstance(p, Piece) and p.conflicts]
     in_conflict += [p.label for p in outs if isinstance(p, Conflict)]
+    fixed = derived.values((o.metadata, t.metadata), (ours[len(o.frontmatter_text):], theirs[len(t.frontmatter_text):]),
+                           body)
+    fm_text, fm_conflicts = merge_frontmatter(b, o, t, labels, fixed)
+    if nl != "\n" and fm_text not in (b.frontmatter_text, o.frontmatter_text, t.frontmatter_text):
+        fm_text = fm_text.replace("\n", nl)
     if fm_conflicts:
         in_conflict.insert(0, "the frontmatter")
     return MergeResult(fm_text + body, conflicts + fm_conflicts, in_conflict, notes)

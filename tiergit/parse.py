@@ -398,8 +398,9 @@ def decode(data: bytes, path: str, max_bytes: int | None = None) -> str:
     if max_bytes is not None and len(data) > max_bytes:
         raise InputError(path, 1, "TG003", f"file is {len(data)} bytes, over the {max_bytes}-byte limit",
                          "split it, or raise limits.max_file_bytes in .tiergit.yml")
-    if b"\0" in data[:8192]:
-        raise InputError(path, 1, "TG001", f"binary file in the memory store",
+    nul = data.find(b"\0")  # the whole file (memchr-fast): a NUL after 8 KB is binary too
+    if nul >= 0:
+        raise InputError(path, 1, "TG001", f"binary file in the memory store (NUL byte at offset {nul})",
                          "memory files are UTF-8 markdown; move binaries out of the store")
     try:
         return data.decode("utf-8")

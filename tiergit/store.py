@@ -87,7 +87,9 @@ class Store:
             except ValueError:
                 raise TiergitError(f"{rel}: symlink points outside the repository ({target})",
                                    "replace the link with a regular file inside the store") from None
-        return path.read_bytes()
+        from tiergit.readsafe import read_regular  # a FIFO or device is an error, never a hang
+
+        return read_regular(path, rel)
 
     def working_blob(self, data: bytes) -> str:
         return blob_id(data)

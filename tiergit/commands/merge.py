@@ -29,6 +29,12 @@ def run_driver(base: Path, ours: Path, theirs: Path, path: str) -> dict:
     from tiergit.errors import TiergitError
     from tiergit.merge import merge_texts
 
+    from tiergit.merge import MAX_MERGE_BYTES
+
+    largest = max(p.stat().st_size for p in (base, ours, theirs))
+    if largest > MAX_MERGE_BYTES:   # entry matching is not worth minutes: git's line merge is linear
+        return _fallback(base, ours, theirs, path, f"{largest} bytes is over the entry-merge cap "
+                         f"({MAX_MERGE_BYTES} bytes)")
     try:
         texts = [parse.decode(p.read_bytes(), path) for p in (base, ours, theirs)]
         result = merge_texts(*texts, path=path, labels=LABELS)

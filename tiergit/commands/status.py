@@ -7,6 +7,8 @@ import click
 
 from tiergit import budget, parse
 from tiergit.cli import echo_json, open_store
+from tiergit.errors import InputError
+from tiergit.readsafe import read_regular
 from tiergit.store import Store
 
 MARK = {"healthy": "ok", "warning": "WARN", "critical": "CRIT"}
@@ -23,9 +25,14 @@ def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> 
             continue
         tier = match[0]
         path = store.abs(rel)
-        if path.is_symlink() or not path.is_file():
+        if path.is_symlink():
             continue
-        data = path.read_bytes()
+        try:
+            data = read_regular(path, rel)  # a FIFO or device is reported, never read
+        except InputError as exc:
+            files.append({"path": rel, "tier": tier.name, "health": "critical", "error": str(exc),
+                          "bytes": 0, "lines": 0, "tokens": 0, "tokens_exact": False, "percent": None})
+            continue
         try:
             text = parse.decode(data, rel, store.config.limits["max_file_bytes"])
         except Exception as exc:  # noqa: BLE001 - status reports, check refuses
