@@ -27,10 +27,17 @@ def norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def imported_top_levels() -> set[str]:
+# Modules that may import an optional extra's packages (and are only loaded by the command that needs them).
+EXTRA_MODULES = {"mcp": {"commands/mcp.py"}}
+
+
+def imported_top_levels(only: set[str] | None = None, skip: set[str] = frozenset()) -> set[str]:
     """Every absolute top-level module any tiergit module imports, at any depth (lazy imports too)."""
     names: set[str] = set()
     for path in (PROJECT / "tiergit").rglob("*.py"):
+        rel = path.relative_to(PROJECT / "tiergit").as_posix()
+        if (only is not None and rel not in only) or rel in skip:
+            continue
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Import):
                 names |= {a.name.split(".")[0] for a in node.names}
@@ -42,12 +49,19 @@ def imported_top_levels() -> set[str]:
 def test_dependencies_are_exactly_what_tiergit_imports():
     declared = {norm(re.split(r"[ ;<>=!~\[(]", d, maxsplit=1)[0]) for d in PYPROJECT["project"]["dependencies"]}
     owners = metadata.packages_distributions()
-    imported = {norm(dist) for top in imported_top_levels() for dist in owners.get(top, [top])}
+    extra_modules = set().union(*EXTRA_MODULES.values())
+    imported = {norm(dist) for top in imported_top_levels(skip=extra_modules) for dist in owners.get(top, [top])}
     # tiktoken_ext is a namespace both tiktoken and the plugin fill, so the plugin may show up here.
     imported -= PLUGINS
     assert imported == declared - PLUGINS, (sorted(imported - declared), sorted(declared - PLUGINS - imported))
     assert PLUGINS <= declared
     assert "python-frontmatter" not in declared
+    # An optional extra declares exactly what its modules import beyond the core dependencies.
+    for extra, modules in EXTRA_MODULES.items():
+        wanted = {norm(re.split(r"[ ;<>=!~\[(]", d, maxsplit=1)[0])
+                  for d in PYPROJECT["project"]["optional-dependencies"][extra]}
+        used = {norm(dist) for top in imported_top_levels(only=modules) for dist in owners.get(top, [top])}
+        assert used - declared == wanted, (extra, sorted(used - declared), sorted(wanted))
 
 
 def test_bounds_are_ones_the_dependencies_need():
