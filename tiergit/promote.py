@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from tiergit import logs, parse
+from tiergit import logs, openclaw_format, parse
 from tiergit.candidates import (MANAGED_BEGIN, MANAGED_END, Candidate, Corpus, FORCED_RE,
                                 gather, norm_key, target_path)
 from tiergit.gate import Context, Verdict, evaluate, settings_of
@@ -71,13 +71,18 @@ class Promotion:
                 "candidates": [r.as_dict() for r in self.rows], "plan": self.plan.as_dict()}
 
 
-def wiki_line(c: Candidate, sc: Score, today: date) -> str:
-    """The clean, one-line form an item takes in the wiki: kind, text, provenance, block id."""
+def _clean(c: Candidate) -> str:
+    """The item's text without its kind label and any `tiergit:forced` marker."""
     text = c.text
     m = LABEL_RE.match(text)
     if m and parse.classify(text) == c.kind:
         text = text[m.end():]
-    text = FORCED_RE.sub("", text).strip()
+    return FORCED_RE.sub("", text).strip()
+
+
+def wiki_line(c: Candidate, sc: Score, today: date) -> str:
+    """The clean, one-line form an item takes in the wiki: kind, text, provenance, block id."""
+    text = _clean(c)
     how = "proposed by an agent" if c.forced else f"score {sc.total:.2f}"
     return f"- [{c.kind}] {text} <!-- tiergit: from {c.source}:{c.line}, {how}, {today.isoformat()} --> ^{c.id}"
 
@@ -182,17 +187,31 @@ def _plan_writes(store, promo: Promotion) -> None:
         rows = sorted(by_target[target], key=lambda r: (r.cand.topic, -r.score.total, r.cand.id))
         path = store.repo / target
         old = path.read_text(encoding="utf-8") if path.is_file() else None
-        fixed = "{topic}" not in cfg.tiers[rows[0].cand.target_tier].path
-        new = old
-        for topic in sorted({r.cand.topic for r in rows}):
-            lines = [wiki_line(r.cand, r.score, promo.today) for r in rows if r.cand.topic == topic]
-            new = _append_to_topic(new, topic, lines, fixed)
+        tier_path = cfg.tiers[rows[0].cand.target_tier].path
+        fixed = "{topic}" not in tier_path
+        if openclaw_format.is_openclaw_memory(tier_path):
+            new = _openclaw_append(old, promo.today, rows)
+        else:
+            new = old
+            for topic in sorted({r.cand.topic for r in rows}):
+                lines = [wiki_line(r.cand, r.score, promo.today) for r in rows if r.cand.topic == topic]
+                new = _append_to_topic(new, topic, lines, fixed)
         promo.plan.add(target, new, old, reason=f"promote {len(rows)} item(s) for review")
         for r in rows:
             promo.events.append({"id": r.cand.id, "action": "proposed", "text": r.cand.text,
                                  "topic": r.cand.topic, "source": f"{r.cand.source}:{r.cand.line}",
                                  "target": target, "reason": r.verdict.reason})
     _plan_staging(store, promo)
+
+
+def _openclaw_append(old: str | None, today: date, rows: list[Row]) -> str:
+    """OpenClaw's MEMORY.md: one `## Promoted From Short-Term Memory (day)` section, a marker per item."""
+    lines = []
+    for r in rows:
+        c = r.cand
+        lines += openclaw_format.promotion_lines(c.source, c.line, c.raw.rstrip("\n").count("\n") + 1, _clean(c),
+                                                 c.kind, r.score.total, r.recalls, r.score.signals.get("relevance", 0.0))
+    return openclaw_format.append_promotions(old, today, lines)
 
 
 def _plan_staging(store, promo: Promotion) -> None:
@@ -202,7 +221,9 @@ def _plan_staging(store, promo: Promotion) -> None:
     for r in promo.accepted:
         if r.cand.forced:
             applied[r.cand.source].append(r)
-    managed = store.config.repo_path(store.config.staging) if store.config.staging else None
+    # With nothing to promote the run changes no file: a nightly job then opens no empty PR.
+    managed = (store.config.repo_path(store.config.staging)
+               if store.config.staging and promo.accepted else None)
     for rel in sorted(set(applied) | ({managed} if managed else set())):
         path = store.repo / rel
         old = path.read_text(encoding="utf-8") if path.is_file() else None

@@ -15,10 +15,15 @@ GITATTR_END = "# <<< tiergit <<<"
 
 
 def gitattributes_block(cfg: config_mod.Config) -> str:
-    lines = [GITATTR_BEGIN, f"{cfg.root}/**/*.md merge=tiergit"]
+    """One line per tier path (placeholders as `*`), never the whole root: a framework's own
+    files beside the tiers (Squad's .squad/memory/local/*.md) keep git's default merge."""
+    lines = [GITATTR_BEGIN]
     for tier in cfg.tiers.values():
-        if tier.path.startswith("/"):
-            lines.append(f"{tier.path.lstrip('/')} merge=tiergit")
+        pattern = config_mod.PLACEHOLDER_RE.sub("*", cfg.repo_path(tier.path))
+        if f"{pattern} merge=tiergit" not in lines:
+            lines.append(f"{pattern} merge=tiergit")
+    lines.append(f"{cfg.repo_path(cfg.archive).rstrip('/')}/**/*.md merge=tiergit")
+    lines.append(f"{cfg.repo_path(cfg.staging or 'staging/*.md')} merge=tiergit")
     logs = cfg.repo_path(cfg.logs).rstrip("/")
     lines += [f"{logs}/*.jsonl merge=union", GITATTR_END]
     return "\n".join(lines) + "\n"
