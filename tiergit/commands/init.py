@@ -29,6 +29,24 @@ def gitattributes_block(cfg: config_mod.Config) -> str:
     return "\n".join(lines) + "\n"
 
 
+def openclaw_bootstrap_notes(cfg: config_mod.Config) -> list[str]:
+    """With OpenClaw's MEMORY.md as a tier: how hot and warm reach the model. OpenClaw's
+    bootstrap injects only fixed basenames; its bootstrap-extra-files hook adds more files
+    named MEMORY.md (or AGENTS.md, …) from the workspace."""
+    from tiergit.openclaw_format import is_openclaw_memory
+
+    if not any(is_openclaw_memory(t.path) for t in cfg.tiers.values()):
+        return []
+    loaded = [cfg.repo_path(t.path) for t in cfg.tiers.values()
+              if t.load == "always" and "{" not in t.path and not is_openclaw_memory(t.path)]
+    if not loaded:
+        return []
+    paths = "[" + ",".join(f'"{p}"' for p in loaded) + "]"
+    return ["OpenClaw loads hot and warm through its bootstrap-extra-files hook; enable it once:",
+            "  openclaw config set hooks.internal.entries.bootstrap-extra-files.enabled true --strict-json",
+            f"  openclaw config set hooks.internal.entries.bootstrap-extra-files.paths '{paths}' --strict-json"]
+
+
 def _merge_gitattributes(old: str | None, block: str) -> str:
     old = old or ""
     if GITATTR_BEGIN in old and GITATTR_END in old:
@@ -63,6 +81,7 @@ def plan_init(repo: Path, preset: str, with_workflows: bool) -> Plan:
     old = ga.read_text() if ga.exists() else None
     plan.add(".gitattributes", _merge_gitattributes(old, gitattributes_block(cfg)), old,
              reason="merge=tiergit for memory, merge=union for logs")
+    plan.notes.extend(openclaw_bootstrap_notes(cfg))
     if with_workflows:
         for src in sorted((TEMPLATES / "workflows").glob("*.yml")):
             rel = f".github/workflows/{src.name}"
