@@ -148,7 +148,8 @@ def test_openclaw_workspace_keeps_openclaw_memory_working(tmp_path):
     git(ws, "rm", "-q", "--cached", "--", leak.relative_to(ws).as_posix())
     leak.unlink()
 
-    for query in ("British English replies", "reply spelling style", "British spelling owner"):
+    for query in ("replies British English", "British English replies style", "replies in British English",
+                  "English replies", "British style replies"):
         ok(tiergit(ws, "recall", query))
     commit(ws, "recalls")
     promo = json.loads(ok(tiergit(ws, "promote", "--apply", "--json")).stdout)

@@ -29,6 +29,11 @@ def is_openclaw_memory(tier_path: str) -> bool:
     return tier_path.startswith("/") and PurePosixPath(tier_path.lstrip("/")).as_posix() == "MEMORY.md"
 
 
+def dreams_paths(cfg) -> list[str]:
+    """OpenClaw's DREAMS.md beside its MEMORY.md, when MEMORY.md is one of the config's tiers."""
+    return ["DREAMS.md"] if any(is_openclaw_memory(t.path) for t in cfg.tiers.values()) else []
+
+
 def marker(source: str, start: int, end: int) -> str:
     return f"<!-- openclaw-memory-promotion:memory:{source}:{start}:{end} -->"
 
