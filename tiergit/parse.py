@@ -252,6 +252,10 @@ def split_frontmatter(text: str, path: str = "<text>") -> tuple[str, dict, str]:
     if not (text.startswith("---\n") or text.startswith("---\r\n")):
         return "", {}, text
     lines = text.splitlines(keepends=True)
+    if len(lines) > 1 and not lines[1].strip():
+        # `---` then a blank line is a markdown thematic break (OpenClaw's session notes open
+        # with one), never frontmatter, which starts with its first key.
+        return "", {}, text
     for idx in range(1, len(lines)):
         if lines[idx].rstrip("\r\n") in ("---", "..."):
             fm = "".join(lines[: idx + 1])

@@ -1,0 +1,94 @@
+"""Living beside OpenClaw and Squad without their CLIs (test_frameworks.py runs the real ones):
+OpenClaw's note names and formats, Squad's agent names, own files and state backends."""
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+from conftest import commit, git, ok, tiergit, write
+from tiergit import openclaw_format, parse
+from tiergit.squad_compat import agent_slug, two_layer_notes
+
+TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"   # split so this file holds no token
+
+
+@pytest.mark.parametrize("name", ["2026-05-01-1432.md", "2026-05-01-zebra-migration.md", "2026-05-01.md"])
+def test_every_note_openclaw_writes_is_checked_by_the_hook(repo, name):
+    ok(tiergit(repo, "init", "--preset", "openclaw"))
+    commit(repo, "init")
+    write(repo / "memory" / name, f"# session\n\n- pasted {TOKEN}\n")
+    git(repo, "add", "-A")
+    refused = git(repo, "commit", "-q", "-m", "note", check=False)
+    assert refused.returncode == 1 and f"memory/{name}:3: SEC001" in refused.stdout + refused.stderr
+    # Dreaming's phase reports and the owner's own folders are not daily notes (not tiers).
+    write(repo / "memory" / name, "# session\n\n- fine\n")
+    write(repo / "memory/dreaming/light/2026-05-01.md", "# Light Sleep\n")
+    commit(repo, "notes")
+
+
+def test_a_thematic_break_at_the_top_is_not_frontmatter():
+    text = "---\n\n## 2026-04-27 07:43 — Session Start\n\n**Victor's asks:**\n1. Recap\n"
+    doc = parse.parse(text, "memory/2026-04-27.md")
+    assert doc.sections[-1].heading.startswith("2026-04-27 07:43")
+    with pytest.raises(Exception, match="FM001"):
+        parse.parse("---\nagent: [unclosed\n---\n# x\n", "x.md")
+
+
+def test_promotions_use_openclaws_section_and_markers():
+    lines = openclaw_format.promotion_lines(".tiergit/warm/MEMORY.md", 7, 1, "Use pnpm", "rule", 0.8123, 3, 0.7)
+    assert lines == ["<!-- openclaw-memory-promotion:memory:.tiergit/warm/MEMORY.md:7:7 -->",
+                     "- [rule] Use pnpm [score=0.812 recalls=3 avg=0.700 source=.tiergit/warm/MEMORY.md:7-7]"]
+    day = date(2026, 5, 20)
+    once = openclaw_format.append_promotions("# MEMORY.md\n", day, lines)
+    assert once == "# MEMORY.md\n\n## Promoted From Short-Term Memory (2026-05-20)\n\n" + "\n".join(lines) + "\n"
+    twice = openclaw_format.append_promotions(once, day, lines[:1])   # same day: same section
+    assert twice.count("## Promoted From") == 1 and twice.endswith(lines[0] + "\n")
+    assert openclaw_format.promoted_keys(twice) == {"memory:.tiergit/warm/MEMORY.md:7:7"}
+    # The score note is not part of the item: its id is the text's, as in the source.
+    item = parse.parse(once, "MEMORY.md").items[-1]
+    assert item.id == parse.item_id("- [rule] Use pnpm")[0]
+
+
+def test_openclaw_dreams_md_is_read_never_written_and_empty_promote_changes_nothing(repo):
+    ok(tiergit(repo, "init", "--preset", "openclaw"))
+    dreams = "# Dreams\n\n- [rule] Pin every base image by digest.\n"
+    write(repo / "DREAMS.md", dreams)
+    commit(repo, "dreams")
+    out = json.loads(ok(tiergit(repo, "promote", "--apply", "--json")).stdout)
+    assert any(c["source"].startswith("DREAMS.md:") for c in out["candidates"])
+    assert out["promote"] == 0 and git(repo, "status", "--porcelain").stdout == ""
+    assert (repo / "DREAMS.md").read_text() == dreams
+
+
+def test_init_says_how_openclaw_loads_hot_and_warm(repo):
+    out = ok(tiergit(repo, "init", "--preset", "openclaw", "--dry-run")).stdout
+    assert "bootstrap-extra-files" in out
+    assert """'[".tiergit/hot/MEMORY.md",".tiergit/warm/MEMORY.md"]'""" in out
+    assert "bootstrap-extra-files" not in ok(tiergit(repo, "init", "--preset", "squad", "--dry-run")).stdout
+
+
+def test_squads_own_memory_files_keep_gits_merge_and_are_no_tiers(repo):
+    own = {".squad/memory/config.json": "{}\n", ".squad/memory/index.json": "{}\n",
+           ".squad/memory/audit.jsonl": "{}\n", ".squad/memory/local/notes.md": "# local\n\n- Squad's own note\n"}
+    for rel, text in own.items():
+        write(repo / rel, text)
+    ok(tiergit(repo, "init", "--preset", "squad"))
+    commit(repo, "squad and tiergit")
+    for rel in own:
+        assert git(repo, "check-attr", "merge", "--", rel).stdout.strip().endswith("unspecified"), rel
+    for rel in (".squad/memory/cold/picard.md", ".squad/memory/wiki/auth.md", ".squad/memory/archive/2026-01/x.md"):
+        assert git(repo, "check-attr", "merge", "--", rel).stdout.strip().endswith("tiergit"), rel
+    status = json.loads(ok(tiergit(repo, "status", "--json")).stdout)
+    assert not [f for f in json.dumps(status).split('"') if f.startswith(".squad/memory/local")]
+
+
+def test_agent_slugs_and_two_layer_state(tmp_path):
+    assert agent_slug("Rai") == "rai" and agent_slug("Dr. Crusher") == "dr.-crusher"
+    assert agent_slug("picard") == "picard" and agent_slug("..") is None and agent_slug("¿¿") is None
+    assert two_layer_notes(tmp_path) == []
+    write(tmp_path / ".squad/config.json", '{"version": 1, "stateBackend": "two-layer"}\n')
+    notes = two_layer_notes(tmp_path)
+    assert "'two-layer'" in notes[0] and "squad-state" in notes[0] and notes[1].lstrip().startswith("hint:")
+    write(tmp_path / ".squad/config.json", '{"version": 1, "stateBackend": "local"}\n')
+    assert two_layer_notes(tmp_path) == []
