@@ -92,3 +92,37 @@ def test_agent_slugs_and_two_layer_state(tmp_path):
     assert "'two-layer'" in notes[0] and "squad-state" in notes[0] and notes[1].lstrip().startswith("hint:")
     write(tmp_path / ".squad/config.json", '{"version": 1, "stateBackend": "local"}\n')
     assert two_layer_notes(tmp_path) == []
+
+
+def _squad_team(repo):
+    write(repo / ".squad/agents/Rai/history.md", "# Rai\n\n## Learnings\n\n- [rule] Flag PII before it reaches a prompt.\n")
+    write(repo / ".squad/decisions.md", "# Decisions\n")
+    ok(tiergit(repo, "init", "--preset", "squad"))
+    commit(repo, "squad team, tiergit")
+
+
+def test_session_start_adopts_an_agent_scribe_wrote_and_then_changes_nothing(repo):
+    _squad_team(repo)
+    out = json.loads(ok(tiergit(repo, "session", "start", "--agent", "rai", "--task", "Review", "--json")).stdout)
+    assert any(line.startswith(".squad/memory/cold/rai.md") for line in out["synced"])
+    assert "Flag PII" in (repo / ".squad/memory/cold/rai.md").read_text()
+    ok(tiergit(repo, "session", "end", "--agent", "rai"))
+    commit(repo, "session")
+    again = json.loads(ok(tiergit(repo, "session", "start", "--agent", "rai", "--json")).stdout)
+    assert again["synced"] == []
+    # Another preset (or a repo without Squad) never syncs.
+    assert json.loads(ok(tiergit(repo, "session", "start", "--agent", "picard", "--json")).stdout)["synced"] == []
+
+
+@pytest.mark.xfail(strict=True, reason="needs the incremental `import squad` (safe's branch): remove this mark on merge")
+def test_session_start_brings_what_scribe_appended_since_the_import(repo):
+    _squad_team(repo)
+    ok(tiergit(repo, "import", "squad", "--apply"))
+    commit(repo, "import")
+    hist = repo / ".squad/agents/Rai/history.md"
+    hist.write_text(hist.read_text() + "- [rule] Log every model refusal with its prompt id.\n")   # Scribe
+    commit(repo, "scribe")
+    out = json.loads(ok(tiergit(repo, "session", "start", "--agent", "rai", "--json")).stdout)
+    assert any(line.startswith(".squad/memory/cold/rai.md") for line in out["synced"])
+    cold = (repo / ".squad/memory/cold/rai.md").read_text()
+    assert cold.count("Flag PII") == 1 and "Log every model refusal" in cold

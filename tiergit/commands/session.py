@@ -45,11 +45,14 @@ def start(ctx: click.Context, agent: str | None, task: str | None, force: bool, 
     from tiergit import session as session_mod
 
     store = open_store(ctx)
+    synced = _sync_from_squad(store, agent)
     result = session_mod.start(store.config, agent, task, force)
     report = result.report
     if as_json:
-        echo_json({**report, **result.plan.as_dict()})
+        echo_json({**report, **result.plan.as_dict(), "synced": synced})
         return
+    for line in synced:
+        click.echo(f"synced     {line}")
     ended = report.get("ended_previous")
     if ended:
         click.echo(_end_summary(ended))
@@ -61,6 +64,22 @@ def start(ctx: click.Context, agent: str | None, task: str | None, force: bool, 
     click.echo(f"  carried    {report['carried']} open item(s)")
     for note in result.plan.notes:
         click.echo(f"  note: {note}")
+
+
+def _sync_from_squad(store, agent: str | None) -> list[str]:
+    """Squad preset: bring what Scribe appended to the agent's history.md into cold first
+    (see squad_sync); the paths written, each with its reason."""
+    from tiergit import squad_sync
+
+    plan = squad_sync.plan_sync(store, agent) if agent else None
+    if plan is None:
+        return []
+    from tiergit import session as session_mod
+    from tiergit.fsutil import lock
+
+    with lock(session_mod.lock_path(store.config, store.rel(store.config.tier_file("hot", agent=agent)))):
+        plan.apply(store.repo)
+    return [f"{c.path}  ({c.reason})" for c in plan.effective]
 
 
 def _end_summary(r: dict) -> str:
