@@ -47,3 +47,27 @@ def plan_sync(store, agent: str) -> Plan | None:
     if not any(c.path != stage for c in keep):
         return None
     return Plan(f"sync {agent} from Squad's history", keep)
+
+
+def _write_lock(store, agent: str):
+    """The lock writers of this store hold: the store-wide lock where this tiergit has one,
+    else the one `session start` takes for the agent's hot file."""
+    from tiergit import fsutil
+
+    if hasattr(fsutil, "store_lock"):
+        return fsutil.store_lock(store.repo)
+    from tiergit import session
+
+    return fsutil.lock(session.lock_path(store.config, store.rel(store.config.tier_file("hot", agent=agent))))
+
+
+def sync(store, agent: str) -> list[str]:
+    """Plan and apply the sync under the writers' lock; `path  (reason)` per file written."""
+    if not applies(store.config):
+        return []
+    with _write_lock(store, agent):
+        plan = plan_sync(store, agent)
+        if plan is None:
+            return []
+        plan.apply(store.repo)
+    return [f"{c.path}  ({c.reason})" for c in plan.effective]

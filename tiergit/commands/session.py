@@ -71,15 +71,7 @@ def _sync_from_squad(store, agent: str | None) -> list[str]:
     (see squad_sync); the paths written, each with its reason."""
     from tiergit import squad_sync
 
-    plan = squad_sync.plan_sync(store, agent) if agent else None
-    if plan is None:
-        return []
-    from tiergit import session as session_mod
-    from tiergit.fsutil import lock
-
-    with lock(session_mod.lock_path(store.config, store.rel(store.config.tier_file("hot", agent=agent)))):
-        plan.apply(store.repo)
-    return [f"{c.path}  ({c.reason})" for c in plan.effective]
+    return squad_sync.sync(store, agent) if agent else []
 
 
 def _end_summary(r: dict) -> str:
