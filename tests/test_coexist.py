@@ -126,3 +126,12 @@ def test_session_start_brings_what_scribe_appended_since_the_import(repo):
     assert any(line.startswith(".squad/memory/cold/rai.md") for line in out["synced"])
     cold = (repo / ".squad/memory/cold/rai.md").read_text()
     assert cold.count("Flag PII") == 1 and "Log every model refusal" in cold
+
+
+def test_status_explains_squads_two_layer_state(repo):
+    ok(tiergit(repo, "init", "--preset", "squad"))
+    assert "squad-state" not in ok(tiergit(repo, "status")).stdout
+    write(repo / ".squad/config.json", '{"version": 1, "stateBackend": "two-layer"}\n')
+    out = ok(tiergit(repo, "status")).stdout
+    assert "Squad state backend is 'two-layer'" in out and "hint:" in out
+    assert any("squad-state" in n for n in json.loads(ok(tiergit(repo, "status", "--json")).stdout)["notes"])

@@ -127,6 +127,11 @@ def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
     extra = _extras(store, model["files"])
     if extra:
         model.update(extra)
+    from tiergit.squad_compat import two_layer_notes   # Squad keeps histories off this tree
+
+    squad = two_layer_notes(store.repo)
+    if squad:
+        model["notes"] = [*model.get("notes", []), *squad]
     if as_json:
         echo_json(model)
     else:
