@@ -30,9 +30,14 @@ def plan_sync(store, agent: str) -> Plan | None:
     file), or None when there is nothing to sync."""
     from tiergit import importer, staged
 
+    from tiergit.squad_compat import agent_slug
+
     cfg = store.config
     if not agent or not applies(cfg):
         return None
+    agents = store.repo / ".squad" / "agents"
+    if not any(agent_slug(h.parent.name) == agent for h in agents.glob("*/history.md")):
+        return None   # no Squad history for this agent: skip parsing the others
     try:
         full, _ = importer.plan_squad(store)
     except TiergitError:
