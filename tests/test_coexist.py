@@ -135,3 +135,26 @@ def test_status_explains_squads_two_layer_state(repo):
     out = ok(tiergit(repo, "status")).stdout
     assert "Squad state backend is 'two-layer'" in out and "hint:" in out
     assert any("squad-state" in n for n in json.loads(ok(tiergit(repo, "status", "--json")).stdout)["notes"])
+
+
+def test_a_labelled_item_promoted_into_memory_md_keeps_its_id(repo):
+    from datetime import timedelta
+
+    from tiergit import logs
+    from tiergit.store import Store
+
+    ok(tiergit(repo, "init", "--preset", "openclaw"))
+    item = "- **Pattern:** Pin every base image by digest #docker"
+    old = (date.today() - timedelta(days=45)).isoformat()
+    write(repo / ".tiergit/warm/MEMORY.md", f"# Warm\n\n### Build ({old})\n\n{item}\n")
+    iid = parse.item_id(item)[0]
+    logs.append(Store.open(repo), logs.RECALLS, [
+        {"ts": f"{(date.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z", "query": f"q{i}",
+         "agent": "main", "id": iid, "path": "x", "entry": "x", "score": 0.95, "rank": 1} for i in range(5)])
+    commit(repo, "warm")
+    assert json.loads(ok(tiergit(repo, "promote", "--apply", "--json")).stdout)["promote"] == 1
+    memory = (repo / "MEMORY.md").read_text()
+    assert "- [rule] **Pattern:** Pin every base image by digest #docker [score=" in memory
+    assert iid in {i.id for i in parse.parse(memory, "MEMORY.md").items}
+    commit(repo, "promote")
+    assert "accepted 1" in ok(tiergit(repo, "review", "sync")).stdout

@@ -205,11 +205,14 @@ def _plan_writes(store, promo: Promotion) -> None:
 
 
 def _openclaw_append(old: str | None, today: date, rows: list[Row]) -> str:
-    """OpenClaw's MEMORY.md: one `## Promoted From Short-Term Memory (day)` section, a marker per item."""
+    """OpenClaw's MEMORY.md: one `## Promoted From Short-Term Memory (day)` section, a marker per item.
+    The snippet is the source item's own clean text (labels kept), so the line in MEMORY.md
+    hashes to the same id and `review sync` finds it without a block id."""
     lines = []
     for r in rows:
         c = r.cand
-        lines += openclaw_format.promotion_lines(c.source, c.line, c.raw.rstrip("\n").count("\n") + 1, _clean(c),
+        text = FORCED_RE.sub("", parse.clean_text(c.raw)).strip()
+        lines += openclaw_format.promotion_lines(c.source, c.line, c.raw.rstrip("\n").count("\n") + 1, text,
                                                  c.kind, r.score.total, r.recalls, r.score.signals.get("relevance", 0.0))
     return openclaw_format.append_promotions(old, today, lines)
 
