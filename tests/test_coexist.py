@@ -158,3 +158,32 @@ def test_a_labelled_item_promoted_into_memory_md_keeps_its_id(repo):
     assert iid in {i.id for i in parse.parse(memory, "MEMORY.md").items}
     commit(repo, "promote")
     assert "accepted 1" in ok(tiergit(repo, "review", "sync")).stdout
+
+
+def test_what_openclaw_promoted_is_not_proposed_again(repo):
+    from datetime import timedelta
+
+    from tiergit import logs
+    from tiergit.store import Store
+
+    ok(tiergit(repo, "init", "--preset", "openclaw"))
+    day = (date.today() - timedelta(days=40)).isoformat()
+    note = f"memory/{day}.md"
+    write(repo / note, f"# {day}\n\n- [rule] Always pin Docker image digests.\n- [rule] Rotate signing keys yearly.\n")
+    # OpenClaw's Deep phase promoted a chunk holding the first item (its marker, its format).
+    write(repo / "MEMORY.md", f"# MEMORY.md\n\n## Promoted From Short-Term Memory ({day})\n\n"
+          f"<!-- openclaw-memory-promotion:memory:{note}:1:3 -->\n"
+          f"- # {day} - [rule] Always pin Docker image digests. [score=0.880 recalls=4 avg=0.700 source={note}:1-3]\n")
+    commit(repo, "openclaw promoted one")
+    ok(tiergit(repo, "import", "openclaw", "--apply"))     # stages the note's durable items
+    ids = [parse.item_id(t)[0] for t in ("- [rule] Always pin Docker image digests.",
+                                          "- [rule] Rotate signing keys yearly.")]
+    logs.append(Store.open(repo), logs.RECALLS, [
+        {"ts": f"{(date.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z", "query": f"q{i}",
+         "agent": "main", "id": iid, "path": note, "entry": "x", "score": 0.95, "rank": 1}
+        for i in range(5) for iid in ids])
+    commit(repo, "staged")
+    rows = {c["text"]: c for c in json.loads(ok(tiergit(repo, "promote", "--json")).stdout)["candidates"]}
+    pinned = rows["Always pin Docker image digests."]
+    assert pinned["verdict"] == "reject" and "openclaw-memory-promotion" in pinned["reason"]
+    assert rows["Rotate signing keys yearly."]["verdict"] == "promote"

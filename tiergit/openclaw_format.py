@@ -63,3 +63,21 @@ def append_promotions(old: str | None, today: date, lines: list[str]) -> str:
 def promoted_keys(text: str) -> set[str]:
     """The `memory:<path>:<start>:<end>` keys already promoted into a MEMORY.md."""
     return {m["key"] for m in MARKER_RE.finditer(text)}
+
+
+def promoted_snippets(text: str) -> list[str]:
+    """The snippet under each promotion marker of a MEMORY.md, lowercased, whitespace folded,
+    without the score note: what OpenClaw (or tiergit) already promoted."""
+    out, lines = [], text.splitlines()
+    for i, line in enumerate(lines[:-1]):
+        if MARKER_RE.fullmatch(line.strip()):
+            snippet = re.sub(r"\s*\[score=[^\]]*\]\s*$", "", lines[i + 1])
+            out.append(" ".join(snippet.lower().split()))
+    return out
+
+
+def already_promoted(snippets: list[str], item_text: str) -> bool:
+    """An item is promoted when a snippet holds its whole text (OpenClaw promotes chunks of
+    a note, flattened to one line, so one snippet may hold several items)."""
+    needle = " ".join(item_text.lower().split())
+    return len(needle) >= 12 and any(needle in s for s in snippets)

@@ -120,9 +120,13 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     scored.sort(key=lambda t: (not t[0].forced, -t[1].total, t[0].id))
     rows: list[Row] = []
     targets: dict = {}
+    promoted = _openclaw_promoted(store)
     for c, sc, recalls, n_mentions in scored:
         want_all = explain is not None and _selects(explain, c)
         verdict = evaluate(c, sc, recalls, ctx, explain=want_all)
+        if promoted and openclaw_format.already_promoted(promoted, c.text):
+            verdict = Verdict(False, "already promoted into MEMORY.md (openclaw-memory-promotion marker)",
+                              "in-wiki", verdict.checks)
         target = target_path(store, c, targets)
         if verdict.accepted and limit is not None and sum(r.verdict.accepted for r in rows) >= limit:
             verdict = Verdict(False, f"over --limit {limit} for this run", "limit", verdict.checks)
@@ -133,6 +137,17 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     promo = Promotion(today=today, settings=settings, rows=rows, plan=Plan("tiergit promote"))
     _plan_writes(store, promo)
     return promo
+
+
+def _openclaw_promoted(store) -> list[str]:
+    """What OpenClaw's MEMORY.md marks as promoted (by OpenClaw's Deep phase or by tiergit)."""
+    cfg = store.config
+    out: list[str] = []
+    for tier in cfg.tiers.values():
+        path = store.repo / cfg.repo_path(tier.path)
+        if openclaw_format.is_openclaw_memory(tier.path) and path.is_file():
+            out += openclaw_format.promoted_snippets(path.read_text(encoding="utf-8", errors="replace"))
+    return out
 
 
 def _selects(selector: str, c: Candidate) -> bool:
