@@ -164,13 +164,22 @@ def test_openclaw_workspace_keeps_openclaw_memory_working(tmp_path):
     commit(ws, "tiergit: archive")
     assert (ws / f"memory/archive/{_day(40)[:7]}/{_day(40)}.md").is_file()
 
-    # Hot and warm reach the model through OpenClaw's bootstrap-extra-files hook.
-    paths = json.dumps([".tiergit/hot/MEMORY.md", ".tiergit/warm/MEMORY.md"])
-    for key, value in (("hooks.internal.enabled", "true"),
-                       ("hooks.internal.entries.bootstrap-extra-files.enabled", "true"),
-                       ("hooks.internal.entries.bootstrap-extra-files.paths", paths)):
+    # Hot and warm reach the model through OpenClaw's bootstrap-extra-files hook, configured
+    # with the lines `tiergit init` printed. `openclaw doctor` lists every file the agent's
+    # bootstrap injects once a tiny per-file limit makes it report truncation.
+    init_lines = [ln.strip() for ln in ok(tiergit(ws, "init", "--dry-run")).stdout.splitlines()
+                  if ln.strip().startswith("openclaw config set")]
+    assert len(init_lines) == 2
+    for line in init_lines:
+        key, value = line.split()[3], line.split(" ", 4)[4].rsplit(" --strict-json", 1)[0].strip("'")
         proc = _openclaw(claw, ws, state, "config", "set", key, value, "--strict-json")
         assert proc.returncode == 0, proc.stdout + proc.stderr
+    proc = _openclaw(claw, ws, state, "config", "set", "agents.defaults.bootstrapMaxChars", "20", "--strict-json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    doctor = _openclaw(claw, ws, state, "doctor", "--non-interactive", timeout=600)
+    injected = re.findall(r"- MEMORY\.md: ([\d,]+) raw", doctor.stdout)
+    sizes = {len((ws / rel).read_text()) for rel in (".tiergit/hot/MEMORY.md", ".tiergit/warm/MEMORY.md", "MEMORY.md")}
+    assert {int(n.replace(",", "")) for n in injected} == sizes, doctor.stdout
 
     # OpenClaw's own checks.
     index = _openclaw(claw, ws, state, "memory", "index", timeout=600)
