@@ -177,9 +177,11 @@ def test_openclaw_workspace_keeps_openclaw_memory_working(tmp_path):
     proc = _openclaw(claw, ws, state, "config", "set", "agents.defaults.bootstrapMaxChars", "20", "--strict-json")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     doctor = _openclaw(claw, ws, state, "doctor", "--non-interactive", timeout=600)
-    injected = re.findall(r"- MEMORY\.md: ([\d,]+) raw", doctor.stdout)
-    sizes = {len((ws / rel).read_text()) for rel in (".tiergit/hot/MEMORY.md", ".tiergit/warm/MEMORY.md", "MEMORY.md")}
-    assert {int(n.replace(",", "")) for n in injected} == sizes, doctor.stdout
+    injected = [int(n.replace(",", "")) for n in re.findall(r"- MEMORY\.md: ([\d,]+) raw", doctor.stdout)]
+    assert len(injected) == 3, doctor.stdout           # the root MEMORY.md, hot and warm
+    for rel in (".tiergit/hot/MEMORY.md", ".tiergit/warm/MEMORY.md", "MEMORY.md"):
+        text = (ws / rel).read_text()                   # OpenClaw counts the trimmed text
+        assert any(len(text.strip()) <= n <= len(text) for n in injected), (rel, len(text), injected)
 
     # OpenClaw's own checks.
     index = _openclaw(claw, ws, state, "memory", "index", timeout=600)
