@@ -10,8 +10,8 @@ OpenClaw's Deep phase appends to the workspace's MEMORY.md:
 
 tiergit writes its promotions the same way (no `<!-- tiergit: … --> ^m-…`): the marker
 names the source file and lines, the bracket carries the score. The item's id stays the
-hash of its text, because `parse.clean_text` drops the score bracket. Pure functions; cost
-linear in the text of MEMORY.md.
+hash of its text, because `parse.clean_text` drops the score bracket. Pure functions but
+`promoted_in_store`, which reads MEMORY.md; cost linear in its text.
 """
 from __future__ import annotations
 
@@ -81,3 +81,14 @@ def already_promoted(snippets: list[str], item_text: str) -> bool:
     a note, flattened to one line, so one snippet may hold several items)."""
     needle = " ".join(item_text.lower().split())
     return len(needle) >= 12 and any(needle in s for s in snippets)
+
+
+def promoted_in_store(store) -> list[str]:
+    """Snippets the store's OpenClaw MEMORY.md marks as promoted (by OpenClaw or by tiergit)."""
+    cfg = store.config
+    out: list[str] = []
+    for tier in cfg.tiers.values():
+        path = store.repo / cfg.repo_path(tier.path)
+        if is_openclaw_memory(tier.path) and path.is_file():
+            out += promoted_snippets(path.read_text(encoding="utf-8", errors="replace"))
+    return out

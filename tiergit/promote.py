@@ -120,7 +120,7 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     scored.sort(key=lambda t: (not t[0].forced, -t[1].total, t[0].id))
     rows: list[Row] = []
     targets: dict = {}
-    promoted = _openclaw_promoted(store)
+    promoted = openclaw_format.promoted_in_store(store)
     for c, sc, recalls, n_mentions in scored:
         want_all = explain is not None and _selects(explain, c)
         verdict = evaluate(c, sc, recalls, ctx, explain=want_all)
@@ -137,17 +137,6 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     promo = Promotion(today=today, settings=settings, rows=rows, plan=Plan("tiergit promote"))
     _plan_writes(store, promo)
     return promo
-
-
-def _openclaw_promoted(store) -> list[str]:
-    """What OpenClaw's MEMORY.md marks as promoted (by OpenClaw's Deep phase or by tiergit)."""
-    cfg = store.config
-    out: list[str] = []
-    for tier in cfg.tiers.values():
-        path = store.repo / cfg.repo_path(tier.path)
-        if openclaw_format.is_openclaw_memory(tier.path) and path.is_file():
-            out += openclaw_format.promoted_snippets(path.read_text(encoding="utf-8", errors="replace"))
-    return out
 
 
 def _selects(selector: str, c: Candidate) -> bool:

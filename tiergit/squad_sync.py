@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from tiergit.errors import TiergitError
 from tiergit.plan import Plan
+from tiergit.squad_compat import agent_slug
 
 HISTORY = ".squad/agents/{agent}/history.md"
 
@@ -29,8 +30,6 @@ def plan_sync(store, agent: str) -> Plan | None:
     """The import changes that concern `agent` (its cold and archive files, and the staging
     file), or None when there is nothing to sync."""
     from tiergit import importer, staged
-
-    from tiergit.squad_compat import agent_slug
 
     cfg = store.config
     if not agent or not applies(cfg):
