@@ -187,3 +187,13 @@ def test_what_openclaw_promoted_is_not_proposed_again(repo):
     pinned = rows["Always pin Docker image digests."]
     assert pinned["verdict"] == "reject" and "openclaw-memory-promotion" in pinned["reason"]
     assert rows["Rotate signing keys yearly."]["verdict"] == "promote"
+
+
+def test_a_proposal_promoted_into_openclaw_memory_md_is_accepted_by_review_sync(repo):
+    ok(tiergit(repo, "init", "--preset", "openclaw"))
+    ok(tiergit(repo, "propose", "--topic", "tools", "Use uv for every Python project", "--kind", "decision", "--apply"))
+    commit(repo, "proposal")
+    ok(tiergit(repo, "promote", "--apply"))
+    assert "<!-- openclaw-memory-promotion:memory:.tiergit/candidates.md:" in (repo / "MEMORY.md").read_text()
+    commit(repo, "promote")
+    assert "Review: accepted 1, rejected 0" in ok(tiergit(repo, "review", "sync")).stdout

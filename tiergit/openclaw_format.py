@@ -92,3 +92,19 @@ def promoted_in_store(store) -> list[str]:
         if is_openclaw_memory(tier.path) and path.is_file():
             out += promoted_snippets(path.read_text(encoding="utf-8", errors="replace"))
     return out
+
+
+def marked_sources(store) -> dict[str, str]:
+    """`path:line` -> MEMORY.md path, for every promotion marker's first source line: how
+    `review sync` recognizes a promoted item whose text hash is not its id (a proposal)."""
+    cfg = store.config
+    out: dict[str, str] = {}
+    for tier in cfg.tiers.values():
+        rel = cfg.repo_path(tier.path)
+        if is_openclaw_memory(tier.path) and (store.repo / rel).is_file():
+            for key in promoted_keys((store.repo / rel).read_text(encoding="utf-8", errors="replace")):
+                head, _, _end = key.rpartition(":")
+                kind, _, source = head.partition(":")
+                if kind == "memory" and source:
+                    out[source] = rel
+    return out

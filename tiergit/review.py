@@ -94,8 +94,14 @@ def wiki_ids(store) -> dict[str, str]:
 
 def sync(store, apply: bool = True) -> list[dict[str, Any]]:
     """Record outcomes of merged proposals; returns the new events."""
+    from tiergit.openclaw_format import marked_sources
+
     events = list(logs.read(store, logs.REVIEWS))
-    new = plan_sync(events, wiki_ids(store))
+    present = wiki_ids(store)
+    marked = marked_sources(store)   # OpenClaw's MEMORY.md names sources, not ids
+    present.update({iid: marked[ev["source"]] for iid, ev in last_proposals(events).items()
+                    if iid not in present and ev.get("source") in marked})
+    new = plan_sync(events, present)
     if apply and new:
         logs.append(store, logs.REVIEWS, new)
         accepted = sum(e["action"] == "accepted" for e in new)
