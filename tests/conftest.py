@@ -24,6 +24,7 @@ def corpus_files(pattern: str) -> list[Path]:
 
 def pytest_configure(config) -> None:
     config.addinivalue_line("markers", "corpus: reads the real-memory corpus (skipped where it is absent)")
+    config.addinivalue_line("markers", "frameworks: installs and runs the real Squad/OpenClaw CLIs (TIERGIT_FRAMEWORKS=1)")
 
 
 def pytest_collection_modifyitems(config, items) -> None:

@@ -54,8 +54,8 @@ def test_archive_moves_expired_entries_and_old_log_items_only(squad_repo):
 
 def test_daily_notes_archive_then_delete_and_restore(repo):
     assert tiergit(repo, "init", "--preset", "openclaw").returncode == 0
-    old_note = f"memory/daily/{d(45).isoformat()}.md"
-    new_note = f"memory/daily/{d(3).isoformat()}.md"
+    old_note = f"memory/{d(45).isoformat()}.md"
+    new_note = f"memory/{d(3).isoformat()}.md"
     write(repo / old_note, "# note\n\n- deployed v2\n")
     write(repo / new_note, "# note\n\n- wrote tests\n")
     ancient = repo / f"memory/archive/{d(200):%Y-%m}/{d(200).isoformat()}.md"

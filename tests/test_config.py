@@ -31,13 +31,17 @@ def test_squad_preset(repo):
 
 def test_openclaw_preset(repo):
     cfg = load_text(repo, "version: 1\npreset: openclaw\n")
-    assert cfg.root == "memory" and list(cfg.tiers) == ["hot", "warm", "cold", "daily"]
+    assert cfg.root == ".tiergit" and list(cfg.tiers) == ["hot", "warm", "cold", "daily"]
     # cold is MEMORY.md at the repository root (a leading "/" in the preset).
     assert cfg.tier_for("MEMORY.md")[0].name == "cold"
     assert cfg.tiers["cold"].budget["lines"] == config.Limit(200, 300)
-    assert cfg.tier_for("memory/daily/2026-05-01.md") == (cfg.tiers["daily"], {"date": "2026-05-01"})
-    assert cfg.tier_for("memory/daily/notes.md") is None
-    assert cfg.tiers["daily"].delete_after_days == 90 and cfg.staging == "DREAMS.md"
+    # Daily notes where OpenClaw writes them, with its per-session and per-topic names; top level only.
+    for name in ("2026-05-01.md", "2026-05-01-1432.md", "2026-05-01-zebra-migration.md"):
+        assert cfg.tier_for(f"memory/{name}") == (cfg.tiers["daily"], {"date": "2026-05-01"})
+    for other in ("memory/notes.md", "memory/dreaming/light/2026-05-01.md", "memory/archive/2026-05/2026-05-01.md"):
+        assert cfg.tier_for(other) is None
+    assert cfg.tier_for(".tiergit/hot/MEMORY.md")[0].name == "hot"
+    assert cfg.tiers["daily"].delete_after_days == 90 and cfg.staging == "candidates.md"
 
 
 def test_overrides_merge_into_the_preset(repo):

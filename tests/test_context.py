@@ -127,4 +127,4 @@ def test_openclaw_context_needs_no_agent_like_session(repo):
     assert run(repo, "session", "start", "--task", "Tidy the daily notes").returncode == 0
     proc = run(repo, "context")
     assert proc.returncode == 0, proc.stderr
-    assert "Tidy the daily notes" in proc.stdout and "memory/hot/HOT_MEMORY.md" in proc.stdout
+    assert "Tidy the daily notes" in proc.stdout and ".tiergit/hot/MEMORY.md" in proc.stdout

@@ -9,9 +9,9 @@ from datetime import date, timedelta
 
 from conftest import commit, git, ok, tiergit, write
 
-HOT = "memory/hot/HOT_MEMORY.md"
-WARM = "memory/warm/WARM_MEMORY.md"
-DREAMS = "memory/DREAMS.md"
+HOT = ".tiergit/hot/MEMORY.md"
+WARM = ".tiergit/warm/MEMORY.md"
+DREAMS = ".tiergit/candidates.md"
 TODAY = date.today()
 
 
@@ -48,7 +48,7 @@ def test_openclaw_flow(repo, tmp_path):
              40: "- [rule] Never force-push to main #git\n",
              130: "- Old note about the decommissioned server.\n"}
     for age, body in notes.items():
-        write(repo / f"memory/daily/{d(age)}.md", f"# {d(age)}\n\n{body}")
+        write(repo / f"memory/{d(age)}.md", f"# {d(age)}\n\n{body}")
     (repo / WARM).write_text(re.sub(r"^### \d{4}-\d\d-\d\d", f"### {d(45)}", warm, flags=re.M))
     commit(repo, "daily notes")
     assert "all within budget" in ok(tiergit(repo, "check")).stdout
@@ -56,10 +56,10 @@ def test_openclaw_flow(repo, tmp_path):
     # Retention: notes past 30 days move to archive/YYYY-MM/; a month past 90 days leaves the tree next run.
     ok(tiergit(repo, "archive", "--apply"))
     for age in (35, 40, 130):
-        assert not (repo / f"memory/daily/{d(age)}.md").exists()
+        assert not (repo / f"memory/{d(age)}.md").exists()
         moved = repo / f"memory/archive/{d(age):%Y-%m}/{d(age)}.md"
         assert moved.read_text() == f"# {d(age)}\n\n{notes[age]}"
-    assert (repo / f"memory/daily/{d(2)}.md").exists()
+    assert (repo / f"memory/{d(2)}.md").exists()
     commit(repo, "archive daily notes")
     ok(tiergit(repo, "archive", "--apply"))
     old = f"memory/archive/{d(130):%Y-%m}/{d(130)}.md"
@@ -82,8 +82,12 @@ def test_openclaw_flow(repo, tmp_path):
     body = tmp_path / "body.md"
     ok(tiergit(repo, "promote", "--apply", "--pr-body", str(body)))
     memory = (repo / "MEMORY.md").read_text()
-    assert "- [rule] The owner wants replies in British English #style" in memory
+    # OpenClaw's own promotion format: its section, a marker per item, the score note; no tiergit ids.
+    assert f"## Promoted From Short-Term Memory ({TODAY.isoformat()})\n\n<!-- openclaw-memory-promotion:memory:{WARM}:" in memory
+    assert re.search(r"^- \[rule\] The owner wants replies in British English #style \[score=0\.\d{3} recalls=\d+ "
+                     rf"avg=0\.\d{{3}} source={re.escape(WARM)}:\d+-\d+\]$", memory, re.M)
     assert "Keep daily notes raw; summarize only into warm #notes" in memory
+    assert "tiergit:" not in memory and "^m-" not in memory
     dreams = (repo / DREAMS).read_text()
     assert "<!-- tiergit:candidates:begin -->" in dreams and "<!-- tiergit:candidates:end -->" in dreams
     assert "promote `m-" in dreams and "British English" in dreams and "reject `m-" in dreams
@@ -95,18 +99,21 @@ def test_openclaw_flow(repo, tmp_path):
     sync = ok(tiergit(repo, "review", "sync")).stdout
     assert "accepted" in sync and "rejected 0" in sync
     commit(repo, "tiergit: review sync")
+    # A second run has nothing to promote: it changes no file (the nightly job opens no empty PR).
+    again = json.loads(ok(tiergit(repo, "promote", "--apply", "--json")).stdout)
+    assert again["promote"] == 0 and git(repo, "status", "--porcelain").stdout == ""
     assert git(repo, "status", "--porcelain").stdout == ""
 
     # Every reading command works on this layout.
     status = ok(tiergit(repo, "status")).stdout
-    for path in (HOT, WARM, "MEMORY.md", f"memory/daily/{d(2)}.md"):
+    for path in (HOT, WARM, "MEMORY.md", f"memory/{d(2)}.md"):
         assert path in status
     assert f"last on {TODAY.isoformat()}" in status
     assert "all within budget" in ok(tiergit(repo, "check", "--all")).stdout
     measured = json.loads(ok(tiergit(repo, "measure", "--json")).stdout)
     row = measured["agents"][0]
     assert row["hot"]["files"] == [HOT, WARM, "MEMORY.md"] and row["hot"]["tokens"] > 0
-    assert f"memory/daily/{d(2)}.md" in row["hot_cold"]["files"]
+    assert f"memory/{d(2)}.md" in row["hot_cold"]["files"]
     prompt = ok(tiergit(repo, "context")).stdout
     assert HOT in prompt and "MEMORY.md" in prompt and "British English" in prompt
     hits = json.loads(ok(tiergit(repo, "recall", "British English", "--json", "--no-log")).stdout)["hits"]
@@ -132,8 +139,8 @@ def test_import_openclaw_workspace_then_work_in_it(repo):
 
     ok(tiergit(repo, "import", "openclaw", "--apply"))
     for age in (1, 3):
-        assert (repo / f"memory/daily/{d(age)}.md").read_text() == f"# {d(age)}\n\n{days[age]}"
-    assert (repo / f"memory/archive/{d(45):%Y-%m}/{d(45)}.md").is_file()
+        assert (repo / f"memory/{d(age)}.md").read_text() == f"# {d(age)}\n\n{days[age]}"
+    assert (repo / f"memory/{d(45)}.md").is_file()      # where OpenClaw reads it; `archive` moves it at 30 days
     dreams = (repo / DREAMS).read_text()
     for staged in ("[decision] Ship v2 on Friday.", "[fact] The backup job runs at 03:00.",
                    "[rule] Always pin Docker image digests."):
@@ -161,10 +168,11 @@ def test_import_openclaw_workspace_then_work_in_it(repo):
     ok(tiergit(repo, "session", "start", "--task", "Next"))
     commit(repo, "session")
 
-    # Retiring the legacy daily notes is a commit too; nothing is lost.
+    # The notes are OpenClaw's own daily tier, not legacy: --retire-legacy leaves them where
+    # OpenClaw reads them, and `archive --apply` moves the old one.
     ok(tiergit(repo, "import", "openclaw", "--apply", "--retire-legacy"))
-    assert not list((repo / "memory").glob("????-??-??.md"))
-    commit(repo, "retire legacy daily notes")
-    deleted = git(repo, "show", "--name-status", "--format=", "HEAD").stdout
-    assert f"D\tmemory/{d(1)}.md" in deleted
-    assert (repo / f"memory/daily/{d(1)}.md").is_file()
+    assert len(list((repo / "memory").glob("????-??-??.md"))) == 3
+    ok(tiergit(repo, "archive", "--apply"))
+    assert (repo / f"memory/archive/{d(45):%Y-%m}/{d(45)}.md").is_file() and (repo / f"memory/{d(1)}.md").is_file()
+    commit(repo, "archive")
+    assert f"R100\tmemory/{d(45)}.md\tmemory/archive/" in git(repo, "show", "--name-status", "--format=", "HEAD").stdout

@@ -153,7 +153,7 @@ def test_store_in_a_subfolder_and_openclaw_memory_md(repo):
     sub.mkdir()
     write(sub / ".tiergit.yml", "version: 1\npreset: openclaw\n")   # a store in a subfolder
     write(sub / "MEMORY.md", "# Memory\n- [rule] one\n")
-    write(sub / "memory/hot/HOT_MEMORY.md", "# hot\n")
+    write(sub / ".tiergit/hot/MEMORY.md", "# hot\n")
     write(repo / "MEMORY.md", "# the outer repo's own file: not this store's\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--no-verify", "-m", "store in a subfolder")
@@ -162,7 +162,7 @@ def test_store_in_a_subfolder_and_openclaw_memory_md(repo):
     point = model["commits"][-1]
     assert point["files"]["MEMORY.md"]["bytes"] == len("# Memory\n- [rule] one\n")
     assert point["legacy"]["bytes"] == point["tiers"]["cold"]["bytes"]
-    assert set(point["files"]) == {"MEMORY.md", "memory/hot/HOT_MEMORY.md"}
+    assert set(point["files"]) == {"MEMORY.md", ".tiergit/hot/MEMORY.md"}
 
 
 def test_file_sparks_follow_the_last_versions(squad_repo):

@@ -44,7 +44,7 @@ def test_openclaw_needs_no_agent_and_bad_agent_is_refused(repo: Path) -> None:
     assert tiergit(repo, "init", "--preset", "openclaw").returncode == 0
     proc = tiergit(repo, "instructions")
     assert proc.returncode == 0, proc.stderr
-    assert "memory/hot/HOT_MEMORY.md" in proc.stdout and "memory/warm/WARM_MEMORY.md" in proc.stdout
+    assert ".tiergit/hot/MEMORY.md" in proc.stdout and ".tiergit/warm/MEMORY.md" in proc.stdout
     assert "`tiergit session start --task" in proc.stdout and "--agent" not in proc.stdout
     proc = tiergit(repo, "instructions", "--agent", "a/b")
     assert proc.returncode == 2 and "invalid agent name" in proc.stderr

@@ -57,13 +57,13 @@ def test_hot_over_budget_is_flagged(squad_repo):
 def test_openclaw_store_measures_one_row(repo):
     assert tiergit(repo, "init", "--preset", "openclaw").returncode == 0
     hot, memory = "# Hot\n\n- now\n", "# Memory\n\n" + "- [rule] durable rule\n" * 50
-    write(repo / "memory" / "hot" / "HOT_MEMORY.md", hot)
+    write(repo / ".tiergit" / "hot" / "MEMORY.md", hot)
     write(repo / "MEMORY.md", memory)
     data = json.loads(tiergit(repo, "measure", "--json").stdout)
     assert [r["agent"] for r in data["agents"]] == ["all"]
     row = data["agents"][0]
     # MEMORY.md is both a legacy file and an always-loaded tier in this preset
-    assert sorted(row["hot"]["files"]) == ["MEMORY.md", "memory/hot/HOT_MEMORY.md"]
+    assert sorted(row["hot"]["files"]) == [".tiergit/hot/MEMORY.md", "MEMORY.md"]
     assert row["hot"]["tokens"] == _tokens(hot) + _tokens(memory)
     assert row["legacy"]["files"] == ["MEMORY.md"]
     # ... so it is no "before": the saving is against every tier, never negative.

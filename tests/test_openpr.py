@@ -132,12 +132,12 @@ def test_a_refused_open_pr_writes_nothing(squad_repo, tmp_path, case):
 
 
 def test_openclaw_memory_md_at_the_repo_root_is_in_the_pushed_commit(repo, tmp_path):
-    """openclaw's reviewed tier is /MEMORY.md, outside the store root `memory/`: the promotion
-    commit holds it, the staging file (DREAMS.md) and the review log, and that commit is pushed."""
+    """openclaw's reviewed tier is /MEMORY.md, outside the store root `.tiergit/`: the promotion
+    commit holds it, the candidate listing and the review log, and that commit is pushed."""
     assert tiergit(repo, "init", "--preset", "openclaw").returncode == 0
     write(repo / "MEMORY.md", "# Memory\n\n## Rules\n\n- [rule] Answer in English unless asked otherwise\n")
     rule = "- [preference] Use pnpm, not npm, in every workspace"
-    write(repo / "memory/warm/WARM_MEMORY.md", f"# Warm memory\n\n### Preferences ({OLD})\n\n{rule}\n")
+    write(repo / ".tiergit/warm/MEMORY.md", f"# Warm memory\n\n### Preferences ({OLD})\n\n{rule}\n")
     logs.append(Store.open(repo), logs.RECALLS, [
         {"ts": f"{(date.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z", "query": f"q{i}",
          "agent": "main", "id": item_id(rule)[0], "path": "x", "entry": "x", "score": 0.9, "rank": 1}
@@ -155,11 +155,11 @@ def test_openclaw_memory_md_at_the_repo_root_is_in_the_pushed_commit(repo, tmp_p
     pushed = git(bare, "rev-parse", "refs/heads/tiergit/promote").stdout.strip()
     assert pushed == git(repo, "rev-parse", "HEAD").stdout.strip()
     in_commit = git(bare, "diff-tree", "--no-commit-id", "--name-only", "-r", pushed).stdout.split()
-    assert {"MEMORY.md", "memory/DREAMS.md", "memory/logs/reviews.jsonl"} <= set(in_commit)
-    assert all(p == "MEMORY.md" or p.startswith("memory/") for p in in_commit)
+    assert {"MEMORY.md", ".tiergit/candidates.md", ".tiergit/logs/reviews.jsonl"} <= set(in_commit)
+    assert all(p == "MEMORY.md" or p.startswith(".tiergit/") for p in in_commit)
     diff = git(bare, "diff", f"{pushed}~1", pushed, "--", "MEMORY.md").stdout
-    assert f"+- [rule] Use pnpm, not npm, in every workspace <!-- tiergit: from memory/warm/" in diff
-    assert f"^{item_id(rule)[0]}" in git(bare, "show", f"{pushed}:MEMORY.md").stdout
+    assert "+<!-- openclaw-memory-promotion:memory:.tiergit/warm/MEMORY.md:5:5 -->" in diff
+    assert "+- [rule] Use pnpm, not npm, in every workspace [score=" in diff
     assert (tmp_path / "gh.log").read_text().startswith("pr create --head tiergit/promote")
 
 

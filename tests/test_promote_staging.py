@@ -8,7 +8,7 @@ from datetime import date, timedelta
 import pytest
 from conftest import git, tiergit, write
 
-from tiergit import logs
+from tiergit import logs, parse
 from tiergit.parse import item_id
 from tiergit.store import Store
 
@@ -63,16 +63,17 @@ def test_propose_refuses_bad_input_without_touching_files(squad_repo, args, mess
     assert git(squad_repo, "status", "--porcelain").stdout == ""
 
 
-def test_openclaw_promotes_into_memory_md_and_lists_candidates_in_dreams(repo):
+def test_openclaw_promotes_into_memory_md_reading_dreams_and_listing_candidates_in_tiergit(repo):
     assert tiergit(repo, "init", "--preset", "openclaw").returncode == 0
     write(repo / "MEMORY.md", "# Memory\n\n## Rules\n\n- [rule] Answer in English unless asked otherwise\n")
     warm = (f"# Warm memory\n\n### Preferences ({OLD})\n\n"
             "- [preference] Use pnpm, not npm, in every workspace\n"
             "- [fact] The production database is Postgres 16\n")
-    write(repo / "memory/warm/WARM_MEMORY.md", warm)
+    write(repo / ".tiergit/warm/MEMORY.md", warm)
+    # OpenClaw's own DREAMS.md at the workspace root: read as staging, never written.
     dreams = ("# Dreams\n\n- Candidate: User: what db? Assistant: postgres\n"
               "  confidence: 0.00\n  status: staged\n")
-    write(repo / "memory/DREAMS.md", dreams)
+    write(repo / "DREAMS.md", dreams)
     store = Store.open(repo)
     logs.append(store, logs.RECALLS, _recalls(item_id("- [preference] Use pnpm, not npm, in every workspace")[0]))
     run = tiergit(repo, "promote", "--apply", "--json")
@@ -80,13 +81,19 @@ def test_openclaw_promotes_into_memory_md_and_lists_candidates_in_dreams(repo):
     out = json.loads(run.stdout)
     assert out["promote"] == 1
     memory = (repo / "MEMORY.md").read_text()
-    assert memory.startswith("# Memory\n\n## Rules\n\n- [rule] Answer in English unless asked otherwise\n"
-                             "- [rule] Use pnpm, not npm, in every workspace <!-- tiergit: from memory/warm/")
+    assert memory.startswith("# Memory\n\n## Rules\n\n- [rule] Answer in English unless asked otherwise\n\n"
+                             f"## Promoted From Short-Term Memory ({date.today().isoformat()})\n\n"
+                             "<!-- openclaw-memory-promotion:memory:.tiergit/warm/MEMORY.md:5:5 -->\n"
+                             "- [rule] Use pnpm, not npm, in every workspace [score=")
+    assert "tiergit" not in memory.replace(".tiergit/warm/MEMORY.md", "") and "^m-" not in memory
+    # Its id is the item's: the next run sees it in MEMORY.md and does not propose it again.
+    promoted = parse.parse(memory, "MEMORY.md").items[-1]
+    assert promoted.id == item_id("- [preference] Use pnpm, not npm, in every workspace")[0]
     staged = [c for c in out["candidates"] if c["staged"]]
-    assert staged and staged[0]["failed"] == "raw-output"
-    dreams_now = (repo / "memory/DREAMS.md").read_text()
-    assert dreams_now.startswith(dreams)
-    assert "<!-- tiergit:candidates:begin -->" in dreams_now and "- promote `" in dreams_now
+    assert staged and staged[0]["failed"] == "raw-output" and staged[0]["source"].startswith("DREAMS.md:")
+    assert (repo / "DREAMS.md").read_text() == dreams
+    listing = (repo / ".tiergit/candidates.md").read_text()
+    assert "<!-- tiergit:candidates:begin -->" in listing and "- promote `" in listing
     # tiergit's own listing is output, not input: the next run reads the same candidates.
     again = json.loads(tiergit(repo, "promote", "--json").stdout)
     assert len(again["candidates"]) == len(out["candidates"])

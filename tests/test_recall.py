@@ -172,7 +172,7 @@ def test_promote_candidate_listing_in_the_staging_file_is_not_recalled(repo):
     from conftest import write as put
 
     assert run(repo, "init", "--preset", "openclaw", "--no-install").returncode == 0
-    put(repo / "memory/DREAMS.md",
+    put(repo / ".tiergit/candidates.md",
         "# Dreams\n\n- [rule] Staged by hand: answer in British English.\n\n"
         "<!-- tiergit:candidates:begin -->\n## tiergit candidates (2026-01-01)\n\n"
         "- promote `m-50910232` 0.73 The owner wants replies in British English (score 0.73)\n"

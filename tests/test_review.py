@@ -80,7 +80,7 @@ def test_openclaw_review_line_goes_to_the_daily_note(repo):
     run = tiergit(repo, "review", "sync")
     assert run.returncode == 0, run.stderr
     assert "Dream review: accepted 1, rejected 1" in run.stdout
-    note = (repo / f"memory/daily/{date.today().isoformat()}.md").read_text()
+    note = (repo / f"memory/{date.today().isoformat()}.md").read_text()
     assert note.startswith(f"# {date.today().isoformat()}\n")
     last = note.rstrip("\n").splitlines()[-1]
     assert last.startswith("- [") and last.endswith("] Dream review: accepted 1, rejected 1")

@@ -253,13 +253,13 @@ def test_openclaw_hot_without_agent_placeholder_compacts_into_warm(repo: Path) -
     assert tiergit(repo, "init", "--preset", "openclaw").returncode == 0
     proc = tiergit(repo, "session", "start", "--task", "Tidy the daily notes")
     assert proc.returncode == 0, proc.stderr
-    hot = repo / "memory/hot/HOT_MEMORY.md"
+    hot = repo / ".tiergit/hot/MEMORY.md"
     hot.write_text(hot.read_text() + "\n## Notes\n- [decision] Daily notes stay raw.\n")
     proc = tiergit(repo, "session", "end", "--json")
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
-    assert report["cold"] == "memory/warm/WARM_MEMORY.md"
-    assert "- [decision] Daily notes stay raw." in (repo / "memory/warm/WARM_MEMORY.md").read_text()
+    assert report["cold"] == ".tiergit/warm/MEMORY.md"
+    assert "- [decision] Daily notes stay raw." in (repo / ".tiergit/warm/MEMORY.md").read_text()
     assert not (repo / "MEMORY.md").exists()   # the reviewed tier is never written by a session
 
 

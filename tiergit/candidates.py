@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
 
-from tiergit import dreams, judge, parse
+from tiergit import dreams, judge, openclaw_format, parse
 from tiergit.config import Tier
 from tiergit.errors import TiergitError
 
@@ -111,15 +111,18 @@ def reviewed_targets(tiers: dict[str, Tier]) -> dict[str, str]:
 
 
 def staging_paths(store) -> list[str]:
-    """Repo-relative staging files: config.staging if set, else <root>/staging/*.md."""
+    """Repo-relative staging files: config.staging if set, else <root>/staging/*.md; plus
+    OpenClaw's DREAMS.md when MEMORY.md is a tier."""
     cfg = store.config
+    # OpenClaw's own Dreaming candidates (root DREAMS.md) are read as staging, never written.
+    dreams = [d for d in openclaw_format.dreams_paths(cfg) if (store.repo / d).is_file()]
     if cfg.staging:
         rel = cfg.repo_path(cfg.staging)
-        return [rel] if (store.repo / rel).is_file() else []
+        return ([rel] if (store.repo / rel).is_file() else []) + [d for d in dreams if d != rel]
     folder = store.root / "staging"
     if not folder.is_dir():
-        return []
-    return sorted(p.relative_to(store.repo).as_posix() for p in folder.glob("*.md") if p.is_file())
+        return dreams
+    return sorted(p.relative_to(store.repo).as_posix() for p in folder.glob("*.md") if p.is_file()) + dreams
 
 
 def default_staging(store) -> str:

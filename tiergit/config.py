@@ -192,7 +192,8 @@ def _path_regex(rel: str) -> re.Pattern[str]:
         if i % 2 == 0:
             out.append(re.escape(part))
         elif part == "date":
-            out.append(r"(?P<date>\d{4}-\d{2}-\d{2})")
+            # OpenClaw writes several notes a day: YYYY-MM-DD-HHMM.md, YYYY-MM-DD-<slug>.md.
+            out.append(r"(?P<date>\d{4}-\d{2}-\d{2})(?:-[A-Za-z0-9][A-Za-z0-9._-]*)?")
         else:
             out.append(rf"(?P<{part}>[a-z0-9][a-z0-9._-]*)")
     return re.compile("^" + "".join(out) + r"\Z")

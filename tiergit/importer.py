@@ -11,9 +11,10 @@ For each agent's history.md (nothing is lost: cold + archive together hold every
 - staging = every durable item (decision, rule, fact, correction) of the history
   files, and every decision of decisions.md, as promotion candidates (see staged.py).
 - hot = created from the hot template when the agent has none.
-Legacy files stay as they are unless `retire_legacy` (then decisions.md is first
-copied verbatim into `<archive>/legacy/decisions.md`). An agent whose cold file
-exists already is skipped, so a second run changes nothing.
+Legacy histories stay as they are unless `retire_legacy`; decisions.md always
+stays (Squad needs it). Agent folder names map to slugs (`Rai` -> `rai`, see
+squad_compat.py). An agent whose cold file exists already is skipped, so a
+second run changes nothing.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from tiergit import judge, parse, staged
 from tiergit.config import SLUG
+from tiergit.squad_compat import agent_slug, two_layer_notes
 from tiergit.errors import TiergitError
 from tiergit.plan import Plan
 from tiergit.tokens import count_text
@@ -193,10 +195,14 @@ def squad_sources(store) -> tuple[list[tuple[str, str]], list[str], str | None]:
     for hist in sorted((base / "agents").glob("*/history.md")):
         name = hist.parent.name
         rel = hist.relative_to(store.repo).as_posix()
-        if not SLUG.match(name) or ".." in name:
-            notes.append(f"skipped {rel}: {name!r} is not a valid agent name (lowercase slug)")
+        slug = agent_slug(name)   # Squad takes any folder name (its default `Rai`): files use a slug
+        if slug is None or slug in {a for a, _ in agents}:
+            notes.append(f"skipped {rel}: no agent slug can be made from {name!r}, or it is taken")
             continue
-        agents.append((name, rel))
+        if slug != name:
+            notes.append(f"{name}: agent files use the slug {slug!r} ({rel} keeps its name)")
+        agents.append((slug, rel))
+    notes.extend(two_layer_notes(store.repo))
     dec = base / "decisions.md"
     return agents, notes, dec.relative_to(store.repo).as_posix() if dec.is_file() else None
 
@@ -237,9 +243,7 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
         dtext = read_text(store, decisions)
         to_stage.extend(durable_items(parse.parse(dtext, decisions, cfg.labels), decisions, True))
         if retire_legacy:
-            keep = f"{cfg.repo_path(cfg.archive).rstrip('/')}/legacy/decisions.md"
-            plan.add(keep, dtext, reason=f"verbatim copy of {decisions}")
-            plan.add(decisions, None, dtext, reason="legacy, decisions staged and copied to the archive")
+            plan.notes.append(f"{decisions}: kept, Squad reads and writes it (`squad doctor` requires it)")
     for path in sorted(archive_adds):
         old = (store.repo / path).read_text(encoding="utf-8") if (store.repo / path).is_file() else None
         body = archive_adds[path]

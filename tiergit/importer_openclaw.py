@@ -1,9 +1,10 @@
-"""`import openclaw`: adopt MEMORY.md, memory/YYYY-MM-DD.md, memory/hot/HOT_MEMORY.md, memory/warm/WARM_MEMORY.md.
+"""`import openclaw`: adopt MEMORY.md, memory/YYYY-MM-DD*.md and tiergit's hot and warm files.
 
-- Daily notes `memory/YYYY-MM-DD.md` are copied verbatim to the daily tier
-  (`daily/{date}.md`), or, when older than the daily tier's ttl_days, to
-  `<archive>/YYYY-MM/YYYY-MM-DD.md`; their durable items are staged as
-  candidates (the config's `staging`, DREAMS.md in the preset).
+- Daily notes `memory/YYYY-MM-DD*.md` already in the daily tier (the preset keeps
+  them where OpenClaw writes them) stay in place; under another layout they are
+  copied verbatim to the daily tier, or, when older than its ttl_days, to
+  `<archive>/YYYY-MM/`. Their durable items are staged as candidates (the
+  config's `staging`, `.tiergit/candidates.md` in the preset).
 - HOT_MEMORY.md, WARM_MEMORY.md and MEMORY.md already sit where the preset
   looks; they are checked against their budgets, never rewritten. A missing
   hot file is created from the template.
@@ -19,7 +20,7 @@ from tiergit.errors import TiergitError
 from tiergit.importer import _stage, durable_items, hot_template, read_text
 from tiergit.plan import Plan
 
-DAILY_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.md$")
+DAILY_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:-[A-Za-z0-9][A-Za-z0-9._-]*)?\.md$")
 
 
 def plan_openclaw(store, retire_legacy: bool = False, today: date | None = None) -> Plan:
@@ -48,6 +49,12 @@ def plan_openclaw(store, retire_legacy: bool = False, today: date | None = None)
             plan.notes.append(f"skipped {rel}: not a real date")
             continue
         text = read_text(store, rel)
+        in_place = cfg.tier_for(rel)
+        if in_place is not None and in_place[0].name == daily.name:
+            # The preset's daily tier is where OpenClaw writes: the note is already adopted,
+            # and `archive` moves it at its TTL like any other.
+            to_stage.extend(durable_items(parse.parse(text, rel, cfg.labels), rel, False))
+            continue
         if day < today - timedelta(days=ttl):
             target, why = f"{archive}/{day:%Y-%m}/{path.name}", f"daily note older than {ttl} days"
         else:

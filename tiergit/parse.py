@@ -18,6 +18,8 @@ DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 BLOCK_ID_RE = re.compile(r"\s\^(m-[0-9a-z]{4,32})\s*$")
 KIND_PREFIX_RE = re.compile(r"^\[(\w+)\]\s*")
 LIST_MARKER_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+# OpenClaw's promotion note after a snippet in MEMORY.md: not part of the item's text (or id).
+OPENCLAW_NOTE_RE = re.compile(r"\s*\[score=[0-9.]+ [^\]]*source=[^\]]*\]\s*$")
 BOLD_LABEL_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]{1,60}?):?\*\*:?")
 TRANSCRIPT_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?(User|Assistant|Human|AI|Candidate)(?:\*\*)?:(?:\*\*)?\s", re.M)
 LEADING_DATE_RE = re.compile(r"^\**\d{4}-\d{2}-\d{2}(?:[t ][0-9:.]+z?)?\**\s*(?:[—–:-]+\s*)?")
@@ -137,6 +139,7 @@ def clean_text(text: str) -> str:
     joined = LIST_MARKER_RE.sub("", joined, count=1)
     joined = KIND_PREFIX_RE.sub("", joined, count=1)
     joined = BLOCK_ID_RE.sub("", joined)
+    joined = OPENCLAW_NOTE_RE.sub("", joined)
     return joined.strip()
 
 
@@ -263,6 +266,10 @@ def split_frontmatter(text: str, path: str = "<text>") -> tuple[str, dict, str]:
     if not (text.startswith("---\n") or text.startswith("---\r\n")):
         return "", {}, text
     lines = split_lines(text)
+    if len(lines) > 1 and not lines[1].strip():
+        # `---` then a blank line is a markdown thematic break (OpenClaw's session notes open
+        # with one), never frontmatter, which starts with its first key.
+        return "", {}, text
     for idx in range(1, len(lines)):
         if lines[idx].rstrip("\r\n") in ("---", "..."):
             fm = "".join(lines[: idx + 1])

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from tiergit import logs, parse
+from tiergit import logs, openclaw_format, parse
 from tiergit.candidates import (MANAGED_BEGIN, MANAGED_END, Candidate, Corpus, FORCED_RE,
                                 gather, norm_key, target_path)
 from tiergit.gate import Context, Verdict, evaluate, settings_of
@@ -71,13 +71,18 @@ class Promotion:
                 "candidates": [r.as_dict() for r in self.rows], "plan": self.plan.as_dict()}
 
 
-def wiki_line(c: Candidate, sc: Score, today: date) -> str:
-    """The clean, one-line form an item takes in the wiki: kind, text, provenance, block id."""
+def _clean(c: Candidate) -> str:
+    """The item's text without its kind label and any `tiergit:forced` marker."""
     text = c.text
     m = LABEL_RE.match(text)
     if m and parse.classify(text) == c.kind:
         text = text[m.end():]
-    text = FORCED_RE.sub("", text).strip()
+    return FORCED_RE.sub("", text).strip()
+
+
+def wiki_line(c: Candidate, sc: Score, today: date) -> str:
+    """The clean, one-line form an item takes in the wiki: kind, text, provenance, block id."""
+    text = _clean(c)
     how = "proposed by an agent" if c.forced else f"Dreaming {c.dreamed}" if c.dreamed else f"score {sc.total:.2f}"
     evidence = f", evidence {' '.join(c.evidence)}" if c.evidence else ""
     return (f"- [{c.kind}] {text} <!-- tiergit: from {c.source}:{c.line}, {how}{evidence}, {today.isoformat()} -->"
@@ -119,9 +124,13 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     scored.sort(key=lambda t: (not t[0].forced, -t[1].total, t[0].id))
     rows: list[Row] = []
     targets: dict = {}
+    promoted = openclaw_format.promoted_in_store(store)
     for c, sc, recalls, n_mentions in scored:
         want_all = explain is not None and _selects(explain, c)
         verdict = evaluate(c, sc, recalls, ctx, explain=want_all)
+        if promoted and openclaw_format.already_promoted(promoted, c.text):
+            verdict = Verdict(False, "already promoted into MEMORY.md (openclaw-memory-promotion marker)",
+                              "in-wiki", verdict.checks)
         target = target_path(store, c, targets)
         if verdict.accepted and limit is not None and sum(r.verdict.accepted for r in rows) >= limit:
             verdict = Verdict(False, f"over --limit {limit} for this run", "limit", verdict.checks)
@@ -186,17 +195,34 @@ def _plan_writes(store, promo: Promotion) -> None:
         rows = sorted(by_target[target], key=lambda r: (r.cand.topic, -r.score.total, r.cand.id))
         path = store.repo / target
         old = path.read_text(encoding="utf-8") if path.is_file() else None
-        fixed = "{topic}" not in cfg.tiers[rows[0].cand.target_tier].path
-        new = old
-        for topic in sorted({r.cand.topic for r in rows}):
-            lines = [wiki_line(r.cand, r.score, promo.today) for r in rows if r.cand.topic == topic]
-            new = _append_to_topic(new, topic, lines, fixed)
+        tier_path = cfg.tiers[rows[0].cand.target_tier].path
+        fixed = "{topic}" not in tier_path
+        if openclaw_format.is_openclaw_memory(tier_path):
+            new = _openclaw_append(old, promo.today, rows)
+        else:
+            new = old
+            for topic in sorted({r.cand.topic for r in rows}):
+                lines = [wiki_line(r.cand, r.score, promo.today) for r in rows if r.cand.topic == topic]
+                new = _append_to_topic(new, topic, lines, fixed)
         promo.plan.add(target, new, old, reason=f"promote {len(rows)} item(s) for review")
         for r in rows:
             promo.events.append({"id": r.cand.id, "action": "proposed", "text": r.cand.text,
                                  "topic": r.cand.topic, "source": f"{r.cand.source}:{r.cand.line}",
                                  "target": target, "reason": r.verdict.reason})
     _plan_staging(store, promo)
+
+
+def _openclaw_append(old: str | None, today: date, rows: list[Row]) -> str:
+    """OpenClaw's MEMORY.md: one `## Promoted From Short-Term Memory (day)` section, a marker per item.
+    The snippet is the source item's own clean text (labels kept), so the line in MEMORY.md
+    hashes to the same id and `review sync` finds it without a block id."""
+    lines = []
+    for r in rows:
+        c = r.cand
+        text = FORCED_RE.sub("", parse.clean_text(c.raw)).strip()
+        lines += openclaw_format.promotion_lines(c.source, c.line, c.raw.rstrip("\n").count("\n") + 1, text,
+                                                 c.kind, r.score.total, r.recalls, r.score.signals.get("relevance", 0.0))
+    return openclaw_format.append_promotions(old, today, lines)
 
 
 def _plan_staging(store, promo: Promotion) -> None:
@@ -206,7 +232,9 @@ def _plan_staging(store, promo: Promotion) -> None:
     for r in promo.accepted:
         if r.cand.forced:
             applied[r.cand.source].append(r)
-    managed = store.config.repo_path(store.config.staging) if store.config.staging else None
+    # With nothing to promote the run changes no file: a nightly job then opens no empty PR.
+    managed = (store.config.repo_path(store.config.staging)
+               if store.config.staging and promo.accepted else None)
     for rel in sorted(set(applied) | ({managed} if managed else set())):
         path = store.repo / rel
         old = path.read_text(encoding="utf-8") if path.is_file() else None

@@ -99,8 +99,13 @@ def sync(store, apply: bool = True) -> tuple[list[dict[str, Any]], list[str]]:
     note; returns the new events and the staging files cleared."""
     from tiergit import review_loop
 
+    from tiergit.openclaw_format import marked_sources
+
     events = list(logs.read(store, logs.REVIEWS))
     ids = wiki_ids(store)
+    marked = marked_sources(store)   # OpenClaw's MEMORY.md names sources, not ids
+    ids.update({iid: marked[ev["source"]] for iid, ev in last_proposals(events).items()
+                if iid not in ids and ev.get("source") in marked})
     new = plan_sync(events, ids)
     prunes = review_loop.plan_prune_sync(events, ids)
     clear = review_loop.plan_clear(store, review_loop.decided(events + new))

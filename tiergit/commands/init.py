@@ -15,13 +15,36 @@ GITATTR_END = "# <<< tiergit <<<"
 
 
 def gitattributes_block(cfg: config_mod.Config) -> str:
-    lines = [GITATTR_BEGIN, f"{cfg.root}/**/*.md merge=tiergit"]
+    """One line per tier path (placeholders as `*`), never the whole root: a framework's own
+    files beside the tiers (Squad's .squad/memory/local/*.md) keep git's default merge."""
+    lines = [GITATTR_BEGIN]
     for tier in cfg.tiers.values():
-        if tier.path.startswith("/"):
-            lines.append(f"{tier.path.lstrip('/')} merge=tiergit")
+        pattern = config_mod.PLACEHOLDER_RE.sub("*", cfg.repo_path(tier.path))
+        if f"{pattern} merge=tiergit" not in lines:
+            lines.append(f"{pattern} merge=tiergit")
+    lines.append(f"{cfg.repo_path(cfg.archive).rstrip('/')}/**/*.md merge=tiergit")
+    lines.append(f"{cfg.repo_path(cfg.staging or 'staging/*.md')} merge=tiergit")
     logs = cfg.repo_path(cfg.logs).rstrip("/")
     lines += [f"{logs}/*.jsonl merge=union", GITATTR_END]
     return "\n".join(lines) + "\n"
+
+
+def openclaw_bootstrap_notes(cfg: config_mod.Config) -> list[str]:
+    """With OpenClaw's MEMORY.md as a tier: how hot and warm reach the model. OpenClaw's
+    bootstrap injects only fixed basenames; its bootstrap-extra-files hook adds more files
+    named MEMORY.md (or AGENTS.md, …) from the workspace."""
+    from tiergit.openclaw_format import is_openclaw_memory
+
+    if not any(is_openclaw_memory(t.path) for t in cfg.tiers.values()):
+        return []
+    loaded = [cfg.repo_path(t.path) for t in cfg.tiers.values()
+              if t.load == "always" and "{" not in t.path and not is_openclaw_memory(t.path)]
+    if not loaded:
+        return []
+    paths = "[" + ",".join(f'"{p}"' for p in loaded) + "]"
+    return ["OpenClaw loads hot and warm through its bootstrap-extra-files hook; enable it once:",
+            "  openclaw config set hooks.internal.entries.bootstrap-extra-files.enabled true --strict-json",
+            f"  openclaw config set hooks.internal.entries.bootstrap-extra-files.paths '{paths}' --strict-json"]
 
 
 def _merge_gitattributes(old: str | None, block: str) -> str:
@@ -59,6 +82,7 @@ def plan_init(repo: Path, preset: str, with_workflows: bool, install_spec: str |
     old = ga.read_text() if ga.exists() else None
     plan.add(".gitattributes", _merge_gitattributes(old, gitattributes_block(cfg)), old,
              reason="merge=tiergit for memory, merge=union for logs")
+    plan.notes.extend(openclaw_bootstrap_notes(cfg))
     if with_workflows or reusable:
         _plan_workflows(plan, repo, cfg, install_spec, with_workflows, reusable)
     return plan

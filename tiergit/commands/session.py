@@ -45,11 +45,14 @@ def start(ctx: click.Context, agent: str | None, task: str | None, force: bool, 
     from tiergit import session as session_mod
 
     store = open_store(ctx)
+    synced = _sync_from_squad(store, agent)
     result = session_mod.start(store.config, agent, task, force)
     report = result.report
     if as_json:
-        echo_json({**report, **result.plan.as_dict()})
+        echo_json({**report, **result.plan.as_dict(), "synced": synced})
         return
+    for line in synced:
+        click.echo(f"synced     {line}")
     ended = report.get("ended_previous")
     if ended:
         click.echo(_end_summary(ended))
@@ -61,6 +64,14 @@ def start(ctx: click.Context, agent: str | None, task: str | None, force: bool, 
     click.echo(f"  carried    {report['carried']} open item(s)")
     for note in result.plan.notes:
         click.echo(f"  note: {note}")
+
+
+def _sync_from_squad(store, agent: str | None) -> list[str]:
+    """Squad preset: bring what Scribe appended to the agent's history.md into cold first
+    (see squad_sync); the paths written, each with its reason."""
+    from tiergit import squad_sync
+
+    return squad_sync.sync(store, agent) if agent else []
 
 
 def _end_summary(r: dict) -> str:

@@ -137,6 +137,11 @@ def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
         # A stale Dreaming run is the store's health too: the total row says so.
         model["total"]["health"] = budget.worst([model["total"]["health"], extra["promotion"]["health"]])
     model["notes"] = model.get("notes", []) + _hook_notes(store.repo)
+    from tiergit.squad_compat import two_layer_notes   # Squad keeps histories off this tree
+
+    squad = two_layer_notes(store.repo)
+    if squad:
+        model["notes"] = [*model.get("notes", []), *squad]
     if as_json:
         echo_json(model)
     else:
