@@ -96,7 +96,7 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
 
 def _idf(db: sqlite3.Connection, words: list[str]) -> dict[str, float]:
     """BM25's IDF per query word, from the index's own vocabulary."""
-    n_docs = db.execute("SELECT count(*) FROM items").fetchone()[0] or 1
+    n_docs = recall_index.item_count(db) or 1
     found = dict(db.execute(f"SELECT term, doc FROM vocab WHERE term IN ({','.join('?' * len(words))})",
                             words).fetchall())
     return {w: math.log((n_docs - found.get(w, 0) + 0.5) / (found.get(w, 0) + 0.5) + 1.0) for w in words}
