@@ -199,9 +199,20 @@ def eval_labels(frozen: str) -> dict[str, list[str]]:
 
 
 def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
-    """Read every memory file once: candidates, the wiki index, and mentions."""
-    cfg = store.config
+    """Read every memory file once: candidates, the wiki index, and mentions. Undated items
+    take their date from git blame, once per file version (`blame_cache`)."""
     cache = ParseCache.for_store(store)
+    from tiergit.blame_cache import BlameCache
+
+    blames = BlameCache.for_repo(store.repo)
+    try:
+        return _gather(store, recalled, blame, cache, blames)
+    finally:
+        blames.close()
+
+
+def _gather(store, recalled: set[str], blame: bool, cache: ParseCache, blames) -> Corpus:
+    cfg = store.config
     targets = reviewed_targets(cfg.tiers)
     reviewed = {n for n, t in cfg.tiers.items() if t.reviewed}
     default_target = next(iter(targets.values()), next(iter(sorted(reviewed)), None))
@@ -261,8 +272,7 @@ def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
                     day = day or parse.heading_date(attrs.get("date", ""))
                 if day is None and blame and not is_staged:
                     if blame_days is None:
-                        from tiergit import git
-                        blame_days = git.blame_dates(store.repo, rel)
+                        blame_days = blames.dates(rel)
                     day = blame_days.get(item.line)
                 if day is None and not is_staged:
                     day = _file_day(store, rel)
