@@ -12,8 +12,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-import yaml
-
 from tiergit import parse as parse_mod
 from tiergit.mergeseq import (Conflict, Out, Piece, adjacency, descending_dates, merge_sequences, render,
                               sort_new_by_date)
@@ -187,6 +185,8 @@ def _merge_chunk(base: Piece | None, ours: Piece, theirs: Piece) -> list[Out]:
 
 
 def _dump_key(key, value) -> str:
+    import yaml  # only a frontmatter conflict needs it; the merge driver starts once per file
+
     return yaml.safe_dump({key: value}, sort_keys=False, allow_unicode=True, default_flow_style=False)
 
 
