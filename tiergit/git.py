@@ -99,16 +99,25 @@ class IndexEntry:
 
 def staged_entries(repo: Path) -> list[IndexEntry]:
     """Files added/copied/modified/renamed in the index relative to HEAD (or all, before the first commit)."""
-    has_head = run(["rev-parse", "--verify", "-q", "HEAD"], repo, check=False).strip() != b""
-    if has_head:
-        raw = run(["diff-index", "--cached", "--relative", "--no-renames", "--diff-filter=ACMRT", "-z", "HEAD"], repo)
-        fields = raw.split(b"\0")
-        entries = []
-        for i in range(0, len(fields) - 1, 2):
-            meta = fields[i].decode().lstrip(":").split()
-            entries.append(IndexEntry(mode=meta[1], blob=meta[3], path=fields[i + 1].decode("utf-8", "surrogateescape")))
-        return entries
-    return index_entries(repo)
+    changed = staged_changes(repo)
+    return index_entries(repo) if changed is None else changed
+
+
+def staged_changes(repo: Path) -> list[IndexEntry] | None:
+    """What the index adds or changes against HEAD, in one `diff-index` (None before the
+    first commit, when there is no HEAD to compare with). The hook's first call."""
+    proc = subprocess.run(["git", "diff-index", "--cached", "--relative", "--no-renames", "--diff-filter=ACMRT",
+                           "-z", "HEAD"], cwd=repo, capture_output=True, env=_env())
+    if proc.returncode != 0:
+        if run(["rev-parse", "--verify", "-q", "HEAD"], repo, check=False).strip():
+            raise GitError(f"git diff-index failed: {proc.stderr.decode('utf-8', 'replace').strip()}")
+        return None
+    fields = proc.stdout.split(b"\0")
+    entries = []
+    for i in range(0, len(fields) - 1, 2):
+        meta = fields[i].decode().lstrip(":").split()   # old mode, new mode, old blob, new blob, status
+        entries.append(IndexEntry(mode=meta[1], blob=meta[3], path=fields[i + 1].decode("utf-8", "surrogateescape")))
+    return entries
 
 
 def index_entries(repo: Path, paths: list[str] | None = None) -> list[IndexEntry]:

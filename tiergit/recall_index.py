@@ -93,6 +93,7 @@ def item_count(db: sqlite3.Connection) -> int:
 
 def connect(path: Path) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
+    (path.parent / "recall-v2.sqlite").unlink(missing_ok=True)   # the previous layout: rebuilt here
     try:
         db = sqlite3.connect(path, timeout=30, isolation_level=None)
         db.executescript(SCHEMA)

@@ -1,0 +1,65 @@
+"""The pre-commit hook decides "no memory file staged" before importing the config, the
+checks or the tokenizer, and still refuses bad memory files after that shortcut exists."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import commit, git, write
+
+HEAVY = ("yaml", "tiktoken", "markdown_it", "click", "tiergit.config", "tiergit.checks")
+PROBE = ("import sys; from tiergit import hookrun; rc = hookrun.run('pre-commit'); "
+         "import json; print(json.dumps({'rc': rc, 'heavy': sorted(m for m in %r if m in sys.modules)}))")
+
+
+def _hook_in_process(repo: Path) -> dict:
+    """Run the hook's entry as the shim does and report which heavy modules it loaded."""
+    proc = subprocess.run([sys.executable, "-c", PROBE % (HEAVY,)], cwd=repo, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def _cold(repo: Path, text: str) -> Path:
+    return write(repo / ".squad" / "memory" / "cold" / "picard.md", "# picard\n\n### Work\n\n" + text)
+
+
+def test_nothing_staged_imports_nothing_heavy(squad_repo: Path) -> None:
+    assert _hook_in_process(squad_repo) == {"rc": 0, "heavy": []}
+
+
+def test_non_memory_commit_skips_the_config_once_patterns_are_cached(squad_repo: Path) -> None:
+    _cold(squad_repo, "- fact one\n")
+    commit(squad_repo, "memory")   # the full run caches the tier patterns
+    assert (squad_repo / ".git" / "tiergit" / "tier-patterns.json").is_file()
+    write(squad_repo / "src" / "app.py", "print('hi')\n")
+    git(squad_repo, "add", "-A")
+    assert _hook_in_process(squad_repo) == {"rc": 0, "heavy": []}
+    # A staged memory file still gets the full check.
+    _cold(squad_repo, "- fact two\n")
+    git(squad_repo, "add", "-A")
+    assert "tiergit.checks" in _hook_in_process(squad_repo)["heavy"]
+
+
+def test_bad_memory_file_is_still_refused_after_the_shortcut(squad_repo: Path) -> None:
+    _cold(squad_repo, "- fact one\n")
+    commit(squad_repo, "memory")
+    write(squad_repo / "notes.txt", "x\n")
+    commit(squad_repo, "not memory")
+    _cold(squad_repo, "- leaked ghp_" + "a" * 36 + "\n")
+    git(squad_repo, "add", "-A")
+    refused = git(squad_repo, "commit", "-m", "leak", check=False)
+    assert refused.returncode == 1 and "SEC001" in refused.stderr
+
+
+def test_a_config_change_is_never_short_cut(squad_repo: Path) -> None:
+    _cold(squad_repo, "- fact one\n")
+    commit(squad_repo, "memory")
+    # A new tier path: files under it are memory from this commit on, cache or not.
+    cfg = squad_repo / ".tiergit.yml"
+    cfg.write_text(cfg.read_text() + "tiers:\n  notes:\n    path: \"notes/{agent}.md\"\n    budget: {bytes: 10}\n")
+    write(squad_repo / ".squad" / "memory" / "notes" / "picard.md", "# picard\n\n- far more than ten bytes\n")
+    git(squad_repo, "add", "-A")
+    refused = git(squad_repo, "commit", "-m", "new tier", check=False)
+    assert refused.returncode == 1 and "notes/picard.md" in refused.stderr, refused.stderr
