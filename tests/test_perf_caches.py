@@ -145,3 +145,33 @@ def test_status_promotion_counts_are_cached_and_follow_changes(squad_repo: Path)
         fh.write("- [decision] Use one MSAL client per tenant.\n")
     after = json.loads(ok(tiergit(squad_repo, "status", "--json")).stdout)["promotion"]
     assert after["candidates_considered"] == first["candidates_considered"] + 1
+
+
+def test_history_walk_dates_lines_like_blame_without_running_blame(squad_repo: Path) -> None:
+    path = squad_repo / ROOT / "cold" / "picard.md"
+    other = squad_repo / ROOT / "cold" / "riker.md"
+    steps = [("2026-01-05", ["one", "two"]), ("2026-02-10", ["one", "two", "three"]),
+             ("2026-03-15", ["zero", "one", "two changed", "three"])]
+    for day, lines in steps:
+        write(path, _cold("picard", lines))
+        write(other, _cold("riker", lines[:1]))
+        git(squad_repo, "add", "-A")
+        git(squad_repo, "commit", "-q", "--no-verify", "-m", day, env={"GIT_AUTHOR_DATE": f"{day}T10:00:00Z"})
+    from tiergit import git as tgit
+    from tiergit.history import pathspecs
+
+    store = Store.open(squad_repo)
+    cache = blame_cache.BlameCache.for_repo(squad_repo, pathspecs(store.config))
+    for rel in (".squad/memory/cold/picard.md", ".squad/memory/cold/riker.md"):
+        assert cache.dates(rel) == tgit.blame_dates(squad_repo, rel)
+    assert cache.blamed == 0   # one history walk dated both files
+    cache.close()
+
+
+def test_carry_keeps_dates_of_surviving_lines() -> None:
+    from tiergit.linedates import carry, forward_dates
+
+    d1, d2, d3 = date(2026, 1, 1), date(2026, 2, 1), date(2026, 3, 1)
+    assert carry([b"a", b"b", b"c"], [d1, d1, d2], [b"a", b"x", b"c", b"d"], d3) == [d1, d3, d2, d3]
+    assert carry([], [], [b"a"], d1) == [d1]
+    assert forward_dates([(d1, b"a\nb\n"), (d2, b"b\n"), (d3, b"b\nc\n")]) == {1: d1, 2: d3}

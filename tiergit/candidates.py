@@ -204,7 +204,9 @@ def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
     cache = ParseCache.for_store(store)
     from tiergit.blame_cache import BlameCache
 
-    blames = BlameCache.for_repo(store.repo)
+    from tiergit.history import pathspecs
+
+    blames = BlameCache.for_repo(store.repo, pathspecs(store.config))
     try:
         return _gather(store, recalled, blame, cache, blames)
     finally:

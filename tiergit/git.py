@@ -234,20 +234,21 @@ class RawChange:
 @dataclass(frozen=True)
 class LogCommit:
     commit: str
-    time: int     # committer time, unix seconds
+    time: int     # committer time (author time with log_changes(author_time=True)), unix seconds
     subject: str
     changes: tuple[RawChange, ...]
 
 
 def log_changes(repo: Path, pathspecs: list[str], rev: str = "HEAD", max_count: int | None = None,
-                oldest_first: bool = True) -> list[LogCommit]:
+                oldest_first: bool = True, author_time: bool = False) -> list[LogCommit]:
     """Commits along the first-parent line of `rev` that touched `pathspecs`, each with its raw
     diff against its first parent (merges included that way), read from git objects in one
-    `git log` call: no checkout, no per-commit process. Empty when `rev` does not exist yet."""
+    `git log` call: no checkout, no per-commit process. Empty when `rev` does not exist yet.
+    `time` is the committer time, or the author time (blame's date) with author_time=True."""
     if rev_parse(repo, rev) is None:
         return []
     args = ["log", "--first-parent", "--diff-merges=first-parent", "--raw", "--no-renames",
-            "--no-abbrev", "--relative", "-z", "--format=%x01%H%x02%ct%x02%s"]
+            "--no-abbrev", "--relative", "-z", f"--format=%x01%H%x02{'%at' if author_time else '%ct'}%x02%s"]
     if oldest_first:
         args.append("--reverse")
     if max_count is not None:

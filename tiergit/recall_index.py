@@ -14,7 +14,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from tiergit import git, listing
+from tiergit import git, listing, progress
 from tiergit.errors import TiergitError
 from tiergit.tokens import blob_id
 
@@ -122,9 +122,12 @@ def refresh(store, db: sqlite3.Connection, wanted: list[Source] | None = None) -
     try:
         summary = db.execute("SELECT items, next_rowid FROM summary WHERE id = 1").fetchone() or (0, 1)
         count, next_rowid = summary
-        for src in wanted:
-            delta, next_rowid = _refresh_one(store, db, src, known.get(src.path), next_rowid, stats)
-            count += delta
+        new_files = sum(1 for s in wanted if s.path not in known)
+        with progress.bar(len(wanted) if new_files >= progress.MIN_ITEMS else 0, "recall: indexing") as shown:
+            for src in wanted:
+                delta, next_rowid = _refresh_one(store, db, src, known.get(src.path), next_rowid, stats)
+                count += delta
+                shown.update(1)
         gone = set(known) - {s.path for s in wanted}
         for path in gone:
             count -= _delete_items(db, known[path])
