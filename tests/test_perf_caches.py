@@ -175,3 +175,16 @@ def test_carry_keeps_dates_of_surviving_lines() -> None:
     assert carry([b"a", b"b", b"c"], [d1, d1, d2], [b"a", b"x", b"c", b"d"], d3) == [d1, d3, d2, d3]
     assert carry([], [], [b"a"], d1) == [d1]
     assert forward_dates([(d1, b"a\nb\n"), (d2, b"b\n"), (d3, b"b\nc\n")]) == {1: d1, 2: d3}
+
+
+def test_token_cache_keeps_the_newest_counts_only(tmp_path: Path, monkeypatch) -> None:
+    from tiergit import tokens
+
+    monkeypatch.setattr(tokens, "MAX_ENTRIES", 3)
+    cache = tokens.TokenCache(tmp_path / "tokens.json", "cl100k_base")
+    for i in range(5):
+        cache.data[f"{i:040d}"] = i
+    cache.dirty = True
+    cache.save()
+    again = tokens.TokenCache(tmp_path / "tokens.json", "cl100k_base")
+    assert again.data == {f"{i:040d}": i for i in (2, 3, 4)}
