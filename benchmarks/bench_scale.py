@@ -35,6 +35,11 @@ sys.path.insert(0, str(HERE))
 import realstore  # noqa: E402
 
 PY = sys.executable
+# As installed: compiled bytecode is reused between processes (PYTHONDONTWRITEBYTECODE would
+# make every hook and driver process compile tiergit from source, ~50 ms each).
+PYC = Path(tempfile.gettempdir()) / "tiergit-bench-pycache"
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+os.environ["PYTHONPYCACHEPREFIX"] = str(PYC)
 QUERY = ["recall", "token", "cache", "expiry", "--no-log"]
 
 

@@ -63,3 +63,80 @@ def test_a_config_change_is_never_short_cut(squad_repo: Path) -> None:
     git(squad_repo, "add", "-A")
     refused = git(squad_repo, "commit", "-m", "new tier", check=False)
     assert refused.returncode == 1 and "notes/picard.md" in refused.stderr, refused.stderr
+
+
+DRIVER_PROBE = ("import sys; from tiergit import driverrun; rc = driverrun.main(sys.argv[1:]); "
+                "import json; print(json.dumps({'rc': rc, 'heavy': sorted(m for m in %r if m in sys.modules)}))")
+
+
+def _driver(tmp_path: Path, base: str, ours: str, theirs: str) -> tuple[dict, str]:
+    files = []
+    for name, text in (("O", base), ("A", ours), ("B", theirs)):
+        files.append(write(tmp_path / name, text))
+    proc = subprocess.run([sys.executable, "-c", DRIVER_PROBE % (HEAVY,), *map(str, files), "cold.md"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout), (tmp_path / "A").read_text()
+
+
+BASE = "# picard\n\n### One (2026-01-01)\n\n- x\n"
+OURS = BASE + "\n### Two (2026-01-02)\n\n- y\n"
+THEIRS = BASE + "\n### Three (2026-01-03)\n\n- z\n"
+
+
+def test_driver_answers_one_sided_changes_without_the_parser(tmp_path: Path) -> None:
+    out, merged = _driver(tmp_path, BASE, BASE, THEIRS)
+    assert out == {"rc": 0, "heavy": []} and merged == THEIRS
+    out, merged = _driver(tmp_path, BASE, OURS, BASE)
+    assert out == {"rc": 0, "heavy": []} and merged == OURS
+
+
+def test_driver_merges_entries_without_click_or_yaml(tmp_path: Path) -> None:
+    out, merged = _driver(tmp_path, BASE, OURS, THEIRS)
+    assert out["rc"] == 0 and "click" not in out["heavy"] and "yaml" not in out["heavy"]
+    assert "markdown_it" in out["heavy"]   # a real entry merge parses
+    assert "### Two (2026-01-02)" in merged and "### Three (2026-01-03)" in merged
+
+
+def test_driver_bad_arguments_go_to_the_cli_message(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "tiergit", "merge-driver", str(tmp_path / "missing"), "a", "b"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "does not exist" in proc.stderr
+
+
+def test_progress_is_silent_off_a_terminal_and_in_hooks(monkeypatch) -> None:
+    from tiergit import progress
+
+    class Tty:
+        def isatty(self) -> bool:
+            return True
+
+        def write(self, text: str) -> None:
+            pass
+
+        def flush(self) -> None:
+            pass
+
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("GIT_INDEX_FILE", raising=False)
+    monkeypatch.delenv("GIT_EXEC_PATH", raising=False)
+    monkeypatch.delenv("TIERGIT_PROGRESS", raising=False)
+    monkeypatch.setattr(sys, "stderr", Tty())
+    assert progress.enabled()
+    monkeypatch.setenv("GIT_INDEX_FILE", "/x/index")
+    assert not progress.enabled()
+    monkeypatch.delenv("GIT_INDEX_FILE")
+    monkeypatch.setenv("CI", "true")
+    assert not progress.enabled()
+    monkeypatch.delenv("CI")
+    import click
+
+    @click.command()
+    @click.option("--json", "as_json", is_flag=True)
+    def cmd(as_json: bool) -> None:
+        sys.stderr = Tty()   # the runner captures stderr; the check is about --json here
+        print("enabled" if progress.enabled() else "silent")
+
+    from click.testing import CliRunner
+    assert CliRunner().invoke(cmd, []).output.strip() == "enabled"
+    assert CliRunner().invoke(cmd, ["--json"]).output.strip() == "silent"
