@@ -34,9 +34,9 @@ def test_cache_from_an_older_vocabulary_is_rebuilt(tmp_path, monkeypatch):
     assert len(rows) == 1
     changed = {}
     for key, blob in rows.items():
-        doc = pickle.loads(blob)
+        doc, keys = pickle.loads(blob)
         doc.sections[-1].items[0].kind = "context"   # what the narrow vocabulary gave
-        changed[key] = pickle.dumps(doc)
+        changed[key] = pickle.dumps((doc, keys))
     _rewrite(path, changed)
     # Written by the current classifier: reused as is (that is the cache's job).
     assert candidates.ParseCache(path, {}).parse(TEXT, "a.md").items[0].kind == "context"

@@ -152,13 +152,14 @@ class ParseCache:
     A missing or unreadable cache is simply rebuilt."""
 
     # Cached docs carry item kinds: a new default vocabulary must not reuse them.
-    VERSION = (2, parse.CLASSIFIER_VERSION)
+    VERSION = (3, parse.CLASSIFIER_VERSION)
 
     def __init__(self, path: Path | None, labels: dict) -> None:
         self.path, self.labels = path, repr(sorted((k, tuple(v)) for k, v in (labels or {}).items()))
         self.stored: dict[str, bytes] = {}
         self.used: set[str] = set()
-        self.new: dict[str, parse.MemoryDoc] = {}
+        self.new: dict[str, tuple] = {}
+        self._keys: dict[int, list[tuple[str, str]]] = {}   # id(doc) -> each item's (clean, norm_key)
         if path is not None and path.is_file():
             try:
                 db = sqlite3.connect(path, timeout=30)
@@ -181,16 +182,27 @@ class ParseCache:
     def parse(self, text: str, rel: str) -> parse.MemoryDoc:
         key = hashlib.sha1(f"{self.VERSION}\0{self.labels}\0{rel}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
         self.used.add(key)
-        doc = self.new.get(key)
-        if doc is None and key in self.stored:
+        entry = self.new.get(key)
+        if entry is None and key in self.stored:
             try:
-                doc = pickle.loads(self.stored[key])
+                entry = pickle.loads(self.stored[key])
             except Exception:  # noqa: BLE001 - a broken row is parsed again
-                doc = None
-        if doc is None:
+                entry = None
+        if entry is None:
             doc = parse.parse(text, rel, eval_labels(self.labels))
-            self.new[key] = doc
-        return doc
+            # Each item's clean text and comparison key are half a warm plan's time: kept too.
+            pairs = []
+            for sec in doc.sections:
+                for item in sec.items:
+                    cleaned = clean(item.text)
+                    pairs.append((cleaned, norm_key(cleaned)))
+            entry = self.new[key] = (doc, pairs)
+        self._keys[id(entry[0])] = entry[1]
+        return entry[0]
+
+    def item_keys(self, doc: parse.MemoryDoc) -> list[tuple[str, str]]:
+        """(clean text, norm_key) of every item of a document this cache returned, in order."""
+        return self._keys[id(doc)]
 
     def save(self) -> None:
         """Add the new documents and drop the ones this run did not use (best effort)."""
@@ -258,14 +270,14 @@ def _gather(store, recalled: set[str], blame: bool, cache: ParseCache, blames) -
         file_date = None
         if tier is not None and "{date}" in tier.path and match:
             file_date = parse.heading_date(match[1].get("date", ""))
+        pairs = iter(cache.item_keys(doc))
         for sidx, sec in enumerate(doc.sections):
             for iid in set(ID_MENTION_RE.findall(sec.text)):
                 mentions[iid].add((rel, sidx))
                 if sec.date or file_date:
                     mention_days[iid].add(sec.date or file_date)  # type: ignore[arg-type]
             for item in sec.items:
-                text = clean(item.text)
-                key = norm_key(text)
+                text, key = next(pairs)
                 day = item.date or sec.date or file_date
                 if key:
                     mentions[key].add((rel, sidx))
