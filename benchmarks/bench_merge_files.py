@@ -28,8 +28,8 @@ from tiergit import install  # noqa: E402
 
 # As installed: bytecode reused between driver processes (see bench_scale.py).
 ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-       "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "tiergit-bench-pycache"), "TIERGIT": "0", "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@x",
-       "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@x"}
+       "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "tiergit-bench-pycache"), "TIERGIT": "0",
+       "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@x", "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@x"}
 
 
 def git(repo: Path, *args: str) -> None:
