@@ -85,7 +85,7 @@ def git_dir_of(repo: Path) -> Path | None:
     env = os.environ.get("GIT_DIR")
     if env:
         path = Path(env)
-        return path if path.is_absolute() else repo / path
+        return path if path.is_absolute() else (repo / path).resolve()
     dot = repo / ".git"
     if dot.is_dir():
         return dot
@@ -95,5 +95,5 @@ def git_dir_of(repo: Path) -> Path | None:
         return None
     if line.startswith("gitdir:"):
         path = Path(line[7:].strip())
-        return path if path.is_absolute() else (repo / path)
+        return path if path.is_absolute() else (repo / path).resolve()
     return None

@@ -29,13 +29,14 @@ def pre_commit(repo: Path, as_json: bool = False, staged: list | None = None) ->
     # The commit's own config: a staged .tiergit.yml, not unstaged edits to it.
     staged_config = git.index_file(repo, config_mod.CONFIG_NAME)
     cfg = config_mod.from_bytes(staged_config, repo) if staged_config is not None else config_mod.load(repo)
+    gd = hookgate.git_dir_of(repo) or git.git_dir(repo)   # read from .git / $GIT_DIR: no process
     if staged_config is not None or (repo / config_mod.CONFIG_NAME).is_file():
-        hookgate.save_patterns(repo, git.git_dir(repo), [t.regex.pattern for t in cfg.tiers.values() if t.regex],
+        hookgate.save_patterns(repo, gd, [t.regex.pattern for t in cfg.tiers.values() if t.regex],
                                staged_config)
     sources = staged_sources(repo, cfg, staged)
     if not sources and not as_json:
         return 0
-    cache = TokenCache.for_repo(git.git_dir(repo), cfg.tokenizer)
+    cache = TokenCache.for_repo(gd, cfg.tokenizer)
     reports = run_checks(sources, cfg, cache) if sources else []
     findings = findings_of(reports)
     refused = any(f.severity == "critical" for f in findings)
