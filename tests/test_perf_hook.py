@@ -140,3 +140,10 @@ def test_progress_is_silent_off_a_terminal_and_in_hooks(monkeypatch) -> None:
     from click.testing import CliRunner
     assert CliRunner().invoke(cmd, []).output.strip() == "enabled"
     assert CliRunner().invoke(cmd, ["--json"]).output.strip() == "silent"
+
+
+def test_progress_iterate_yields_every_item_when_silent() -> None:
+    from tiergit import progress
+
+    assert list(progress.iterate(list(range(500)), "x")) == list(range(500))
+    assert list(progress.iterate([1, 2], "x", show=False)) == [1, 2]

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from tiergit import git
+from tiergit import git, progress
 from tiergit.budget import line_count
 from tiergit.config import PLACEHOLDER_RE, Config, _path_regex
 from tiergit.errors import TiergitError
@@ -121,7 +121,8 @@ def collect(store, since: str | None = None, agent: str | None = None, exact: bo
                if c.path in tracked and c.status != "D" and c.mode.startswith("100")}
     cache = store.token_cache
     contents = git.read_blobs(store.repo, sorted(regular))
-    sizes = {blob: blob_size(data, blob, cache, exact) for blob, data in contents.items()}
+    sizes = {blob: blob_size(data, blob, cache, exact)
+             for blob, data in progress.iterate(list(contents.items()), "history: counting tokens", show=exact)}
     if exact:
         cache.save()
     totals = Totals(config, tracked)

@@ -53,3 +53,11 @@ def bar(total: int, label: str) -> Iterator:
 
     with click.progressbar(length=total, label=label, file=sys.stderr) as pb:
         yield pb
+
+
+def iterate(items: list, label: str, show: bool = True) -> Iterator:
+    """Yield `items`, drawing a bar as they go (only when `show` and `enabled()`)."""
+    with bar(len(items) if show else 0, label) as shown:
+        for item in items:
+            yield item
+            shown.update(1)
