@@ -61,7 +61,9 @@ def still_valid(store, old: Listing | None) -> bool:
         try:
             st = os.stat(store.repo / rel if rel else store.repo)
         except OSError:
-            return mtime == -1
+            if mtime == -1:
+                continue   # was missing and still is
+            return False
         # A folder changed in the walk's own clock tick may have changed again unseen.
         if st.st_mtime_ns != mtime or old.walked_ns - mtime < RACY_NS:
             return False
