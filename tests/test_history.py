@@ -74,7 +74,8 @@ def test_sizes_at_every_store_commit(squad_repo):
     merge = points[3]                                            # the merge shows its diff against main
     assert merge["changed"] == [WIKI] and merge["tiers"]["wiki"]["bytes"] == len("# auth\n\n- [rule] rotate\n")
     last = points[4]
-    assert HOT not in last["files"] and last["tiers"]["hot"] == {"files": 0, "bytes": 0, "lines": 0, "tokens": 0,
+    assert last["files"][HOT] is None and HOT not in history.file_state(model)   # a point lists its changes only
+    assert last["tiers"]["hot"] == {"files": 0, "bytes": 0, "lines": 0, "tokens": 0,
                                                                  "tokens_exact": True}
     assert model["files"][LEGACY] == {"tier": None, "agent": "picard", "legacy": True}
     assert model["files"][HOT] == {"tier": "hot", "agent": "picard", "legacy": False}
@@ -90,7 +91,7 @@ def test_reads_git_objects_only_and_is_identical_across_runs(squad_repo):
     text1, text2 = tiergit(squad_repo, "history").stdout, tiergit(squad_repo, "history").stdout
     assert first == second and text1 == text2
     assert "uncommitted" not in first
-    assert json.loads(first)["commits"][-1]["files"][COLD]["bytes"] == len("# cold\n\n### Fix (2026-05-01)\n- b\n")
+    assert json.loads(first)["latest"][COLD]["bytes"] == len("# cold\n\n### Fix (2026-05-01)\n- b\n")
     assert (squad_repo / ".git" / "index").stat().st_mtime_ns == index_mtime   # index untouched
     assert git(squad_repo, "status", "--porcelain").stdout == before
 
@@ -100,17 +101,17 @@ def test_tokens_exact_from_the_blob_cache_else_labelled_estimates(squad_repo):
     cold_text = (squad_repo / COLD).read_text()
     model = run_json(squad_repo)
     assert model["tokens_exact"] is False
-    assert model["commits"][-1]["files"][COLD]["tokens_exact"] is False
+    assert model["latest"][COLD]["tokens_exact"] is False
     assert "~" in tiergit(squad_repo, "history").stdout
     assert tiergit(squad_repo, "status", "--deep").returncode == 0   # caches today's blobs by id
     model = run_json(squad_repo)
-    cold = model["commits"][-1]["files"][COLD]
+    cold = model["latest"][COLD]
     assert cold["tokens_exact"] is True and cold["tokens"] == count_text(cold_text, "cl100k_base").tokens
     old_legacy = model["commits"][0]["files"][LEGACY]
     assert old_legacy["tokens_exact"] is False                      # an old version: not in the cache
     exact = run_json(squad_repo, "--exact")
     assert exact["tokens_exact"] is True
-    assert all(f["tokens_exact"] for p in exact["commits"] for f in p["files"].values())
+    assert all(f["tokens_exact"] for p in exact["commits"] for f in p["files"].values() if f)
     assert run_json(squad_repo)["tokens_exact"] is True             # --exact filled the cache
 
 
@@ -137,7 +138,7 @@ def test_renames_empty_repo_and_text_output(squad_repo, tmp_path):
     git(squad_repo, "mv", HOT, f"{MEM}/hot/riker.md")
     git(squad_repo, "commit", "-q", "--no-verify", "-m", "rename")
     last = run_json(squad_repo)["commits"][-1]
-    assert HOT not in last["files"] and last["files"][f"{MEM}/hot/riker.md"]["bytes"] == 13
+    assert last["files"].get(HOT) is None and last["files"][f"{MEM}/hot/riker.md"]["bytes"] == 13
     text = tiergit(squad_repo, "history").stdout
     assert "hot bytes" in text and "legacy bytes" in text and f"{MEM}/hot/riker.md" in text
     empty = tmp_path / "empty"
@@ -175,3 +176,17 @@ def test_file_sparks_follow_the_last_versions(squad_repo):
     assert row["spark_bytes"] == sparks[HOT] and len(row["spark"]) == 20
     assert row["spark"][0] == "▁" and row["spark"][-1] == "█"
     assert "growth" in tiergit(squad_repo, "status").stdout
+
+
+def test_json_points_carry_changes_only_and_replay_to_the_latest_state(squad_repo):
+    for i in range(6):
+        commit(squad_repo, f"agent {i}", {f"{MEM}/cold/a{i}.md": f"# a{i}\n\n- fact {i}\n"})
+    commit(squad_repo, "grow a0", {f"{MEM}/cold/a0.md": "# a0\n\n- fact 0\n- fact 0b\n"})
+    model = run_json(squad_repo)
+    last = model["commits"][-1]
+    # The output grows with what changed, not with the store at every commit.
+    assert list(last["files"]) == [f"{MEM}/cold/a0.md"]
+    assert history.file_state(model) == model["latest"]
+    assert len(model["latest"]) == 6 and last["tiers"]["cold"]["files"] == 6
+    assert last["tiers"]["cold"]["bytes"] == sum(f["bytes"] for f in model["latest"].values())
+    assert history.series(model, f"{MEM}/cold/a5.md")[-2:] == [len("# a5\n\n- fact 5\n")] * 2

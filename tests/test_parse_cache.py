@@ -1,31 +1,59 @@
 """The promotion parse cache keeps parsed kinds between runs: a new label vocabulary
-(parse.CLASSIFIER_VERSION) must not reuse kinds the previous one gave."""
+(parse.CLASSIFIER_VERSION) must not reuse kinds the previous one gave; rows are written
+one per document and dropped when no file uses them any more."""
 from __future__ import annotations
 
 import pickle
+import sqlite3
 
 from tiergit import candidates
 
 TEXT = "# Agent\n\n## Learnings\n\n- **Key learning:** retries need a jittered backoff\n"
 
 
-def _write(path, version, labels, docs):
-    with open(path, "wb") as fh:
-        pickle.dump((version, labels, docs), fh)
+def _rows(path) -> dict:
+    db = sqlite3.connect(path)
+    rows = dict(db.execute("SELECT key, doc FROM docs"))
+    db.close()
+    return rows
 
 
-def test_cache_from_an_older_vocabulary_is_rebuilt(tmp_path):
-    path = tmp_path / "parse-cache.pickle"
+def _rewrite(path, rows) -> None:
+    db = sqlite3.connect(path)
+    db.executemany("INSERT OR REPLACE INTO docs VALUES (?, ?)", list(rows.items()))
+    db.commit()
+    db.close()
+
+
+def test_cache_from_an_older_vocabulary_is_rebuilt(tmp_path, monkeypatch):
+    path = tmp_path / "parse-cache-v2.sqlite"
     cache = candidates.ParseCache(path, {})
     assert cache.parse(TEXT, "a.md").items[0].kind == "rule"
     cache.save()
-    with open(path, "rb") as fh:
-        version, labels, docs = pickle.load(fh)
-    for doc in docs.values():
+    rows = _rows(path)
+    assert len(rows) == 1
+    changed = {}
+    for key, blob in rows.items():
+        doc, keys = pickle.loads(blob)
         doc.sections[-1].items[0].kind = "context"   # what the narrow vocabulary gave
+        changed[key] = pickle.dumps((doc, keys))
+    _rewrite(path, changed)
     # Written by the current classifier: reused as is (that is the cache's job).
-    _write(path, version, labels, docs)
     assert candidates.ParseCache(path, {}).parse(TEXT, "a.md").items[0].kind == "context"
-    # Written before CLASSIFIER_VERSION existed (VERSION 1): parsed again.
-    _write(path, 1, labels, docs)
+    # Written under another VERSION (an older classifier): parsed again.
+    monkeypatch.setattr(candidates.ParseCache, "VERSION", (1, "old"))
     assert candidates.ParseCache(path, {}).parse(TEXT, "a.md").items[0].kind == "rule"
+
+
+def test_rows_no_file_uses_are_dropped(tmp_path):
+    path = tmp_path / "parse-cache-v2.sqlite"
+    first = candidates.ParseCache(path, {})
+    first.parse(TEXT, "a.md")
+    first.parse(TEXT + "- more\n", "b.md")
+    first.save()
+    assert len(_rows(path)) == 2
+    second = candidates.ParseCache(path, {})
+    second.parse(TEXT, "a.md")          # b.md is gone from the store
+    second.save()
+    assert len(_rows(path)) == 1
+    assert not second.new                # a.md came from the cache, not the parser

@@ -8,6 +8,11 @@ if __name__ == "__main__":
         from tiergit.hookrun import main as hook_main
 
         sys.exit(hook_main(args[1]))
+    if args[:1] == ["merge-driver"] and not {"-h", "--help", "--json"} & set(args):
+        # git runs the driver once per file: no click, parser only for a real entry merge.
+        from tiergit.driverrun import main as driver_main
+
+        sys.exit(driver_main(args[1:]))
     from tiergit.cli import main
 
     main()

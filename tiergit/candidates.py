@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 import re
+import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
@@ -150,50 +151,80 @@ def _file_day(store, rel: str) -> date:
 class ParseCache:
     """Parsed documents by content hash, kept in the git dir between runs (like the token
     cache): markdown parsing is most of a promotion plan's time, and most files do not
-    change between nightly runs. A missing or unreadable cache is simply rebuilt."""
+    change between nightly runs. One SQLite row per document (`parse-cache-v2.sqlite`):
+    a run unpickles only the documents it reads and writes only the new ones, and rows no
+    file uses any more are dropped (no whole-store pickle rewritten when one file changes).
+    A missing or unreadable cache is simply rebuilt."""
 
     # Cached docs carry item kinds: a new default vocabulary must not reuse them.
-    VERSION = (1, parse.CLASSIFIER_VERSION)
+    VERSION = (3, parse.CLASSIFIER_VERSION)
 
     def __init__(self, path: Path | None, labels: dict) -> None:
         self.path, self.labels = path, repr(sorted((k, tuple(v)) for k, v in (labels or {}).items()))
-        self.old: dict[str, parse.MemoryDoc] = {}
-        self.new: dict[str, parse.MemoryDoc] = {}
+        self.stored: dict[str, bytes] = {}
+        self.used: set[str] = set()
+        self.new: dict[str, tuple] = {}
+        self._keys: dict[int, list[tuple[str, str]]] = {}   # id(doc) -> each item's (clean, norm_key)
         if path is not None and path.is_file():
             try:
-                with open(path, "rb") as fh:
-                    version, labels_key, docs = pickle.load(fh)
-                if version == self.VERSION and labels_key == self.labels:
-                    self.old = docs
-            except Exception:  # noqa: BLE001 - a stale or broken cache is only a slower run
-                self.old = {}
+                db = sqlite3.connect(path, timeout=30)
+                self.stored = dict(db.execute("SELECT key, doc FROM docs"))
+                db.close()
+            except sqlite3.DatabaseError:   # a stale or broken cache is only a slower run
+                self.stored = {}
 
     @classmethod
     def for_store(cls, store) -> "ParseCache":
         from tiergit import git
 
         try:
-            path: Path | None = git.git_dir(store.repo) / "tiergit" / "parse-cache.pickle"
+            folder = git.git_dir(store.repo) / "tiergit"
         except TiergitError:
-            path = None
-        return cls(path, store.config.labels)
+            return cls(None, store.config.labels)
+        (folder / "parse-cache.pickle").unlink(missing_ok=True)   # the old whole-store pickle
+        return cls(folder / "parse-cache-v2.sqlite", store.config.labels)
 
     def parse(self, text: str, rel: str) -> parse.MemoryDoc:
-        key = hashlib.sha1(f"{rel}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
-        doc = self.old.get(key) or self.new.get(key)
-        if doc is None:
+        key = hashlib.sha1(f"{self.VERSION}\0{self.labels}\0{rel}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+        self.used.add(key)
+        entry = self.new.get(key)
+        if entry is None and key in self.stored:
+            try:
+                entry = pickle.loads(self.stored[key])
+            except Exception:  # noqa: BLE001 - a broken row is parsed again
+                entry = None
+        if entry is None:
             doc = parse.parse(text, rel, eval_labels(self.labels))
-        self.new[key] = doc
-        return doc
+            # Each item's clean text and comparison key are half a warm plan's time: kept too.
+            pairs = []
+            for sec in doc.sections:
+                for item in sec.items:
+                    cleaned = clean(item.text)
+                    pairs.append((cleaned, norm_key(cleaned)))
+            entry = self.new[key] = (doc, pairs)
+        self._keys[id(entry[0])] = entry[1]
+        return entry[0]
+
+    def item_keys(self, doc: parse.MemoryDoc) -> list[tuple[str, str]]:
+        """(clean text, norm_key) of every item of a document this cache returned, in order."""
+        return self._keys[id(doc)]
 
     def save(self) -> None:
-        if self.path is None or set(self.new) == set(self.old):
+        """Add the new documents and drop the ones this run did not use (best effort)."""
+        stale = set(self.stored) - self.used
+        if self.path is None or (not self.new and not stale):
             return
-        from tiergit.fsutil import atomic_write
-
         try:
-            atomic_write(self.path, pickle.dumps((self.VERSION, self.labels, self.new), pickle.HIGHEST_PROTOCOL))
-        except OSError:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            db.execute("CREATE TABLE IF NOT EXISTS docs (key TEXT PRIMARY KEY, doc BLOB NOT NULL)")
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany("DELETE FROM docs WHERE key = ?", [(k,) for k in stale])
+            db.executemany("INSERT OR REPLACE INTO docs VALUES (?, ?)",
+                           [(k, pickle.dumps(d, pickle.HIGHEST_PROTOCOL)) for k, d in self.new.items()])
+            db.execute("COMMIT")
+            db.close()
+        except (OSError, sqlite3.DatabaseError):
             pass
 
 
@@ -204,9 +235,22 @@ def eval_labels(frozen: str) -> dict[str, list[str]]:
 
 
 def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
-    """Read every memory file once: candidates, the wiki index, and mentions."""
-    cfg = store.config
+    """Read every memory file once: candidates, the wiki index, and mentions. Undated items
+    take their date from git blame, once per file version (`blame_cache`)."""
     cache = ParseCache.for_store(store)
+    from tiergit.blame_cache import BlameCache
+
+    from tiergit.history import pathspecs
+
+    blames = BlameCache.for_repo(store.repo, pathspecs(store.config))
+    try:
+        return _gather(store, recalled, blame, cache, blames)
+    finally:
+        blames.close()
+
+
+def _gather(store, recalled: set[str], blame: bool, cache: ParseCache, blames) -> Corpus:
+    cfg = store.config
     targets = reviewed_targets(cfg.tiers)
     reviewed = {n for n, t in cfg.tiers.items() if t.reviewed}
     default_target = next(iter(targets.values()), next(iter(sorted(reviewed)), None))
@@ -232,14 +276,14 @@ def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
         file_date = None
         if tier is not None and "{date}" in tier.path and match:
             file_date = parse.heading_date(match[1].get("date", ""))
+        pairs = iter(cache.item_keys(doc))
         for sidx, sec in enumerate(doc.sections):
             for iid in set(ID_MENTION_RE.findall(sec.text)):
                 mentions[iid].add((rel, sidx))
                 if sec.date or file_date:
                     mention_days[iid].add(sec.date or file_date)  # type: ignore[arg-type]
             for item in sec.items:
-                text = clean(item.text)
-                key = norm_key(text)
+                text, key = next(pairs)
                 day = item.date or sec.date or file_date
                 if key:
                     mentions[key].add((rel, sidx))
@@ -271,8 +315,7 @@ def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
                     key = norm_key(text)
                 if day is None and blame:
                     if blame_days is None:
-                        from tiergit import git
-                        blame_days = git.blame_dates(store.repo, rel)
+                        blame_days = blames.dates(rel)
                     day = blame_days.get(item.line)
                 if day is None and not is_staged:
                     day = _file_day(store, rel)

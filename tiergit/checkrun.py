@@ -23,10 +23,11 @@ class Source:
     problem: Finding | None = None
 
 
-def staged_sources(repo: Path, config: Config) -> list[Source]:
-    """Staged memory files, read as blobs from the index (never the work tree)."""
+def staged_sources(repo: Path, config: Config, staged: list | None = None) -> list[Source]:
+    """Staged memory files, read as blobs from the index (never the work tree).
+    `staged`: the entries `git.staged_changes` already listed (None: list them here)."""
     # Submodules (160000) have no blob to read; symlinks (120000) are read for their target.
-    entries = [e for e in git.staged_entries(repo) if e.mode != "160000"
+    entries = [e for e in (staged if staged is not None else git.staged_entries(repo)) if e.mode != "160000"
                and (config.tier_for(e.path) or secretscope.in_scope(config, e.path))]
     blobs = git.read_blobs(repo, [e.blob for e in entries])   # one cat-file process for all
     sources: list[Source] = []

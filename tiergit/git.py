@@ -99,16 +99,25 @@ class IndexEntry:
 
 def staged_entries(repo: Path) -> list[IndexEntry]:
     """Files added/copied/modified/renamed in the index relative to HEAD (or all, before the first commit)."""
-    has_head = run(["rev-parse", "--verify", "-q", "HEAD"], repo, check=False).strip() != b""
-    if has_head:
-        raw = run(["diff-index", "--cached", "--relative", "--no-renames", "--diff-filter=ACMRT", "-z", "HEAD"], repo)
-        fields = raw.split(b"\0")
-        entries = []
-        for i in range(0, len(fields) - 1, 2):
-            meta = fields[i].decode().lstrip(":").split()
-            entries.append(IndexEntry(mode=meta[1], blob=meta[3], path=fields[i + 1].decode("utf-8", "surrogateescape")))
-        return entries
-    return index_entries(repo)
+    changed = staged_changes(repo)
+    return index_entries(repo) if changed is None else changed
+
+
+def staged_changes(repo: Path) -> list[IndexEntry] | None:
+    """What the index adds or changes against HEAD, in one `diff-index` (None before the
+    first commit, when there is no HEAD to compare with). The hook's first call."""
+    proc = subprocess.run(["git", "diff-index", "--cached", "--relative", "--no-renames", "--diff-filter=ACMRT",
+                           "-z", "HEAD"], cwd=repo, capture_output=True, env=_env())
+    if proc.returncode != 0:
+        if run(["rev-parse", "--verify", "-q", "HEAD"], repo, check=False).strip():
+            raise GitError(f"git diff-index failed: {proc.stderr.decode('utf-8', 'replace').strip()}")
+        return None
+    fields = proc.stdout.split(b"\0")
+    entries = []
+    for i in range(0, len(fields) - 1, 2):
+        meta = fields[i].decode().lstrip(":").split()   # old mode, new mode, old blob, new blob, status
+        entries.append(IndexEntry(mode=meta[1], blob=meta[3], path=fields[i + 1].decode("utf-8", "surrogateescape")))
+    return entries
 
 
 def index_entries(repo: Path, paths: list[str] | None = None) -> list[IndexEntry]:
@@ -225,20 +234,21 @@ class RawChange:
 @dataclass(frozen=True)
 class LogCommit:
     commit: str
-    time: int     # committer time, unix seconds
+    time: int     # committer time (author time with log_changes(author_time=True)), unix seconds
     subject: str
     changes: tuple[RawChange, ...]
 
 
 def log_changes(repo: Path, pathspecs: list[str], rev: str = "HEAD", max_count: int | None = None,
-                oldest_first: bool = True) -> list[LogCommit]:
+                oldest_first: bool = True, author_time: bool = False) -> list[LogCommit]:
     """Commits along the first-parent line of `rev` that touched `pathspecs`, each with its raw
     diff against its first parent (merges included that way), read from git objects in one
-    `git log` call: no checkout, no per-commit process. Empty when `rev` does not exist yet."""
+    `git log` call: no checkout, no per-commit process. Empty when `rev` does not exist yet.
+    `time` is the committer time, or the author time (blame's date) with author_time=True."""
     if rev_parse(repo, rev) is None:
         return []
     args = ["log", "--first-parent", "--diff-merges=first-parent", "--raw", "--no-renames",
-            "--no-abbrev", "--relative", "-z", "--format=%x01%H%x02%ct%x02%s"]
+            "--no-abbrev", "--relative", "-z", f"--format=%x01%H%x02{'%at' if author_time else '%ct'}%x02%s"]
     if oldest_first:
         args.append("--reverse")
     if max_count is not None:

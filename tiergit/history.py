@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from tiergit import git
+from tiergit import git, progress
 from tiergit.budget import line_count
 from tiergit.config import PLACEHOLDER_RE, Config, _path_regex
 from tiergit.errors import TiergitError
@@ -103,11 +103,6 @@ def blob_size(data: bytes, blob: str, cache: TokenCache, exact: bool) -> Size:
     return Size(bytes=len(data), lines=line_count(text), tokens=tokens, exact=is_exact)
 
 
-def _sum(sizes: list[Size]) -> dict:
-    return {"files": len(sizes), "bytes": sum(s.bytes for s in sizes), "lines": sum(s.lines for s in sizes),
-            "tokens": sum(s.tokens for s in sizes), "tokens_exact": all(s.exact for s in sizes)}
-
-
 def collect(store, since: str | None = None, agent: str | None = None, exact: bool = False,
             rev: str = "HEAD") -> dict:
     """The history model (plain data, the --json output). Oldest commit first."""
@@ -126,10 +121,11 @@ def collect(store, since: str | None = None, agent: str | None = None, exact: bo
                if c.path in tracked and c.status != "D" and c.mode.startswith("100")}
     cache = store.token_cache
     contents = git.read_blobs(store.repo, sorted(regular))
-    sizes = {blob: blob_size(data, blob, cache, exact) for blob, data in contents.items()}
+    sizes = {blob: blob_size(data, blob, cache, exact)
+             for blob, data in progress.iterate(list(contents.items()), "history: counting tokens", show=exact)}
     if exact:
         cache.save()
-    state: dict[str, str] = {}
+    totals = Totals(config, tracked)
     points = []
     for commit in commits:
         changed = []
@@ -137,13 +133,10 @@ def collect(store, since: str | None = None, agent: str | None = None, exact: bo
             if change.path not in tracked:
                 continue
             changed.append(change.path)
-            if change.status == "D" or change.blob not in sizes:
-                state.pop(change.path, None)
-            else:
-                state[change.path] = change.blob
+            totals.set(change.path, None if change.status == "D" else sizes.get(change.blob))
         if not changed or (since_ts is not None and commit.time < since_ts):
             continue
-        points.append(_point(commit, sorted(changed), state, sizes, tracked, config))
+        points.append(_point(commit, sorted(set(changed)), totals))
     return {
         "root": config.root,
         "tokenizer": config.tokenizer,
@@ -154,35 +147,84 @@ def collect(store, since: str | None = None, agent: str | None = None, exact: bo
                   for name, t in config.tiers.items()},
         "files": {p: {"tier": k.tier, "agent": k.agent, "legacy": k.legacy} for p, k in sorted(tracked.items())},
         "commits": points,
+        "latest": {p: size.as_dict() for p, size in sorted(totals.files.items())},
         "tokens_exact": all(s.exact for s in sizes.values()),
     }
 
 
-def _point(commit: git.LogCommit, changed: list[str], state: dict[str, str], sizes: dict[str, Size],
-           tracked: dict[str, Tracked], config: Config) -> dict:
-    files = {p: sizes[b] for p, b in sorted(state.items())}
-    tiers = {name: _sum([s for p, s in files.items() if tracked[p].tier == name]) for name in config.tiers}
+class Totals:
+    """Each file's current size and running sums per tier and for legacy files: a commit's
+    point costs its own changes, not the whole store (history stays linear in changes)."""
+
+    def __init__(self, config: Config, tracked: dict[str, Tracked]) -> None:
+        self.tracked = tracked
+        self.files: dict[str, Size] = {}
+        self.sums: dict[str, list[int]] = {name: [0, 0, 0, 0, 0] for name in [*config.tiers, LEGACY]}
+
+    def set(self, path: str, size: Size | None) -> None:
+        old = self.files.pop(path, None)
+        if old is not None:
+            self._add(path, old, -1)
+        if size is not None:
+            self.files[path] = size
+            self._add(path, size, 1)
+
+    def _add(self, path: str, size: Size, sign: int) -> None:
+        kind = self.tracked[path]
+        for key in ([kind.tier] if kind.tier else []) + ([LEGACY] if kind.legacy else []):
+            acc = self.sums[key]
+            acc[0] += sign
+            acc[1] += sign * size.bytes
+            acc[2] += sign * size.lines
+            acc[3] += sign * size.tokens
+            acc[4] += sign * (not size.exact)
+
+    def summary(self, key: str) -> dict:
+        n, b, lines, tokens, inexact = self.sums[key]
+        return {"files": n, "bytes": b, "lines": lines, "tokens": tokens, "tokens_exact": inexact == 0}
+
+
+def _point(commit: git.LogCommit, changed: list[str], totals: Totals) -> dict:
+    """One commit: its tier and legacy totals, and the new size of each file it changed
+    (None: deleted). Files it did not change keep their size from earlier points."""
     return {
         "commit": commit.commit,
         "date": iso(commit.time),
         "subject": commit.subject,
         "changed": changed,
-        "tiers": tiers,
-        LEGACY: _sum([s for p, s in files.items() if tracked[p].legacy]),
-        "files": {p: s.as_dict() for p, s in files.items()},
+        "tiers": {name: totals.summary(name) for name in totals.sums if name != LEGACY},
+        LEGACY: totals.summary(LEGACY),
+        "files": {p: (totals.files[p].as_dict() if p in totals.files else None) for p in changed},
     }
+
+
+def file_state(model: dict, index: int = -1) -> dict[str, dict]:
+    """Every file's size after commit `index` of the model (points carry changes only)."""
+    state: dict[str, dict] = {}
+    points = model["commits"]
+    for point in points[: (index % len(points)) + 1] if points else []:
+        for path, size in point["files"].items():
+            if size is None:
+                state.pop(path, None)
+            else:
+                state[path] = size
+    return state
 
 
 def series(model: dict, key: str, metric: str = "bytes") -> list[int]:
     """One value per commit: a tier name, "legacy", or a file path."""
     out = []
+    current = 0   # a file's size carries over the commits that did not change it
     for point in model["commits"]:
         if key in point["tiers"]:
             out.append(point["tiers"][key][metric])
         elif key == LEGACY:
             out.append(point[LEGACY][metric])
         else:
-            out.append(point["files"].get(key, {}).get(metric, 0))
+            if key in point["files"]:
+                size = point["files"][key]
+                current = size[metric] if size else 0
+            out.append(current)
     return out
 
 

@@ -19,20 +19,25 @@ def _json(data: dict) -> None:
     sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
 
 
-def pre_commit(repo: Path, as_json: bool = False) -> int:
-    """Check the staged memory blobs; 1 refuses the commit. Never touches the index."""
+def pre_commit(repo: Path, as_json: bool = False, staged: list | None = None) -> int:
+    """Check the staged memory blobs; 1 refuses the commit. Never touches the index.
+    `staged`: `git.staged_changes` when the caller already ran it."""
     from tiergit import config as config_mod
-    from tiergit import diagnostics, git
+    from tiergit import diagnostics, git, hookgate
     from tiergit.checkrun import findings_of, run_checks, staged_sources
     from tiergit.tokens import TokenCache
 
     # The commit's own config: a staged .tiergit.yml, not unstaged edits to it.
     staged_config = git.index_file(repo, config_mod.CONFIG_NAME)
     cfg = config_mod.from_bytes(staged_config, repo) if staged_config is not None else config_mod.load(repo)
-    sources = staged_sources(repo, cfg)
+    gd = hookgate.git_dir_of(repo) or git.git_dir(repo)   # read from .git / $GIT_DIR: no process
+    if staged_config is not None or (repo / config_mod.CONFIG_NAME).is_file():
+        hookgate.save_patterns(repo, gd, [t.regex.pattern for t in cfg.tiers.values() if t.regex],
+                               staged_config)
+    sources = staged_sources(repo, cfg, staged)
     if not sources and not as_json:
         return 0
-    cache = TokenCache.for_repo(git.git_dir(repo), cfg.tokenizer)
+    cache = TokenCache.for_repo(gd, cfg.tokenizer)
     reports = run_checks(sources, cfg, cache) if sources else []
     findings = findings_of(reports)
     refused = any(f.severity == "critical" for f in findings)
@@ -71,17 +76,22 @@ def post_merge(repo: Path, as_json: bool = False) -> int:
 
 
 def run(name: str, start: Path | str | None = None, as_json: bool = False) -> int:
-    from tiergit import config as config_mod
-    from tiergit import git
+    from tiergit import git, hookgate
 
     repo = git.work_root(start or ".")
     # lexists, not is_file: a FIFO or device named .tiergit.yml is refused by config.load
     # (TG006), not taken for "no tiergit here", which skipped every check.
-    if not os.path.lexists(repo / config_mod.CONFIG_NAME):
+    if not os.path.lexists(repo / hookgate.CONFIG_NAME):
         if as_json:
-            _json({"hook": name, "skipped": f"no {config_mod.CONFIG_NAME}"})
+            _json({"hook": name, "skipped": f"no {hookgate.CONFIG_NAME}"})
         return 0  # not a tiergit repo (yet): a hook never gets in the way
-    return pre_commit(repo, as_json) if name == "pre-commit" else post_merge(repo, as_json)
+    if name != "pre-commit":
+        return post_merge(repo, as_json)
+    # Most commits stage no memory file: decide that before importing the config and checks.
+    staged = git.staged_changes(repo)
+    if not as_json and hookgate.nothing_to_check(repo, hookgate.git_dir_of(repo), staged):
+        return 0
+    return pre_commit(repo, as_json, staged)
 
 
 def main(name: str) -> int:

@@ -13,8 +13,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from tiergit import mergederived as derived
 from tiergit import mergekeys
 from tiergit import parse as parse_mod
@@ -194,6 +192,8 @@ def _merge_chunk(base: Piece | None, ours: Piece, theirs: Piece) -> list[Out]:
 
 
 def _dump_key(key, value) -> str:
+    import yaml  # only a frontmatter conflict needs it; the merge driver starts once per file
+
     return yaml.safe_dump({key: value}, sort_keys=False, allow_unicode=True, default_flow_style=False)
 
 

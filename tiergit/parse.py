@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
-from tiergit import safeyaml
 from tiergit.errors import InputError
 
 DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
@@ -274,6 +273,8 @@ def split_frontmatter(text: str, path: str = "<text>") -> tuple[str, dict, str]:
         if lines[idx].rstrip("\r\n") in ("---", "..."):
             fm = "".join(lines[: idx + 1])
             yaml_text = "".join(lines[1:idx])
+            from tiergit import safeyaml  # PyYAML costs ~25 ms: only files with frontmatter pay it
+
             try:
                 meta = safeyaml.load(yaml_text) if yaml_text.strip() else {}
             except safeyaml.AliasError as exc:

@@ -22,17 +22,29 @@ def last_promotion(store) -> date | None:
     return last
 
 
+def _counts(store, today: date) -> tuple[int | None, int | None]:
+    """(waiting, considered) of a promotion plan, cached by the state it reads (`health_cache`)."""
+    from tiergit import health_cache, promote
+
+    key = health_cache.state_key(store, today.isoformat())
+    cached = health_cache.load(store, key)
+    if cached is not None:
+        return cached
+    try:
+        promo = promote.build(store, today=today)
+    except Exception:  # noqa: BLE001 - status must not fail on a bad candidate file
+        return None, None
+    waiting, considered = len(promo.accepted), len(promo.rows)
+    health_cache.save(store, key, waiting, considered)
+    return waiting, considered
+
+
 def extras(store, files: list[dict]) -> dict:
     """`files`: the status model's rows (already measured: the store is not read twice)."""
-    from tiergit import promote
     from tiergit.scoring import today_utc
 
     today = today_utc()
-    try:
-        promo = promote.build(store, today=today)
-        waiting, considered = len(promo.accepted), len(promo.rows)
-    except Exception:  # noqa: BLE001 - status must not fail on a bad candidate file
-        waiting, considered = None, None
+    waiting, considered = _counts(store, today)
     last = last_promotion(store)
     days = (today - last).days if last else None
     dreams = dream_health.checks(store)

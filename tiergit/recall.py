@@ -120,7 +120,7 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
 
 def _idf(db: sqlite3.Connection, found: list[query_mod.Concept]) -> dict[str, float]:
     """BM25's IDF per concept, from the index's own vocabulary (a prefix counts every word it starts)."""
-    n_docs = db.execute("SELECT count(*) FROM items").fetchone()[0] or 1
+    n_docs = recall_index.item_count(db) or 1
     out = {}
     for c in found:
         docs = [db.execute("SELECT coalesce(max(doc), 0) FROM vocab WHERE term IN "

@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 CACHE_VERSION = 1
+MAX_ENTRIES = 60_000   # blob ids kept in the token cache (~3 MB of JSON)
 
 
 @dataclass(frozen=True)
@@ -238,6 +239,9 @@ class TokenCache:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+            # Bounded: the hook loads this file on every memory commit; the oldest counts go first.
+            if len(self.data) > MAX_ENTRIES:
+                self.data = dict(list(self.data.items())[-MAX_ENTRIES:])
             tmp.write_text(json.dumps({"version": CACHE_VERSION, "encoding": self.encoding_name,
                                        "counts": self.data}, separators=(",", ":")))
             os.replace(tmp, self.path)

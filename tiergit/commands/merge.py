@@ -7,42 +7,8 @@ import click
 
 from tiergit.cli import echo_json
 
-LABELS = ("ours", "theirs")
-
-
-def _fallback(base: Path, ours: Path, theirs: Path, path: str, why: str) -> dict:
-    """A file that does not parse: a plain line merge, so nothing is lost (git keeps all stages)."""
-    from tiergit import fsutil, git
-
-    merged, conflicts = git.merge_file(ours, base, theirs, (LABELS[0], "base", LABELS[1]))
-    if conflicts < 0:
-        # Binary: leave ours in place; git keeps base and theirs in the index for `git checkout --theirs`.
-        return {"path": path, "conflicts": 1, "fallback": True, "notes": [
-            f"{why}; kept ours as it is (git checkout --theirs -- {path} takes the other side)"]}
-    fsutil.atomic_write(ours, merged)
-    return {"path": path, "conflicts": conflicts, "fallback": True,
-            "notes": [f"{why}; merged line by line instead"]}
-
-
-def run_driver(base: Path, ours: Path, theirs: Path, path: str) -> dict:
-    from tiergit import fsutil, parse
-    from tiergit.errors import TiergitError
-    from tiergit.merge import merge_texts
-
-    from tiergit.merge import MAX_MERGE_BYTES
-
-    largest = max(p.stat().st_size for p in (base, ours, theirs))
-    if largest > MAX_MERGE_BYTES:   # entry matching is not worth minutes: git's line merge is linear
-        return _fallback(base, ours, theirs, path, f"{largest} bytes is over the entry-merge cap "
-                         f"({MAX_MERGE_BYTES} bytes)")
-    try:
-        texts = [parse.decode(p.read_bytes(), path) for p in (base, ours, theirs)]
-        result = merge_texts(*texts, path=path, labels=LABELS)
-    except TiergitError as exc:
-        return _fallback(base, ours, theirs, path, exc.message)
-    fsutil.atomic_write(ours, result.text)
-    return {"path": path, "conflicts": result.conflicts, "fallback": False,
-            "conflict_sections": result.conflict_sections, "notes": result.notes}
+# The merge itself lives beside the click-free entry git runs (`tiergit.driverrun`).
+from tiergit.driverrun import LABELS, run_driver  # noqa: F401 - re-exported
 
 
 @click.command("merge-driver")

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from tiergit import budget, parse
+from tiergit import budget, parse, progress
 from tiergit.cli import echo_json, open_store
 from tiergit.errors import InputError
 from tiergit.readsafe import read_regular
@@ -19,7 +19,7 @@ def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> 
     cache = store.token_cache
     files = []
     rels = only if only is not None else store.memory_files()
-    for rel in rels:
+    for rel in progress.iterate(rels, "status --deep: counting tokens", show=deep):
         match = store.tier_of(rel)
         if match is None:
             continue

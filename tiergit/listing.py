@@ -1,0 +1,133 @@
+"""What recall searches, listed once and then re-checked by stat-ing folders, not files.
+
+A folder's mtime changes whenever a file is added to it, removed from it or renamed in it,
+so when every folder the last walk saw still has its recorded mtime the file list is the
+same and the walk is skipped. Cost: one walk of the store (os.walk + one regex per file)
+when something moved; otherwise one stat per folder (a few dozen for a 50k-file store).
+Folders changed within RACY_NS before the walk are not trusted (git's "racy" rule: a file added
+in the same clock tick would not change the recorded mtime).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+RACY_NS = 2_000_000_000
+
+
+@dataclass
+class Listing:
+    """Repo-relative memory, archive and staging files, and the folders walked to find them."""
+    memory: list[str] = field(default_factory=list)
+    archive: list[str] = field(default_factory=list)
+    staging: list[str] = field(default_factory=list)
+    dirs: dict[str, int] = field(default_factory=dict)   # repo-relative folder -> mtime_ns
+    key: str = ""                                         # the config the walk was made with
+    walked_ns: int = 0                                    # when the walk started
+
+    def to_json(self) -> str:
+        return json.dumps({"memory": self.memory, "archive": self.archive, "staging": self.staging,
+                           "dirs": self.dirs, "key": self.key,
+                           "walked_ns": self.walked_ns}, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> "Listing | None":
+        try:
+            d = json.loads(text)
+            return cls(list(d["memory"]), list(d["archive"]), list(d["staging"]), dict(d["dirs"]), str(d["key"]),
+                       int(d["walked_ns"]))
+        except (ValueError, KeyError, TypeError):
+            return None
+
+
+def config_key(store) -> str:
+    """Changes when the config file (which decides the tier paths) changes."""
+    try:
+        data = store.config.path.read_bytes()
+    except OSError:
+        data = b""
+    return hashlib.sha1(data + str(store.config.store_dir).encode()).hexdigest()
+
+
+def still_valid(store, old: Listing | None) -> bool:
+    """True when no folder of the last walk changed (one stat per folder)."""
+    if old is None or not old.dirs or old.key != config_key(store):
+        return False
+    for rel, mtime in old.dirs.items():
+        try:
+            st = os.stat(store.repo / rel if rel else store.repo)
+        except OSError:
+            if mtime == -1:
+                continue   # was missing and still is
+            return False
+        # A folder changed in the walk's own clock tick may have changed again unseen.
+        if st.st_mtime_ns != mtime or old.walked_ns - mtime < RACY_NS:
+            return False
+    return True
+
+
+def walk(store) -> Listing:
+    """Walk the store once: memory files (as `Store.memory_files`), archive and staging markdown."""
+    cfg, repo = store.config, store.repo
+    out = Listing(key=config_key(store), walked_ns=time.time_ns())
+    bases = {store.root}
+    for tier in cfg.tiers.values():
+        if tier.path.startswith("/"):
+            bases.add(repo / Path(tier.path.lstrip("/")).parent)
+    found: set[str] = set()
+    for base in bases:
+        for rel_dir, names in _walk(repo, base, out.dirs, skip_dot=False):
+            for name in names:
+                rel = f"{rel_dir}/{name}" if rel_dir else name
+                if cfg.tier_for(rel):
+                    found.add(rel)
+    out.memory = sorted(found)
+    out.archive = _markdown(repo, repo / cfg.repo_path(cfg.archive), out.dirs)
+    if cfg.staging:
+        rel = cfg.repo_path(cfg.staging)
+        parent = (repo / rel).parent
+        out.dirs.setdefault(_rel(repo, parent), _mtime(parent))
+        out.staging = [rel] if (repo / rel).is_file() else []
+    else:
+        out.staging = _markdown(repo, store.root / "staging", out.dirs)
+    return out
+
+
+def _markdown(repo: Path, folder: Path, dirs: dict[str, int]) -> list[str]:
+    found = []
+    for rel_dir, names in _walk(repo, folder, dirs, skip_dot=True):
+        found.extend(f"{rel_dir}/{n}" if rel_dir else n for n in names if n.endswith(".md"))
+    return sorted(found)
+
+
+def _walk(repo: Path, base: Path, dirs: dict[str, int], skip_dot: bool):
+    """(repo-relative folder, file names) under `base`; records every folder's mtime in `dirs`
+    (-1 for a missing base, so that creating it later invalidates the listing)."""
+    if not base.is_dir():
+        # Watch the nearest existing parent: creating `base` changes its mtime.
+        parent = base
+        while not parent.is_dir() and parent != repo and repo in parent.parents:
+            parent = parent.parent
+        dirs.setdefault(_rel(repo, parent), _mtime(parent))
+        return
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = sorted(d for d in dirnames if d != ".git" and not (skip_dot and d.startswith(".")))
+        rel_dir = _rel(repo, Path(dirpath))
+        dirs[rel_dir] = _mtime(Path(dirpath))
+        yield rel_dir, sorted(filenames)
+
+
+def _rel(repo: Path, path: Path) -> str:
+    rel = path.relative_to(repo).as_posix()
+    return "" if rel == "." else rel
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return -1
