@@ -38,6 +38,18 @@ def _fmt(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.0f}"
 
 
+def fix_hint(tier: Tier) -> str:
+    """The command that actually brings this tier's file back under budget."""
+    if tier.lifetime == "session":
+        return "`tiergit session end` compacts it into a new entry of the next tier and resets it"
+    if tier.reviewed:
+        return ("it is reviewed, so trim it in a reviewed commit (`tiergit audit` lists dead context, "
+                "`tiergit audit --apply` archives it)")
+    if "{date}" in tier.path:
+        return "`tiergit archive --apply` moves notes past their ttl to the archive"
+    return "`tiergit check --fix` archives its oldest entries until it is under the warn level"
+
+
 def budget_findings(fh: budget.FileHealth, tier: Tier) -> list[Finding]:
     out = []
     for v in fh.verdicts:
@@ -58,8 +70,7 @@ def budget_findings(fh: budget.FileHealth, tier: Tier) -> list[Finding]:
             out.append(Finding(
                 fh.path, 1, "BUD001", "critical",
                 f"{tier.name} tier over budget: {measured} {UNITS[v.metric]} > max {_fmt(v.limit.max)} ({v.percent:.0f}%)",
-                f"trim it to under {_fmt(v.limit.max)} {v.metric}: move old entries to the next tier "
-                f"({tier.next or 'archive'}) with `tiergit session end` / `tiergit archive --apply`, "
+                f"trim it to under {_fmt(v.limit.max)} {v.metric}: {fix_hint(tier)}, "
                 f"or raise tiers.{tier.name}.budget.{v.metric} in .tiergit.yml",
             ))
         else:
@@ -67,7 +78,7 @@ def budget_findings(fh: budget.FileHealth, tier: Tier) -> list[Finding]:
                 fh.path, 1, "BUD002", "warning",
                 f"{tier.name} tier near budget: {measured} {UNITS[v.metric]} > warn {_fmt(v.limit.warn)} "
                 f"(max {_fmt(v.limit.max)}, {v.percent:.0f}%)",
-                "plan a compaction before it blocks commits",
+                f"before it blocks commits: {fix_hint(tier)}",
             ))
     return out
 

@@ -311,3 +311,24 @@ def default_branch(repo: Path, remote: str) -> str | None:
 
 def push_branch(repo: Path, remote: str, branch: str) -> None:
     run(["push", "--quiet", "--set-upstream", remote, f"HEAD:refs/heads/{branch}"], repo)
+
+
+def deleted_blobs(repo: Path, pathspecs: list[str], rev: str = "HEAD") -> dict[str, tuple[str, str]]:
+    """path -> (blob, commit) for files under `pathspecs` that a commit of `rev` deleted: the
+    blob it held and the commit that removed it (the newest such, for a path deleted twice).
+    One `git log` call; blob ids are stable, so callers cache by them."""
+    if rev_parse(repo, rev) is None:
+        return {}
+    raw = run(["log", "--diff-filter=D", "--raw", "--no-renames", "--no-abbrev", "--relative", "-z",
+               "--format=%x01%H", rev, "--", *pathspecs], repo)
+    found: dict[str, tuple[str, str]] = {}
+    for chunk in raw.split(b"\x01")[1:]:
+        header, _, rest = chunk.partition(b"\0")
+        sha = header.decode().strip()
+        fields = rest.lstrip(b"\n").split(b"\0")
+        for i in range(0, len(fields) - 1, 2):
+            meta = fields[i].decode().lstrip(":").split()
+            if len(meta) >= 5 and meta[4].startswith("D"):
+                path = fields[i + 1].decode("utf-8", "surrogateescape")
+                found.setdefault(path, (meta[2], sha))   # newest first: keep the first seen
+    return found

@@ -104,7 +104,9 @@ def refresh(store, db: sqlite3.Connection, wanted: list[Source] | None = None) -
     """Bring the index up to date with the work tree; re-parse only files whose blob changed."""
     wanted = sources(store) if wanted is None else wanted
     stats = RefreshStats(files=len(wanted), skipped=[])
-    known = {row[0]: row[1:] for row in db.execute("SELECT path, blob, mtime_ns, size, tier, agent FROM files")}
+    # mtime_ns < 0: a file that lives only in git history (tiergit.recall_history keeps those)
+    known = {row[0]: row[1:] for row in db.execute(
+        "SELECT path, blob, mtime_ns, size, tier, agent FROM files WHERE mtime_ns >= 0")}
     db.execute("BEGIN IMMEDIATE")
     try:
         for src in wanted:

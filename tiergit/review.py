@@ -14,6 +14,7 @@ from tiergit import logs
 from tiergit.candidates import norm_key
 from tiergit.errors import TiergitError
 from tiergit.gate import ReviewState
+from tiergit.plan import Plan
 
 
 def state(events: Iterable[dict[str, Any]]) -> ReviewState:
@@ -71,18 +72,29 @@ def daily_log_path(store, day: str) -> str:
     return cfg.repo_path(str(Path(cfg.logs) / "daily" / f"{day}.md"))
 
 
+def plan_daily(store, plan: Plan, line: str, now: datetime | None = None) -> str:
+    """Add `[HH:MM] line` on the day's log to `plan`; returns its path."""
+    now = now or datetime.now(timezone.utc)
+    rel = daily_log_path(store, now.date().isoformat())
+    path = store.repo / rel
+    cur = path.read_text(encoding="utf-8") if path.is_file() else None
+    old = cur if cur is not None else f"# {now.date().isoformat()}\n\n"
+    sep = "" if old.endswith("\n") else "\n"
+    plan.add(rel, f"{old}{sep}- [{now:%H:%M}] {line}\n", cur, reason="day's log")
+    return rel
+
+
 def append_daily(store, line: str, now: datetime | None = None) -> str:
     """Append `[HH:MM] line` to the day's log; returns its path."""
-    from tiergit.fsutil import atomic_write, lock
-    from tiergit.logs import lock_path
+    from tiergit.fsutil import atomic_write, store_lock
 
     now = now or datetime.now(timezone.utc)
     rel = daily_log_path(store, now.date().isoformat())
     path = store.repo / rel
-    with lock(lock_path(store, path.name)):
+    with store_lock(store.repo):
         old = path.read_text(encoding="utf-8") if path.is_file() else f"# {now.date().isoformat()}\n\n"
         sep = "" if old.endswith("\n") else "\n"
-        atomic_write(path, f"{old}{sep}- [{now:%H:%M}] {line}\n")
+        atomic_write(path, f"{old}{sep}- [{now:%H:%M}] {line}\n", root=store.repo)
     return rel
 
 
@@ -94,12 +106,18 @@ def wiki_ids(store) -> dict[str, str]:
 
 def sync(store, apply: bool = True) -> list[dict[str, Any]]:
     """Record outcomes of merged proposals; returns the new events."""
-    events = list(logs.read(store, logs.REVIEWS))
-    new = plan_sync(events, wiki_ids(store))
-    if apply and new:
-        logs.append(store, logs.REVIEWS, new)
-        accepted = sum(e["action"] == "accepted" for e in new)
-        append_daily(store, f"Review: accepted {accepted}, rejected {len(new) - accepted}")
+    from tiergit.fsutil import store_lock_if
+
+    with store_lock_if(store.repo, apply):
+        events = list(logs.read(store, logs.REVIEWS))
+        new = plan_sync(events, wiki_ids(store))
+        if apply and new:
+            # the log events and the day's line land together (one journaled plan)
+            accepted = sum(e["action"] == "accepted" for e in new)
+            plan = Plan("tiergit review sync")
+            logs.plan_append(store, plan, logs.REVIEWS, new)
+            plan_daily(store, plan, f"Review: accepted {accepted}, rejected {len(new) - accepted}")
+            plan.apply(store.repo)
     return new
 
 

@@ -28,8 +28,11 @@ def audit(ctx: click.Context, do_apply: bool, as_json: bool) -> None:
 
     store = open_store(ctx)
     today = today_utc()
-    findings, plan = audit_mod.plan_audit(store, today)
-    written = plan.apply(store.repo) if do_apply else []
+    from tiergit.fsutil import store_lock_if
+
+    with store_lock_if(store.repo, do_apply):
+        findings, plan = audit_mod.plan_audit(store, today)
+        written = plan.apply(store.repo) if do_apply else []
     if as_json:
         echo_json({"findings": [f.as_dict() for f in findings], "plan": plan.as_dict(),
                    "themes": audit_mod.themes(store, today), "applied": do_apply, "written": written})
