@@ -133,3 +133,21 @@ def test_a_fifo_in_place_of_a_write_target_is_refused_without_hanging(squad_repo
         raise AssertionError("wrote into a FIFO")
     except TiergitError as exc:
         assert "FIFO" in str(exc)
+
+
+def test_init_and_check_keep_ignored_store_paths_tracked(repo):
+    write(repo / ".gitignore", "**/logs/\nbin/\n")
+    commit(repo, "a .NET-style ignore file")
+    out = ok(tiergit(repo, "init", "--preset", "squad"))
+    assert "update  .gitignore" in out.stdout
+    text = (repo / ".gitignore").read_text()
+    assert text.startswith("**/logs/\nbin/\n") and "!/.squad/memory/logs\n" in text
+    write(repo / ".squad/memory/logs/recalls.jsonl", '{"id":"m-1"}\n')
+    assert git(repo, "check-ignore", "-q", ".squad/memory/logs/recalls.jsonl", check=False).returncode == 1
+    assert ok(tiergit(repo, "check")).returncode == 0
+
+    write(repo / ".gitignore", "**/logs/\n")           # someone drops the negation again
+    bad = tiergit(repo, "check")
+    assert bad.returncode == 1
+    assert ".squad/memory/logs:1: GIT001" in bad.stdout and "**/logs/" in bad.stdout
+    assert "recalls.jsonl:1: GIT001" not in bad.stdout   # one finding per ignored folder

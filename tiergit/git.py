@@ -332,3 +332,20 @@ def deleted_blobs(repo: Path, pathspecs: list[str], rev: str = "HEAD") -> dict[s
                 path = fields[i + 1].decode("utf-8", "surrogateescape")
                 found.setdefault(path, (meta[2], sha))   # newest first: keep the first seen
     return found
+
+
+def check_ignore(repo: Path, paths: list[str]) -> dict[str, str]:
+    """path -> "SOURCE:LINE: PATTERN" for each of `paths` (repo-relative) that git ignores,
+    tracked or not (`git check-ignore -v --no-index`, one process)."""
+    if not paths:
+        return {}
+    proc = subprocess.run(["git", "check-ignore", "-v", "-z", "--no-index", "--stdin"], cwd=repo,
+                          input=b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths),
+                          capture_output=True, env=_env())
+    fields = proc.stdout.split(b"\0")
+    found: dict[str, str] = {}
+    for i in range(0, len(fields) - 3, 4):
+        source, line, pattern, path = (f.decode("utf-8", "surrogateescape") for f in fields[i:i + 4])
+        if source and not pattern.startswith("!"):
+            found[path] = f"{source}:{line}: {pattern}"
+    return found
