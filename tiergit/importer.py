@@ -7,13 +7,16 @@ For each agent's history.md (nothing is lost: cold + archive together hold every
   core sections (title, Core Context, Project Context) and headings without items
   always stay.
 - archive = what was taken out, in `<root>/<archive>/<yyyy>-<mm>/<agent>.md` by the
-  entry's month (undated sections: the import's month).
+  entry's month (undated sections: the month git blame dates their heading, else the
+  import's month) - by date, never by position.
 - staging = every durable item (decision, rule, fact, correction) of the history
   files, and every decision of decisions.md, as promotion candidates (see staged.py).
 - hot = created from the hot template when the agent has none.
 Legacy files stay as they are unless `retire_legacy` (then decisions.md is first
-copied verbatim into `<archive>/legacy/decisions.md`). An agent whose cold file
-exists already is skipped, so a second run changes nothing.
+copied verbatim into `<archive>/legacy/decisions.md`), and a legacy file is removed only
+after the written files are re-read and hold every one of its items (`apply_squad`).
+An agent whose cold file exists already gets only what its history gained since
+(tiergit.import_sync): a rerun never duplicates, and changes nothing when nothing is new.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from tiergit import parse, staged
+from tiergit import import_sync, parse, staged
 from tiergit.config import SLUG
 from tiergit.errors import TiergitError
 from tiergit.plan import Plan
@@ -155,8 +158,9 @@ def import_agent(store, agent: str, source: str, today: date) -> AgentImport:
     cold_text = "".join(ln for n, ln in enumerate(lines, 1) if n not in removed)
     archive_base = cfg.repo_path(cfg.archive).rstrip("/")
     groups: dict[str, list[Unit]] = {}
+    blame = _blame(store, source) if any(u.date is None for u in taken) else {}
     for u in sorted(taken, key=lambda u: u.first):
-        month = (u.date or today).strftime("%Y-%m")
+        month = (u.date or blame.get(u.first) or today).strftime("%Y-%m")
         groups.setdefault(f"{archive_base}/{month}/{agent}.md", []).append(u)
     archive_texts = {}
     for path, units in groups.items():
@@ -179,6 +183,16 @@ def import_agent(store, agent: str, source: str, today: date) -> AgentImport:
                      f"({size.tokens} tokens): its pinned core sections are too large; compact them by hand")
     return AgentImport(agent, source, cold_text, taken, archive_texts, durable_items(doc, source, False),
                        size.tokens, measured["bytes"], over, kept, notes)
+
+
+def _blame(store, source: str) -> dict:
+    """line -> date git blame gives it (the age rule for undated sections); {} outside git."""
+    from tiergit import git
+
+    try:
+        return git.blame_dates(store.repo, source, rev=None)
+    except TiergitError:
+        return {}
 
 
 def squad_sources(store) -> tuple[list[tuple[str, str]], list[str], str | None]:
@@ -212,11 +226,16 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
     results: list[AgentImport] = []
     to_stage: list[staged.Staged] = []
     archive_adds: dict[str, str] = {}
+    retire: list[tuple[str, str, str]] = []
     for agent, source in agents:
         cold_rel = store.rel(cfg.tier_file("cold", agent=agent))
         hot_rel = store.rel(cfg.tier_file("hot", agent=agent))
-        if (store.repo / cold_rel).exists():
-            plan.notes.append(f"{agent}: {cold_rel} exists, skipped (delete it to import {source} again)")
+        if (store.repo / cold_rel).exists():   # imported before: only what is new since
+            legacy = read_text(store, source)
+            if not import_sync.plan_agent(store, plan, agent, source, cold_rel, legacy):
+                plan.notes.append(f"{agent}: nothing new in {source} since the last import")
+            to_stage.extend(durable_items(parse.parse(legacy, source, cfg.labels), source, False))
+            retire.append((agent, source, legacy))
             continue
         res = import_agent(store, agent, source, today)
         results.append(res)
@@ -229,15 +248,15 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
             archive_adds[path] = archive_adds.get(path, "") + text
         to_stage.extend(res.staged)
         plan.notes.extend(res.notes)
-        if retire_legacy:
-            plan.add(source, None, read_text(store, source), reason="legacy, now in cold + archive")
+        retire.append((agent, source, read_text(store, source)))
     if decisions:
         dtext = read_text(store, decisions)
+        keep = f"{cfg.repo_path(cfg.archive).rstrip('/')}/legacy/decisions.md"
         to_stage.extend(durable_items(parse.parse(dtext, decisions, cfg.labels), decisions, True))
         if retire_legacy:
-            keep = f"{cfg.repo_path(cfg.archive).rstrip('/')}/legacy/decisions.md"
-            plan.add(keep, dtext, reason=f"verbatim copy of {decisions}")
-            plan.add(decisions, None, dtext, reason="legacy, decisions staged and copied to the archive")
+            old_keep = (store.repo / keep).read_text(encoding="utf-8") if (store.repo / keep).is_file() else None
+            plan.add(keep, dtext, old_keep, reason=f"verbatim copy of {decisions}")
+            plan.add(decisions, None, dtext, reason=RETIRED)
     for path in sorted(archive_adds):
         old = (store.repo / path).read_text(encoding="utf-8") if (store.repo / path).is_file() else None
         body = archive_adds[path]
@@ -246,7 +265,46 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
             f" on {today.isoformat()} -->\n\n" + body)
         plan.add(path, new.rstrip("\n") + "\n", old, reason="older entries, out of the cold budget")
     _stage(store, plan, to_stage)
+    if retire_legacy:
+        _plan_retire(store, plan, retire)
     return plan, results
+
+
+RETIRED = "legacy, every item now in the store"
+
+
+def _plan_retire(store, plan: Plan, retire: list[tuple[str, str, str]]) -> None:
+    """Delete a legacy history only when the planned store holds every one of its items."""
+    pending = {c.path: c.new for c in plan.changes}
+    for agent, source, legacy in retire:
+        short = import_sync.missing(store, agent, legacy, source, pending)
+        if short:
+            plan.notes.append(f"{source}: kept, {short} of its items are not in the store")
+        else:
+            plan.add(source, None, legacy, reason=RETIRED)
+
+
+def apply_squad(store, plan: Plan) -> list[str]:
+    """Write everything but the legacy deletions, re-read what was written, then delete each
+    legacy file whose every item (decisions.md: whose verbatim copy) is on disk.
+    The caller holds the store lock."""
+    from tiergit.errors import TiergitError
+
+    deletes = [c for c in plan.effective if c.new is None and c.reason == RETIRED]
+    writes = Plan(plan.title, [c for c in plan.effective if c not in deletes])
+    written = writes.apply(store.repo)
+    cfg = store.config
+    for c in deletes:
+        name = Path(c.path).name
+        if name == "decisions.md":
+            copy = store.repo / f"{cfg.repo_path(cfg.archive).rstrip('/')}/legacy/decisions.md"
+            short = 0 if copy.is_file() and copy.read_bytes().decode("utf-8", "replace") == c.old else 1
+        else:
+            short = import_sync.missing(store, Path(c.path).parent.name, c.old or "", c.path)
+        if short:
+            raise TiergitError(f"{c.path}: not removed: {short} of its items are not found in the store after writing",
+                               "nothing was deleted; check `git status` and run the import again")
+    return written + Plan(plan.title, deletes).apply(store.repo)
 
 
 def _stage(store, plan: Plan, items: list[staged.Staged]) -> None:

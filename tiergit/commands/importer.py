@@ -45,7 +45,12 @@ def import_(ctx: click.Context, layout: str, do_apply: bool, retire_legacy: bool
         else:
             plan = importer_openclaw.plan_openclaw(store, retire_legacy=retire_legacy)
             agents = []
-        written = plan.apply(store.repo) if do_apply else []
+        if not do_apply:
+            written = []
+        elif layout == "squad":
+            written = importer.apply_squad(store, plan)
+        else:
+            written = plan.apply(store.repo)
     if as_json:
         echo_json({**plan.as_dict(), "agents": agents, "applied": do_apply, "written": written})
         return
