@@ -151,3 +151,15 @@ def test_init_and_check_keep_ignored_store_paths_tracked(repo):
     assert bad.returncode == 1
     assert ".squad/memory/logs:1: GIT001" in bad.stdout and "**/logs/" in bad.stdout
     assert "recalls.jsonl:1: GIT001" not in bad.stdout   # one finding per ignored folder
+
+
+def test_the_hook_refuses_a_symlink_anywhere_in_the_store(squad_repo):
+    logs = squad_repo / ".squad/memory/logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    os.symlink("../../../../home/x/.bashrc", logs / "recalls.jsonl")
+    os.symlink("../../README.md", squad_repo / ".squad/memory/notes")
+    git(squad_repo, "add", "-A")
+    proc = git(squad_repo, "commit", "-q", "-m", "links", check=False)
+    assert proc.returncode == 1
+    assert ".squad/memory/logs/recalls.jsonl:1: TG004" in proc.stderr
+    assert ".squad/memory/notes:1: TG004" in proc.stderr

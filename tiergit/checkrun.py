@@ -24,7 +24,12 @@ class Source:
 def staged_sources(repo: Path, config: Config) -> list[Source]:
     """Staged memory files, read as blobs from the index (never the work tree)."""
     # Submodules (160000) have no blob to read; symlinks (120000) are read for their target.
-    entries = [e for e in git.staged_entries(repo) if config.tier_for(e.path) and e.mode != "160000"]
+    staged = git.staged_entries(repo)
+    entries = [e for e in staged if config.tier_for(e.path) and e.mode != "160000"]
+    # a link anywhere in the store (a folder, the recall log) is refused like a linked memory file
+    inside = store_prefixes(config)
+    entries += [e for e in staged if e.mode == "120000" and not config.tier_for(e.path)
+                and any(e.path == p or e.path.startswith(p + "/") for p in inside)]
     blobs = git.read_blobs(repo, [e.blob for e in entries])   # one cat-file process for all
     sources: list[Source] = []
     for e in entries:
@@ -34,6 +39,17 @@ def staged_sources(repo: Path, config: Config) -> list[Source]:
         else:
             sources.append(Source(e.path, blobs.get(e.blob, b""), e.blob))
     return sources
+
+
+def store_prefixes(config: Config) -> list[str]:
+    """Repo-relative folders that belong to the store: its root, else (root ".") the tier
+    folders, the archive and the logs."""
+    root = config.repo_path(".")
+    if root not in ("", "."):
+        return [root]
+    folders = [config.repo_path(t.path.split("{", 1)[0]).rsplit("/", 1)[0] for t in config.tiers.values()]
+    return sorted({f for f in [*folders, config.repo_path(config.archive), config.repo_path(config.logs)]
+                   if f not in ("", ".")})
 
 
 def _symlink_finding(repo: Path, rel: str, target: str) -> Finding | None:
@@ -71,6 +87,8 @@ def run_checks(sources: list[Source], config: Config, cache: TokenCache) -> list
     for src in sources:
         match = config.tier_for(src.path)
         if match is None:
+            if src.problem is not None:   # a link in the store that is not a memory file
+                reports.append(FileReport(src.path, None, None, [src.problem]))  # type: ignore[arg-type]
             continue
         tier = match[0]
         if src.problem is not None or src.data is None:
