@@ -15,11 +15,11 @@ def d(days: int) -> date:
     return TODAY - timedelta(days=days)
 
 
-def _cold(repo, n: int, size: int = 60, start: int = 400) -> str:
-    """n dated entries, oldest first, each with one rule of `size` characters."""
+def _cold(repo, n: int, size: int = 60, start: int = 400, mark: str = "[rule] ") -> str:
+    """n dated entries, oldest first, each with one item (a rule) of `size` characters."""
     text = "# Picard\n\n## Core Context\n\n- Owns the auth service.\n\n"
     for i in range(n):
-        text += f"### Session {i} ({d(start - i).isoformat()})\n\n- [rule] Lesson {i}: " + "y" * size + "\n\n"
+        text += f"### Session {i} ({d(start - i).isoformat()})\n\n- {mark}Lesson {i}: " + "y" * size + "\n\n"
     write(repo / ".squad/memory/cold/picard.md", text)
     return text
 
@@ -36,7 +36,7 @@ def test_a_second_uncommitted_archive_run_removes_nothing_the_first_created(squa
 
 
 def test_archive_removed_from_the_tree_stays_recallable_and_restorable(squad_repo):
-    _cold(squad_repo, 2, start=300)
+    _cold(squad_repo, 2, start=300, mark="")   # context, not durable: only the archive holds it
     commit(squad_repo, "cold")
     ok(tiergit(squad_repo, "archive", "--apply", env=ENV))
     commit(squad_repo, "archive")
@@ -163,3 +163,19 @@ def test_the_hook_refuses_a_symlink_anywhere_in_the_store(squad_repo):
     assert proc.returncode == 1
     assert ".squad/memory/logs/recalls.jsonl:1: TG004" in proc.stderr
     assert ".squad/memory/notes:1: TG004" in proc.stderr
+
+
+def test_aged_durable_items_become_wiki_candidates_not_just_archive(squad_repo):
+    write(squad_repo / ".squad/memory/cold/picard.md",
+          f"# Picard\n\n### Old ({d(60).isoformat()})\n\n- [decision] Tokens are refreshed by the gateway.\n"
+          "- Spent the afternoon on logs.\n")
+    commit(squad_repo, "cold")
+    ok(tiergit(squad_repo, "archive", "--apply", env=ENV))
+    staging = (squad_repo / ".squad/memory/staging/imported.md").read_text()
+    assert "[decision] Tokens are refreshed by the gateway." in staging
+    assert "afternoon on logs" not in staging                       # the rest only archives
+    ok(tiergit(squad_repo, "archive", "--apply", env=ENV))
+    again = (squad_repo / ".squad/memory/staging/imported.md").read_text()
+    assert again == staging
+    listed = ok(tiergit(squad_repo, "promote", "--all", env=ENV)).stdout
+    assert "Tokens are refreshed by the gateway." in listed

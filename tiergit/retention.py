@@ -114,6 +114,7 @@ def plan_archive(store, today: date) -> Plan:
     cfg = store.config
     plan = Plan("tiergit archive")
     pending: dict[str, str] = {}
+    to_stage: list = []
     delete_after = max([t.delete_after_days for t in cfg.tiers.values() if t.delete_after_days] or [DELETE_AFTER_DAYS])
     for rel in store.memory_files():
         tier = cfg.tier_for(rel)[0]  # type: ignore[index]
@@ -137,13 +138,49 @@ def plan_archive(store, today: date) -> Plan:
             continue
         doc = parse.parse(text, rel, cfg.labels)
         cuts = expired_cuts(doc, today, tier.ttl_days)
+        if cuts and _stages_durable(cfg, tier):
+            to_stage += durable_in(doc, rel, cuts)
         if cuts:
             add_to_archive(plan, store, pending, rel, text, cuts)
             plan.add(rel, remove_lines(text, [(c.start, c.end) for c in cuts]), text,
                      reason=f"{len(cuts)} expired {plural(len(cuts), 'entry', 'entries')} archived")
     flush_archive(plan, store, pending)
+    _stage(plan, store, to_stage)
     _old_months_out(plan, store, today, delete_after)
     return plan
+
+
+def _stages_durable(cfg, tier) -> bool:
+    """Squad preset: cold moves to the wiki after its ttl, through review (the Squad design)."""
+    nxt = cfg.tiers.get(tier.next or "")
+    return bool(nxt and nxt.reviewed and cfg.data.get("preset", "squad") == "squad")
+
+
+def durable_in(doc: parse.MemoryDoc, rel: str, cuts: list[Cut]):
+    """Durable items (decision, rule, fact, correction) inside the cut spans, as staged candidates."""
+    from tiergit import staged
+
+    out = []
+    for sec in doc.sections:
+        for item in sec.items:
+            if item.durable and any(c.start <= item.line <= c.end for c in cuts):
+                out.append(staged.Staged(item.id, item.kind, item.clean, rel, sec.heading))
+    return out
+
+
+def _stage(plan: Plan, store, items: list) -> None:
+    """Aged durable items become promotion candidates in the staging file: they stay in the
+    tree until a review settles them, whatever the archive does later."""
+    from tiergit import staged
+
+    if not items:
+        return
+    rel = staged.staging_path(store.config)
+    path = store.repo / rel
+    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    new = staged.render(old, items)
+    if new != (old or ""):
+        plan.add(rel, new, old, reason=f"{len(items)} aged durable item(s) staged as wiki candidates")
 
 
 def _committed_blobs(store, base: str) -> dict[str, str]:
