@@ -42,8 +42,10 @@ def check_target(path: Path, root: Path | None) -> None:
                 raise TiergitError(f"{cur}: is a symlink; tiergit never writes through links", hint)
             if cur != Path(os.path.abspath(path)) and not stat.S_ISDIR(st.st_mode):
                 raise TiergitError(f"{cur}: is not a folder", hint)
-        if not str(cur.resolve()).startswith(str(real_root)):
-            raise TiergitError(f"{path}: resolves outside the work tree {root}", hint)
+        try:
+            cur.resolve().relative_to(real_root)
+        except ValueError:
+            raise TiergitError(f"{path}: resolves outside the work tree {root}", hint) from None
     try:
         st = os.lstat(path)
     except FileNotFoundError:

@@ -12,7 +12,10 @@ store files.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from tiergit import parse
+from tiergit.errors import TiergitError
 from tiergit.plan import Plan
 
 
@@ -76,3 +79,38 @@ def missing(store, agent: str, legacy: str, source: str, pending: dict[str, str 
     rels = agent_files(store, agent) + [r for r in (pending or {}) if r.endswith(f"/{agent}.md")]
     have = held_ids(store, sorted(set(rels)), pending)
     return sum(1 for i in doc.items if i.id not in have)
+
+
+RETIRED = "legacy, every item now in the store"
+
+
+def plan_retire(store, plan: Plan, retire: list[tuple[str, str, str]]) -> None:
+    """Delete a legacy history only when the planned store holds every one of its items."""
+    pending = {c.path: c.new for c in plan.changes}
+    for agent, source, legacy in retire:
+        short = missing(store, agent, legacy, source, pending)
+        if short:
+            plan.notes.append(f"{source}: kept, {short} of its items are not in the store")
+        else:
+            plan.add(source, None, legacy, reason=RETIRED)
+
+
+def apply_squad(store, plan: Plan) -> list[str]:
+    """Write everything but the legacy deletions, re-read what was written, then delete each
+    legacy file whose every item (decisions.md: whose verbatim copy) is on disk.
+    The caller holds the store lock."""
+    deletes = [c for c in plan.effective if c.new is None and c.reason == RETIRED]
+    writes = Plan(plan.title, [c for c in plan.effective if c not in deletes])
+    written = writes.apply(store.repo)
+    cfg = store.config
+    for c in deletes:
+        name = Path(c.path).name
+        if name == "decisions.md":
+            copy = store.repo / f"{cfg.repo_path(cfg.archive).rstrip('/')}/legacy/decisions.md"
+            short = 0 if copy.is_file() and copy.read_bytes().decode("utf-8", "replace") == c.old else 1
+        else:
+            short = missing(store, Path(c.path).parent.name, c.old or "", c.path)
+        if short:
+            raise TiergitError(f"{c.path}: not removed: {short} of its items are not found in the store after writing",
+                               "nothing was deleted; check `git status` and run the import again")
+    return written + Plan(plan.title, deletes).apply(store.repo)

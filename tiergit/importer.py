@@ -14,7 +14,7 @@ For each agent's history.md (nothing is lost: cold + archive together hold every
 - hot = created from the hot template when the agent has none.
 Legacy files stay as they are unless `retire_legacy` (then decisions.md is first
 copied verbatim into `<archive>/legacy/decisions.md`), and a legacy file is removed only
-after the written files are re-read and hold every one of its items (`apply_squad`).
+after the written files are re-read and hold every one of its items (`import_sync.apply_squad`).
 An agent whose cold file exists already gets only what its history gained since
 (tiergit.import_sync): a rerun never duplicates, and changes nothing when nothing is new.
 """
@@ -256,7 +256,7 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
         if retire_legacy:
             old_keep = (store.repo / keep).read_text(encoding="utf-8") if (store.repo / keep).is_file() else None
             plan.add(keep, dtext, old_keep, reason=f"verbatim copy of {decisions}")
-            plan.add(decisions, None, dtext, reason=RETIRED)
+            plan.add(decisions, None, dtext, reason=import_sync.RETIRED)
     for path in sorted(archive_adds):
         old = (store.repo / path).read_text(encoding="utf-8") if (store.repo / path).is_file() else None
         body = archive_adds[path]
@@ -266,45 +266,8 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
         plan.add(path, new.rstrip("\n") + "\n", old, reason="older entries, out of the cold budget")
     _stage(store, plan, to_stage)
     if retire_legacy:
-        _plan_retire(store, plan, retire)
+        import_sync.plan_retire(store, plan, retire)
     return plan, results
-
-
-RETIRED = "legacy, every item now in the store"
-
-
-def _plan_retire(store, plan: Plan, retire: list[tuple[str, str, str]]) -> None:
-    """Delete a legacy history only when the planned store holds every one of its items."""
-    pending = {c.path: c.new for c in plan.changes}
-    for agent, source, legacy in retire:
-        short = import_sync.missing(store, agent, legacy, source, pending)
-        if short:
-            plan.notes.append(f"{source}: kept, {short} of its items are not in the store")
-        else:
-            plan.add(source, None, legacy, reason=RETIRED)
-
-
-def apply_squad(store, plan: Plan) -> list[str]:
-    """Write everything but the legacy deletions, re-read what was written, then delete each
-    legacy file whose every item (decisions.md: whose verbatim copy) is on disk.
-    The caller holds the store lock."""
-    from tiergit.errors import TiergitError
-
-    deletes = [c for c in plan.effective if c.new is None and c.reason == RETIRED]
-    writes = Plan(plan.title, [c for c in plan.effective if c not in deletes])
-    written = writes.apply(store.repo)
-    cfg = store.config
-    for c in deletes:
-        name = Path(c.path).name
-        if name == "decisions.md":
-            copy = store.repo / f"{cfg.repo_path(cfg.archive).rstrip('/')}/legacy/decisions.md"
-            short = 0 if copy.is_file() and copy.read_bytes().decode("utf-8", "replace") == c.old else 1
-        else:
-            short = import_sync.missing(store, Path(c.path).parent.name, c.old or "", c.path)
-        if short:
-            raise TiergitError(f"{c.path}: not removed: {short} of its items are not found in the store after writing",
-                               "nothing was deleted; check `git status` and run the import again")
-    return written + Plan(plan.title, deletes).apply(store.repo)
 
 
 def _stage(store, plan: Plan, items: list[staged.Staged]) -> None:

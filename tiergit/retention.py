@@ -7,19 +7,17 @@ is lost, and the user's commit makes the deletion recoverable (`tiergit restore`
 """
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import PurePosixPath
 
-from tiergit import parse
+from tiergit import parse, retention_keep
 from tiergit.errors import TiergitError
 from tiergit.plan import Plan
 
 DAILY_TTL_DAYS = 30
 DELETE_AFTER_DAYS = 90
-MONTH_RE = re.compile(r"^(\d{4})-(\d{2})$")
 
 
 @dataclass(frozen=True)
@@ -98,14 +96,6 @@ def expired_cuts(doc: parse.MemoryDoc, today: date, ttl_days: int) -> list[Cut]:
     return cuts
 
 
-def _month_end(folder: str) -> date | None:
-    m = MONTH_RE.match(folder)
-    if not m or not 1 <= int(m[2]) <= 12:
-        return None
-    year, month = int(m[1]), int(m[2])
-    return date(year, month, calendar.monthrange(year, month)[1])
-
-
 def _read(store, rel: str) -> str:
     return parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
 
@@ -138,92 +128,16 @@ def plan_archive(store, today: date) -> Plan:
             continue
         doc = parse.parse(text, rel, cfg.labels)
         cuts = expired_cuts(doc, today, tier.ttl_days)
-        if cuts and _stages_durable(cfg, tier):
-            to_stage += durable_in(doc, rel, cuts)
+        if cuts and retention_keep.stages_durable(cfg, tier):
+            to_stage += retention_keep.durable_in(doc, rel, cuts)
         if cuts:
             add_to_archive(plan, store, pending, rel, text, cuts)
             plan.add(rel, remove_lines(text, [(c.start, c.end) for c in cuts]), text,
                      reason=f"{len(cuts)} expired {plural(len(cuts), 'entry', 'entries')} archived")
     flush_archive(plan, store, pending)
-    _stage(plan, store, to_stage)
-    _old_months_out(plan, store, today, delete_after)
+    retention_keep.stage(plan, store, to_stage)
+    retention_keep.old_months_out(plan, store, today, delete_after)
     return plan
-
-
-def _stages_durable(cfg, tier) -> bool:
-    """Squad preset: cold moves to the wiki after its ttl, through review (the Squad design)."""
-    nxt = cfg.tiers.get(tier.next or "")
-    return bool(nxt and nxt.reviewed and cfg.data.get("preset", "squad") == "squad")
-
-
-def durable_in(doc: parse.MemoryDoc, rel: str, cuts: list[Cut]):
-    """Durable items (decision, rule, fact, correction) inside the cut spans, as staged candidates."""
-    from tiergit import staged
-
-    out = []
-    for sec in doc.sections:
-        for item in sec.items:
-            if item.durable and any(c.start <= item.line <= c.end for c in cuts):
-                out.append(staged.Staged(item.id, item.kind, item.clean, rel, sec.heading))
-    return out
-
-
-def _stage(plan: Plan, store, items: list) -> None:
-    """Aged durable items become promotion candidates in the staging file: they stay in the
-    tree until a review settles them, whatever the archive does later."""
-    from tiergit import staged
-
-    if not items:
-        return
-    rel = staged.staging_path(store.config)
-    path = store.repo / rel
-    old = path.read_text(encoding="utf-8") if path.is_file() else None
-    new = staged.render(old, items)
-    if new != (old or ""):
-        plan.add(rel, new, old, reason=f"{len(items)} aged durable item(s) staged as wiki candidates")
-
-
-def _committed_blobs(store, base: str) -> dict[str, str]:
-    """path -> blob id of what HEAD holds under `base` (empty before the first commit)."""
-    from tiergit import git
-
-    if git.rev_parse(store.repo, "HEAD") is None:
-        return {}
-    return {e.path: e.blob for e in git.tree_entries(store.repo, "HEAD", [base])}
-
-
-def _old_months_out(plan: Plan, store, today: date, delete_after: int) -> None:
-    """Archive months older than `delete_after` days leave the tree - only files HEAD holds
-    byte for byte: anything uncommitted (a first run's output, a hand edit) stays."""
-    from tiergit.tokens import blob_id
-
-    base = store.repo / archive_dir(store)
-    if not base.is_dir():
-        return
-    committed: dict[str, str] | None = None
-    kept = 0
-    for folder in sorted(p for p in base.iterdir() if p.is_dir() and not p.is_symlink()):
-        end = _month_end(folder.name)
-        if end is None or end >= today - timedelta(days=delete_after):
-            continue
-        for f in sorted(folder.rglob("*")):
-            if not f.is_file() or f.is_symlink():
-                continue
-            frel = f.relative_to(store.repo).as_posix()
-            if any(c.path == frel for c in plan.changes):
-                continue
-            if committed is None:
-                committed = _committed_blobs(store, archive_dir(store))
-            data = f.read_bytes()
-            if committed.get(frel) != blob_id(data):
-                kept += 1
-                continue
-            plan.add(frel, None, data.decode("utf-8", "replace"),
-                     reason=f"archive older than {delete_after} days (committed; `tiergit recall` still "
-                            f"finds it, `tiergit restore {frel}` brings it back)")
-    if kept:
-        plan.notes.append(f"kept {kept} old archive file(s) that git does not hold unchanged: "
-                          "commit them, and a later run moves them out of the tree")
 
 
 def _over(text: str, tier, encoding: str, level: str = "max") -> bool:

@@ -30,7 +30,7 @@ def import_(ctx: click.Context, layout: str, do_apply: bool, retire_legacy: bool
       tiergit import squad              # preview
       tiergit import squad --apply      # write, then review with git diff
     """
-    from tiergit import importer, importer_openclaw
+    from tiergit import import_sync, importer, importer_openclaw
 
     from tiergit.fsutil import store_lock_if
 
@@ -48,7 +48,7 @@ def import_(ctx: click.Context, layout: str, do_apply: bool, retire_legacy: bool
         if not do_apply:
             written = []
         elif layout == "squad":
-            written = importer.apply_squad(store, plan)
+            written = import_sync.apply_squad(store, plan)
         else:
             written = plan.apply(store.repo)
     if as_json:
