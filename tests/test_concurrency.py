@@ -2,6 +2,7 @@
 archive --apply), repeated: nothing lost, nothing duplicated, no internal error."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -38,7 +39,7 @@ def test_twenty_mixed_processes_lose_and_duplicate_nothing(tmp_path):
         jobs = ([["session", "end", "--agent", a] for a in AGENTS]
                 + [["recall", "cache key stable"]] * 8 + [["promote", "--apply"]] * 4 + [["archive", "--apply"]] * 3)
         procs = [subprocess.Popen([sys.executable, "-m", "tiergit", *args], cwd=repo, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, env={**kh.os.environ, "TIERGIT_TODAY": kh.TODAY})
+                                  stderr=subprocess.PIPE, text=True, env={**os.environ, "TIERGIT_TODAY": kh.TODAY})
                  for args in jobs]
         for args, p in zip(jobs, procs):
             out, err = p.communicate(timeout=300)

@@ -179,3 +179,18 @@ def test_aged_durable_items_become_wiki_candidates_not_just_archive(squad_repo):
     assert again == staging
     listed = ok(tiergit(squad_repo, "promote", "--all", env=ENV)).stdout
     assert "Tokens are refreshed by the gateway." in listed
+
+
+def test_the_hook_path_never_loads_the_lock_library(squad_repo):
+    """filelock is imported only on write paths: the pre-commit hook stays lean."""
+    import subprocess
+    import sys
+
+    write(squad_repo / ".squad/memory/cold/picard.md", "# Picard\n\n- A line.\n")
+    git(squad_repo, "add", "-A")
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "tiergit", "hook", "pre-commit"],
+                          cwd=squad_repo, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    loaded = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
+    assert "tiergit.checkrun" in loaded
+    assert not {"filelock", "tiergit.fsutil", "tiergit.journal"} & loaded
