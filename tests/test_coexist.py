@@ -114,7 +114,6 @@ def test_session_start_adopts_an_agent_scribe_wrote_and_then_changes_nothing(rep
     assert json.loads(ok(tiergit(repo, "session", "start", "--agent", "picard", "--json")).stdout)["synced"] == []
 
 
-@pytest.mark.xfail(strict=True, reason="needs the incremental `import squad` (safe's branch): remove this mark on merge")
 def test_session_start_brings_what_scribe_appended_since_the_import(repo):
     _squad_team(repo)
     ok(tiergit(repo, "import", "squad", "--apply"))

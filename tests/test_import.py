@@ -161,3 +161,29 @@ def test_bad_legacy_file_exits_2_and_writes_nothing(squad_repo):
     (squad_repo / ".squad" / "agents" / "worf" / "history.md").write_text(_history(2))
     proc = tiergit(squad_repo, "import", "squad")
     assert proc.returncode == 0 and "skipped .squad/agents/¿¿/history.md" in proc.stdout
+
+
+def test_reimport_picks_up_what_scribe_appended_without_duplicates(squad_repo):
+    _squad(squad_repo, entries=3)
+    assert tiergit(squad_repo, "import", "squad", "--apply").returncode == 0
+    hist = squad_repo / ".squad" / "agents" / "worf" / "history.md"
+    hist.write_text(hist.read_text() + "### Review 99 (2026-11-20)\n\n**Key lesson:** Rotate the signing key yearly.\n")
+    again = tiergit(squad_repo, "import", "squad", "--apply")
+    assert again.returncode == 0, again.stderr
+    cold = (squad_repo / ".squad" / "memory" / "cold" / "worf.md").read_text()
+    assert cold.count("Rotate the signing key yearly.") == 1 and "### Review 99 (2026-11-20)" in cold
+    assert cold.count("Check the token scopes of change 0 ") == 1          # nothing imported twice
+    third = tiergit(squad_repo, "import", "squad", "--json")
+    assert json.loads(third.stdout)["changes"] == []
+
+
+def test_retire_legacy_after_an_earlier_import_checks_every_item_first(squad_repo):
+    _squad(squad_repo, entries=3)
+    assert tiergit(squad_repo, "import", "squad", "--apply").returncode == 0
+    hist = squad_repo / ".squad" / "agents" / "worf" / "history.md"
+    hist.write_text(hist.read_text() + "- Scribe appended this after the import, a new line.\n")
+    proc = tiergit(squad_repo, "import", "squad", "--apply", "--retire-legacy")
+    assert proc.returncode == 0, proc.stderr
+    assert not hist.exists()
+    cold = (squad_repo / ".squad" / "memory" / "cold" / "worf.md").read_text()
+    assert "Scribe appended this after the import" in cold

@@ -15,7 +15,7 @@ def test_appending_leaves_no_lock_file_in_the_work_tree(squad_repo):
     paths = sorted(line[3:] for line in untracked if line)
     assert paths == [".squad/memory/logs/recalls.jsonl", ".squad/memory/logs/reviews.jsonl"]
     assert [e["id"] for e in logs.read(store, logs.RECALLS)] == ["m-1"]
-    assert (squad_repo / ".git" / "tiergit" / "locks" / "recalls.jsonl.lock").exists()
+    assert (squad_repo / ".git" / "tiergit" / "locks" / "store.lock").exists()
 
 
 def test_a_commit_of_given_paths_leaves_other_staged_files_out(squad_repo):

@@ -27,8 +27,13 @@ def staged_sources(repo: Path, config: Config, staged: list | None = None) -> li
     """Staged memory files, read as blobs from the index (never the work tree).
     `staged`: the entries `git.staged_changes` already listed (None: list them here)."""
     # Submodules (160000) have no blob to read; symlinks (120000) are read for their target.
-    entries = [e for e in (staged if staged is not None else git.staged_entries(repo)) if e.mode != "160000"
+    staged = staged if staged is not None else git.staged_entries(repo)
+    entries = [e for e in staged if e.mode != "160000"
                and (config.tier_for(e.path) or secretscope.in_scope(config, e.path))]
+    # a link anywhere in the store (a folder, the recall log) is refused like a linked memory file
+    inside = store_prefixes(config)
+    entries += [e for e in staged if e.mode == "120000" and e not in entries
+                and any(e.path == p or e.path.startswith(p + "/") for p in inside)]
     blobs = git.read_blobs(repo, [e.blob for e in entries])   # one cat-file process for all
     sources: list[Source] = []
     for e in entries:
@@ -38,6 +43,17 @@ def staged_sources(repo: Path, config: Config, staged: list | None = None) -> li
         else:
             sources.append(Source(e.path, blobs.get(e.blob, b""), e.blob))
     return sources
+
+
+def store_prefixes(config: Config) -> list[str]:
+    """Repo-relative folders that belong to the store: its root, else (root ".") the tier
+    folders, the archive and the logs."""
+    root = config.repo_path(".")
+    if root not in ("", "."):
+        return [root]
+    folders = [config.repo_path(t.path.split("{", 1)[0]).rsplit("/", 1)[0] for t in config.tiers.values()]
+    return sorted({f for f in [*folders, config.repo_path(config.archive), config.repo_path(config.logs)]
+                   if f not in ("", ".")})
 
 
 def _symlink_finding(repo: Path, rel: str, target: str) -> Finding | None:
@@ -78,9 +94,11 @@ def run_checks(sources: list[Source], config: Config, cache: TokenCache) -> list
     for src in sources:
         match = config.tier_for(src.path)
         if match is None:
+            if src.problem is not None:   # a link in the store that is not a memory file
+                reports.append(FileReport(src.path, None, None, [src.problem]))  # type: ignore[arg-type]
             # Not a tier file, but under the store root or a legacy file: the secret check only,
             # reported (and counted) only when it finds something.
-            if src.data is not None and src.problem is None and secretscope.in_scope(config, src.path):
+            elif src.data is not None and secretscope.in_scope(config, src.path):
                 found = secretscope.findings(src.path, src.data)
                 if found:
                     reports.append(FileReport(src.path, None, None, found))  # type: ignore[arg-type]

@@ -42,6 +42,18 @@ def _fmt(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.0f}"
 
 
+def fix_hint(tier: Tier) -> str:
+    """The command that actually brings this tier's file back under budget."""
+    if tier.lifetime == "session":
+        return "`tiergit session end` compacts it into a new entry of the next tier and resets it"
+    if tier.reviewed:
+        return ("it is reviewed, so trim it in a reviewed commit (`tiergit audit` lists dead context, "
+                "`tiergit audit --apply` archives it)")
+    if "{date}" in tier.path:
+        return "`tiergit archive --apply` moves notes past their ttl to the archive"
+    return "`tiergit check --fix` archives its oldest entries until it is under the warn level"
+
+
 def budget_findings(fh: budget.FileHealth, tier: Tier) -> list[Finding]:
     out = []
     for v in fh.verdicts:

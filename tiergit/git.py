@@ -327,3 +327,41 @@ def path_time(repo: Path, rel: str) -> int | None:
     """Committer time (unix seconds) of the newest commit on HEAD that touched `rel`; None if none."""
     value = out(["log", "-1", "--format=%ct", "HEAD", "--", rel], repo, check=False)
     return int(value) if value.isdigit() else None
+
+
+def deleted_blobs(repo: Path, pathspecs: list[str], rev: str = "HEAD") -> dict[str, tuple[str, str]]:
+    """path -> (blob, commit) for files under `pathspecs` that a commit of `rev` deleted: the
+    blob it held and the commit that removed it (the newest such, for a path deleted twice).
+    One `git log` call; blob ids are stable, so callers cache by them."""
+    if rev_parse(repo, rev) is None:
+        return {}
+    raw = run(["log", "--diff-filter=D", "--raw", "--no-renames", "--no-abbrev", "--relative", "-z",
+               "--format=%x01%H", rev, "--", *pathspecs], repo)
+    found: dict[str, tuple[str, str]] = {}
+    for chunk in raw.split(b"\x01")[1:]:
+        header, _, rest = chunk.partition(b"\0")
+        sha = header.decode().strip()
+        fields = rest.lstrip(b"\n").split(b"\0")
+        for i in range(0, len(fields) - 1, 2):
+            meta = fields[i].decode().lstrip(":").split()
+            if len(meta) >= 5 and meta[4].startswith("D"):
+                path = fields[i + 1].decode("utf-8", "surrogateescape")
+                found.setdefault(path, (meta[2], sha))   # newest first: keep the first seen
+    return found
+
+
+def check_ignore(repo: Path, paths: list[str]) -> dict[str, str]:
+    """path -> "SOURCE:LINE: PATTERN" for each of `paths` (repo-relative) that git ignores,
+    tracked or not (`git check-ignore -v --no-index`, one process)."""
+    if not paths:
+        return {}
+    proc = subprocess.run(["git", "check-ignore", "-v", "-z", "--no-index", "--stdin"], cwd=repo,
+                          input=b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths),
+                          capture_output=True, env=_env())
+    fields = proc.stdout.split(b"\0")
+    found: dict[str, str] = {}
+    for i in range(0, len(fields) - 3, 4):
+        source, line, pattern, path = (f.decode("utf-8", "surrogateescape") for f in fields[i:i + 4])
+        if source and not pattern.startswith("!"):
+            found[path] = f"{source}:{line}: {pattern}"
+    return found

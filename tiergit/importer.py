@@ -7,14 +7,17 @@ For each agent's history.md (nothing is lost: cold + archive together hold every
   core sections (title, Core Context, Project Context) and headings without items
   always stay.
 - archive = what was taken out, in `<root>/<archive>/<yyyy>-<mm>/<agent>.md` by the
-  entry's month (undated sections: the import's month).
+  entry's month (undated sections: the month git blame dates their heading, else the
+  import's month) - by date, never by position.
 - staging = every durable item (decision, rule, fact, correction) of the history
   files, and every decision of decisions.md, as promotion candidates (see staged.py).
 - hot = created from the hot template when the agent has none.
 Legacy histories stay as they are unless `retire_legacy`; decisions.md always
-stays (Squad needs it). Agent folder names map to slugs (`Rai` -> `rai`, see
-squad_compat.py). An agent whose cold file exists already is skipped, so a
-second run changes nothing.
+stays (Squad needs it). A legacy history is removed only after the written files are
+re-read and hold every one of its items (`import_sync.apply_squad`). Agent folder names
+map to slugs (`Rai` -> `rai`, see squad_compat.py). An agent whose cold file exists
+already gets only what its history gained since (tiergit.import_sync): a rerun never
+duplicates, and changes nothing when nothing is new.
 """
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from tiergit import judge, parse, staged
+from tiergit import import_sync, judge, parse, staged
 from tiergit.config import SLUG
 from tiergit.squad_compat import agent_slug, two_layer_notes
 from tiergit.errors import TiergitError
@@ -159,8 +162,9 @@ def import_agent(store, agent: str, source: str, today: date) -> AgentImport:
     cold_text = "".join(ln for n, ln in enumerate(lines, 1) if n not in removed)
     archive_base = cfg.repo_path(cfg.archive).rstrip("/")
     groups: dict[str, list[Unit]] = {}
+    blame = _blame(store, source) if any(u.date is None for u in taken) else {}
     for u in sorted(taken, key=lambda u: u.first):
-        month = (u.date or today).strftime("%Y-%m")
+        month = (u.date or blame.get(u.first) or today).strftime("%Y-%m")
         groups.setdefault(f"{archive_base}/{month}/{agent}.md", []).append(u)
     archive_texts = {}
     for path, units in groups.items():
@@ -183,6 +187,16 @@ def import_agent(store, agent: str, source: str, today: date) -> AgentImport:
                      f"({size.tokens} tokens): its pinned core sections are too large; compact them by hand")
     return AgentImport(agent, source, cold_text, taken, archive_texts, durable_items(doc, source, False),
                        size.tokens, measured["bytes"], over, kept, notes)
+
+
+def _blame(store, source: str) -> dict:
+    """line -> date git blame gives it (the age rule for undated sections); {} outside git."""
+    from tiergit import git
+
+    try:
+        return git.blame_dates(store.repo, source, rev=None)
+    except TiergitError:
+        return {}
 
 
 def squad_sources(store) -> tuple[list[tuple[str, str]], list[str], str | None]:
@@ -220,11 +234,16 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
     results: list[AgentImport] = []
     to_stage: list[staged.Staged] = []
     archive_adds: dict[str, str] = {}
+    retire: list[tuple[str, str, str]] = []
     for agent, source in agents:
         cold_rel = store.rel(cfg.tier_file("cold", agent=agent))
         hot_rel = store.rel(cfg.tier_file("hot", agent=agent))
-        if (store.repo / cold_rel).exists():
-            plan.notes.append(f"{agent}: {cold_rel} exists, skipped (delete it to import {source} again)")
+        if (store.repo / cold_rel).exists():   # imported before: only what is new since
+            legacy = read_text(store, source)
+            if not import_sync.plan_agent(store, plan, agent, source, cold_rel, legacy):
+                plan.notes.append(f"{agent}: nothing new in {source} since the last import")
+            to_stage.extend(durable_items(parse.parse(legacy, source, cfg.labels), source, False))
+            retire.append((agent, source, legacy))
             continue
         res = import_agent(store, agent, source, today)
         results.append(res)
@@ -237,10 +256,10 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
             archive_adds[path] = archive_adds.get(path, "") + text
         to_stage.extend(res.staged)
         plan.notes.extend(res.notes)
-        if retire_legacy:
-            plan.add(source, None, read_text(store, source), reason="legacy, now in cold + archive")
+        retire.append((agent, source, read_text(store, source)))
     if decisions:
         dtext = read_text(store, decisions)
+        keep = f"{cfg.repo_path(cfg.archive).rstrip('/')}/legacy/decisions.md"
         to_stage.extend(durable_items(parse.parse(dtext, decisions, cfg.labels), decisions, True))
         if retire_legacy:
             plan.notes.append(f"{decisions}: kept, Squad reads and writes it (`squad doctor` requires it)")
@@ -252,6 +271,8 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
             f" on {today.isoformat()} -->\n\n" + body)
         plan.add(path, new.rstrip("\n") + "\n", old, reason="older entries, out of the cold budget")
     _stage(store, plan, to_stage)
+    if retire_legacy:
+        import_sync.plan_retire(store, plan, retire)
     return plan, results
 
 

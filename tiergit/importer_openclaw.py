@@ -85,6 +85,8 @@ def plan_openclaw(store, retire_legacy: bool = False, today: date | None = None)
         plan.notes.append(f"{name}: {rel} kept in place ({fh.health}"
                           + (f", {fh.percent:.0f}% of budget)" if fh.verdicts else ")"))
         if fh.health == "critical":
-            plan.notes.append(f"  hint: {rel} is over its budget; `tiergit archive` / `session end` trim it")
+            from tiergit.checks import fix_hint
+
+            plan.notes.append(f"  hint: {rel} is over its budget: {fix_hint(tier)}")
     _stage(store, plan, to_stage)
     return plan

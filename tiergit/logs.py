@@ -6,11 +6,12 @@ One event per line, keys sorted, so two branches appending merge cleanly with
 from __future__ import annotations
 
 import json
+import os
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from tiergit.fsutil import lock
+from tiergit.fsutil import check_target, store_lock
 
 RECALLS = "recalls.jsonl"
 REVIEWS = "reviews.jsonl"
@@ -34,20 +35,33 @@ def append(store, name: str, events: list[dict[str, Any]]) -> None:
     for ev in events:
         ev = {"ts": now_iso(), **ev}
         lines.append(json.dumps(ev, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
-    with lock(lock_path(store, name)):
+    with store_lock(store.repo):
+        check_target(path, store.repo)
+        # a line cut short by a kill must not swallow the next event
+        torn = path.is_file() and path.stat().st_size > 0 and not _ends_with_newline(path)
         with open(path, "a", encoding="utf-8") as fh:
-            fh.write("\n".join(lines) + "\n")
+            fh.write(("\n" if torn else "") + "\n".join(lines) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
 
 
-def lock_path(store, name: str) -> Path:
-    """Locks live in the git dir, so they are never committed with the log."""
-    from tiergit import git
-    from tiergit.errors import TiergitError
+def _ends_with_newline(path: Path) -> bool:
+    with open(path, "rb") as fh:
+        fh.seek(-1, os.SEEK_END)
+        return fh.read(1) == b"\n"
 
-    try:
-        return git.git_dir(store.repo) / "tiergit" / "locks" / f"{name}.lock"
-    except TiergitError:
-        return log_path(store, name).with_name(f".{name}.lock")
+
+def plan_append(store, plan, name: str, events: list[dict[str, Any]]) -> None:
+    """Add an append of `events` to `plan` (a whole-file change, so it is journaled with the
+    rest of the plan); the caller holds the store lock."""
+    path = log_path(store, name)
+    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    base = old or ""
+    if base and not base.endswith("\n"):
+        base += "\n"
+    lines = [json.dumps({"ts": now_iso(), **ev}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+             for ev in events]
+    plan.add(path.relative_to(store.repo).as_posix(), base + "\n".join(lines) + "\n", old, reason="log")
 
 
 def read(store, name: str) -> Iterator[dict[str, Any]]:

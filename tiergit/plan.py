@@ -5,7 +5,6 @@ import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tiergit.fsutil import atomic_write
 
 
 @dataclass
@@ -54,16 +53,8 @@ class Plan:
                 "changes": [{"path": c.path, "action": c.action, "reason": c.reason} for c in self.effective]}
 
     def apply(self, repo: Path) -> list[str]:
-        """Write every change (atomically); returns the paths written."""
-        written = []
-        for c in self.effective:
-            target = repo / c.path
-            if c.new is None:
-                if target.exists():
-                    target.unlink()
-            else:
-                atomic_write(target, c.new)
-                if c.mode is not None:
-                    target.chmod(c.mode)
-            written.append(c.path)
-        return written
+        """Write every change as one journaled unit under the store lock (tiergit.journal):
+        receivers first, sources after, a rerun after a kill completes it; the paths written."""
+        from tiergit import journal
+
+        return journal.apply_changes(repo, self.title, self.effective)

@@ -265,11 +265,14 @@ def _managed_block(text: str, promo: Promotion) -> str:
 
 
 def apply(store, promo: Promotion) -> list[str]:
-    written = promo.plan.apply(store.repo)
-    logs.append(store, logs.REVIEWS, promo.events)
-    if promo.events:
-        written.append(str(logs.log_path(store, logs.REVIEWS).relative_to(store.repo)))
-    return written
+    """Wiki lines and their review-log events as one journaled unit (a kill never leaves
+    items in the wiki that the log does not know were proposed)."""
+    from tiergit.fsutil import store_lock
+
+    with store_lock(store.repo):
+        if promo.events:
+            logs.plan_append(store, promo.plan, logs.REVIEWS, promo.events)
+        return promo.plan.apply(store.repo)
 
 
 def propose(store, topic: str, text: str, kind: str, agent: str | None, today: date | None = None) -> Plan:

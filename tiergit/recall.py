@@ -144,6 +144,10 @@ def recall(store, query: str, agent: str | None = None, tiers: list[str] | None 
     db = recall_index.connect(recall_index.index_path(store.repo))
     try:
         stats = recall_index.refresh(store, db)
+        if "archive" in chosen:
+            from tiergit import recall_history
+
+            recall_history.refresh(store, db)
         hits = search(db, query, chosen, agent, limit)
     finally:
         db.close()

@@ -116,8 +116,9 @@ def refresh(store, db: sqlite3.Connection, wanted: list[Source] | None = None) -
             walked = listing.walk(store)
             wanted = sources(store, walked)
     stats = RefreshStats(files=len(wanted), skipped=[])
+    # mtime_ns < 0: a file that lives only in git history (tiergit.recall_history keeps those)
     known = {row[0]: row[1:] for row in db.execute(
-        "SELECT path, blob, mtime_ns, size, tier, agent, items, first_rowid FROM files")}
+        "SELECT path, blob, mtime_ns, size, tier, agent, items, first_rowid FROM files WHERE mtime_ns >= 0")}
     db.execute("BEGIN IMMEDIATE")
     try:
         summary = db.execute("SELECT items, next_rowid FROM summary WHERE id = 1").fetchone() or (0, 1)

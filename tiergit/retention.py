@@ -7,19 +7,17 @@ is lost, and the user's commit makes the deletion recoverable (`tiergit restore`
 """
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import PurePosixPath
 
-from tiergit import parse
+from tiergit import parse, retention_keep
 from tiergit.errors import TiergitError
 from tiergit.plan import Plan
 
 DAILY_TTL_DAYS = 30
 DELETE_AFTER_DAYS = 90
-MONTH_RE = re.compile(r"^(\d{4})-(\d{2})$")
 
 
 @dataclass(frozen=True)
@@ -119,14 +117,6 @@ def expired_cuts(doc: parse.MemoryDoc, today: date, ttl_days: int) -> list[Cut]:
     return cuts
 
 
-def _month_end(folder: str) -> date | None:
-    m = MONTH_RE.match(folder)
-    if not m or not 1 <= int(m[2]) <= 12:
-        return None
-    year, month = int(m[1]), int(m[2])
-    return date(year, month, calendar.monthrange(year, month)[1])
-
-
 def _read(store, rel: str) -> str:
     return parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
 
@@ -135,6 +125,7 @@ def plan_archive(store, today: date) -> Plan:
     cfg = store.config
     plan = Plan("tiergit archive")
     pending: dict[str, str] = {}
+    to_stage: list = []
     delete_after = max([t.delete_after_days for t in cfg.tiers.values() if t.delete_after_days] or [DELETE_AFTER_DAYS])
     for rel in store.memory_files():
         tier = cfg.tier_for(rel)[0]  # type: ignore[index]
@@ -158,28 +149,20 @@ def plan_archive(store, today: date) -> Plan:
             continue
         doc = parse.parse(text, rel, cfg.labels)
         cuts = expired_cuts(doc, today, tier.ttl_days)
+        if cuts and retention_keep.stages_durable(cfg, tier):
+            to_stage += retention_keep.durable_in(doc, rel, cuts)
         if cuts:
             add_to_archive(plan, store, pending, rel, text, cuts)
             plan.add(rel, remove_lines(text, [(c.start, c.end) for c in cuts]), text,
                      reason=f"{len(cuts)} expired {plural(len(cuts), 'entry', 'entries')} archived")
     flush_archive(plan, store, pending)
-    base = store.repo / archive_dir(store)
-    if base.is_dir():
-        for folder in sorted(p for p in base.iterdir() if p.is_dir()):
-            end = _month_end(folder.name)
-            if end is None or end >= today - timedelta(days=delete_after):
-                continue
-            for f in sorted(folder.rglob("*")):
-                if f.is_file():
-                    frel = f.relative_to(store.repo).as_posix()
-                    if any(c.path == frel for c in plan.changes):
-                        continue
-                    plan.add(frel, None, f.read_text(encoding="utf-8", errors="replace"),
-                             reason=f"archive older than {delete_after} days (recoverable from git history)")
+    retention_keep.stage(plan, store, to_stage)
+    retention_keep.old_months_out(plan, store, today, delete_after)
     return plan
 
 
-def _over(text: str, tier, encoding: str) -> bool:
+def _over(text: str, tier, encoding: str, level: str = "max") -> bool:
+    """Is `text` over the tier's `level` ("max" or "warn") in any budget metric?"""
     from tiergit import budget, tokens
 
     for metric, limit in tier.budget.items():
@@ -189,13 +172,49 @@ def _over(text: str, tier, encoding: str) -> bool:
             value = budget.line_count(text)
         else:
             value = tokens.count_text(text, encoding).tokens
-        if value > limit.max:
+        if value > getattr(limit, level):
             return True
     return False
 
 
+def fit_cuts(cfg, rel: str, text: str, tier, keep: str | None = None) -> tuple[str, list[Cut]]:
+    """The oldest entries (then oldest log items) to archive so `text` gets under the warn
+    level - headroom, so the next session does not block again; pinned sections never, nor a
+    cut containing `keep`. Pure; cost: one token count of the file per cut."""
+    doc = parse.parse(text, rel, cfg.labels)
+    pool = expired_cuts(doc, date.max - timedelta(days=1), 0)   # every dated entry and log item
+    pool.sort(key=lambda c: (c.day, c.start))
+    chosen: list[Cut] = []
+    new = text
+    for cut in pool:
+        if not _over(new, tier, cfg.tokenizer, "warn"):
+            break
+        if keep and keep in _chunk(text, cut):
+            continue
+        chosen.append(Cut(cut.start, cut.end, cut.day, "oldest entry archived to fit the budget", cut.heading))
+        new = remove_lines(text, [(c.start, c.end) for c in chosen])
+    return new, chosen
+
+
+def plan_fit_file(plan: Plan, store, rel: str, old: str | None, text: str, tier, keep: str | None = None) -> int:
+    """Add `rel` at `text` to the plan - trimmed to the warn level first when it is over max,
+    its oldest entries archived in the same plan; the number of entries archived."""
+    chosen: list[Cut] = []
+    new = text
+    if tier.budget and _over(text, tier, store.config.tokenizer):
+        new, chosen = fit_cuts(store.config, rel, text, tier, keep)
+    pending: dict[str, str] = {}
+    if chosen:
+        add_to_archive(plan, store, pending, rel, text, chosen)
+        flush_archive(plan, store, pending)
+    plan.add(rel, new, old, reason=f"{len(chosen)} oldest {plural(len(chosen), 'entry', 'entries')} "
+             "archived to fit the budget" if chosen else "")
+    return len(chosen)
+
+
 def plan_fit(store, today: date) -> Plan:
-    """Archive the oldest entries (then oldest log items) of each over-budget file until it fits."""
+    """Archive the oldest entries (then oldest log items) of each file over max until it is
+    under the warn level (not just under max: the next session would block again)."""
     cfg = store.config
     plan = Plan("tiergit check --fix")
     pending: dict[str, str] = {}
@@ -209,16 +228,7 @@ def plan_fit(store, today: date) -> Plan:
             continue
         if not _over(text, tier, cfg.tokenizer):
             continue
-        doc = parse.parse(text, rel, cfg.labels)
-        pool = expired_cuts(doc, date.max - timedelta(days=1), 0)   # every dated entry and log item
-        pool.sort(key=lambda c: (c.day, c.start))
-        chosen: list[Cut] = []
-        new = text
-        for cut in pool:
-            if not _over(new, tier, cfg.tokenizer):
-                break
-            chosen.append(Cut(cut.start, cut.end, cut.day, "oldest entry archived to fit the budget", cut.heading))
-            new = remove_lines(text, [(c.start, c.end) for c in chosen])
+        new, chosen = fit_cuts(cfg, rel, text, tier)
         if chosen:
             add_to_archive(plan, store, pending, rel, text, chosen)
             plan.add(rel, new, text, reason=f"{len(chosen)} oldest {plural(len(chosen), 'entry', 'entries')} archived to fit the budget")
@@ -230,8 +240,11 @@ def fix_budgets(store) -> list[str]:
     """`check --fix`: archive oldest cold entries until each tier fits; the paths changed."""
     from tiergit.scoring import today_utc
 
-    plan = plan_fit(store, today_utc())
-    return plan.apply(store.repo)
+    from tiergit.fsutil import store_lock
+
+    with store_lock(store.repo):
+        plan = plan_fit(store, today_utc())
+        return plan.apply(store.repo)
 
 
 def restore(store, rel: str) -> Plan:

@@ -14,6 +14,7 @@ from tiergit import logs
 from tiergit.candidates import norm_key
 from tiergit.errors import TiergitError
 from tiergit.gate import ReviewState
+from tiergit.plan import Plan
 
 
 def state(events: Iterable[dict[str, Any]]) -> ReviewState:
@@ -72,18 +73,15 @@ def daily_log_path(store, day: str) -> str:
     return cfg.repo_path(str(Path(cfg.logs) / "daily" / f"{day}.md"))
 
 
-def append_daily(store, line: str, now: datetime | None = None) -> str:
-    """Append `[HH:MM] line` to the day's log; returns its path."""
-    from tiergit.fsutil import atomic_write, lock
-    from tiergit.logs import lock_path
-
+def plan_daily(store, plan: Plan, line: str, now: datetime | None = None) -> str:
+    """Add `[HH:MM] line` on the day's log to `plan`; returns its path."""
     now = now or datetime.now(timezone.utc)
     rel = daily_log_path(store, now.date().isoformat())
     path = store.repo / rel
-    with lock(lock_path(store, path.name)):
-        old = path.read_text(encoding="utf-8") if path.is_file() else f"# {now.date().isoformat()}\n\n"
-        sep = "" if old.endswith("\n") else "\n"
-        atomic_write(path, f"{old}{sep}- [{now:%H:%M}] {line}\n")
+    cur = path.read_text(encoding="utf-8") if path.is_file() else None
+    old = cur if cur is not None else f"# {now.date().isoformat()}\n\n"
+    sep = "" if old.endswith("\n") else "\n"
+    plan.add(rel, f"{old}{sep}- [{now:%H:%M}] {line}\n", cur, reason="day's log")
     return rel
 
 
@@ -98,9 +96,14 @@ def sync(store, apply: bool = True) -> tuple[list[dict[str, Any]], list[str]]:
     the staging file (DREAMS.md) and log `Dream review: accepted N, rejected M` in the day's
     note; returns the new events and the staging files cleared."""
     from tiergit import review_loop
-
+    from tiergit.fsutil import store_lock_if
     from tiergit.openclaw_format import marked_sources
 
+    with store_lock_if(store.repo, apply):
+        return _sync(store, apply, review_loop, marked_sources)
+
+
+def _sync(store, apply, review_loop, marked_sources) -> tuple[list[dict[str, Any]], list[str]]:
     events = list(logs.read(store, logs.REVIEWS))
     ids = wiki_ids(store)
     marked = marked_sources(store)   # OpenClaw's MEMORY.md names sources, not ids
@@ -113,13 +116,11 @@ def sync(store, apply: bool = True) -> tuple[list[dict[str, Any]], list[str]]:
     if apply:
         # Outcomes first: a crash after this leaves candidates that a rerun clears.
         logs.append(store, logs.REVIEWS, new + prunes)
-        from tiergit.fsutil import lock
-        from tiergit.logs import lock_path
-
-        with lock(lock_path(store, "staging")):   # Dreaming or a second sync may write it too
-            clear.apply(store.repo)
+        clear.apply(store.repo)   # under the store lock: Dreaming or a second sync may write it too
         if new or prunes:
-            append_daily(store, review_line(new + prunes))
+            day = Plan("tiergit review sync")
+            plan_daily(store, day, review_line(new + prunes))
+            day.apply(store.repo)
     return new + prunes, cleared
 
 

@@ -22,7 +22,7 @@ from tiergit import secrets as secrets_mod
 from tiergit.budget import judge, measure
 from tiergit.config import Config, Tier
 from tiergit.errors import TiergitError
-from tiergit.fsutil import lock
+from tiergit.fsutil import store_lock
 from tiergit.plan import Plan
 
 PACKAGED_TEMPLATES = Path(__file__).resolve().parent / "templates" / "store"
@@ -348,8 +348,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
             kept_tokens = tokens.count_text(entry, cfg.tokenizer).tokens
             report.update(entry_written=True, tokens_kept=kept_tokens,
                           ratio=round(kept_tokens / tin.tokens, 4) if tin.tokens else 0.0, entry=entry)
-            plan.add(paths.cold, append_entry(cold_text, entry, paths), cold_text,
-                     reason=f"new entry: {task}")
+            _add_cold(cfg, plan, paths, cold_text, append_entry(cold_text, entry, paths), task, session)
         else:
             plan.notes.append("nothing new to keep: no entry written")
     carried_all = open_items(doc, cfg.labels)
@@ -364,6 +363,23 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     report["carried"] = len(carried)
     report["hot_after"] = hot_health(cfg, paths.hot_tier, paths.hot, reset)
     return SessionPlan(plan, report)
+
+
+def _add_cold(cfg: Config, plan: Plan, paths, old: str | None, new: str, task: str, session: str) -> None:
+    """The new cold text - trimmed under the warn level when the entry pushed it over max (its
+    oldest non-pinned entries archived in the same plan, never the new one), and said so."""
+    from tiergit.retention import plan_fit_file
+    from tiergit.store import Store
+
+    tier = paths.cold_tier
+    if not tier.budget or tier.reviewed or "{date}" in tier.path:
+        plan.add(paths.cold, new, old, reason=f"new entry: {task}")
+        return
+    moved = plan_fit_file(plan, Store(cfg.repo_root, cfg), paths.cold, old, new, tier, keep=marker(session))
+    plan.changes[-1].reason = f"new entry: {task}" + (f"; {moved} oldest archived to stay in budget" if moved else "")
+    if moved:
+        plan.notes.append(f"{paths.cold} would be over its budget: archived its {moved} oldest "
+                          f"{'entry' if moved == 1 else 'entries'} (see the archive changes above)")
 
 
 def plan_start(cfg: Config, agent: str | None, task: str | None = None, force: bool = False,
@@ -411,20 +427,11 @@ def plan_start(cfg: Config, agent: str | None, task: str | None = None, force: b
     return SessionPlan(plan, report)
 
 
-def lock_path(cfg: Config, hot_rel: str) -> Path:
-    """Per hot file, in the git dir (not the work tree), so it never shows up in `git status`."""
-    try:
-        base = git.git_dir(cfg.repo_root) / "tiergit" / "locks"
-    except TiergitError:
-        base = cfg.repo_root / ".tiergit-locks"
-    return base / ("session-" + re.sub(r"[^A-Za-z0-9._-]", "_", hot_rel) + ".lock")
-
-
 def end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None = None,
         now: datetime | None = None) -> SessionPlan:
     """Lock, plan, apply (cold entry first, then the hot reset)."""
     paths = resolve(cfg, agent)
-    with lock(lock_path(cfg, paths.hot)):
+    with store_lock(cfg.repo_root):
         result = plan_end(cfg, agent, notes, now)
         result.plan.apply(cfg.repo_root)
     return result
@@ -433,7 +440,7 @@ def end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None = No
 def start(cfg: Config, agent: str | None, task: str | None = None, force: bool = False,
           now: datetime | None = None) -> SessionPlan:
     paths = resolve(cfg, agent)
-    with lock(lock_path(cfg, paths.hot)):
+    with store_lock(cfg.repo_root):
         result = plan_start(cfg, agent, task, force, now)
         result.plan.apply(cfg.repo_root)
     return result

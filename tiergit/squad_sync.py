@@ -54,15 +54,10 @@ def plan_sync(store, agent: str) -> Plan | None:
 
 
 def _write_lock(store, agent: str):
-    """The lock writers of this store hold: the store-wide lock where this tiergit has one,
-    else the one `session start` takes for the agent's hot file."""
+    """The store-wide lock every writer of this store holds (re-entrant within a process)."""
     from tiergit import fsutil
 
-    if hasattr(fsutil, "store_lock"):
-        return fsutil.store_lock(store.repo)
-    from tiergit import session
-
-    return fsutil.lock(session.lock_path(store.config, store.rel(store.config.tier_file("hot", agent=agent))))
+    return fsutil.store_lock(store.repo)
 
 
 def sync(store, agent: str) -> list[str]:

@@ -29,9 +29,12 @@ def archive(ctx: click.Context, do_apply: bool, show_diff: bool, as_json: bool) 
     from tiergit import retention
     from tiergit.scoring import today_utc
 
+    from tiergit.fsutil import store_lock_if
+
     store = open_store(ctx)
-    plan = retention.plan_archive(store, today_utc())
-    written = plan.apply(store.repo) if do_apply else []
+    with store_lock_if(store.repo, do_apply):
+        plan = retention.plan_archive(store, today_utc())
+        written = plan.apply(store.repo) if do_apply else []
     if as_json:
         echo_json({**plan.as_dict(), "applied": do_apply, "written": written})
         return
@@ -59,8 +62,11 @@ def restore(ctx: click.Context, path: str, do_apply: bool, as_json: bool) -> Non
     if rel in ("", ".") or (store.repo / rel).is_dir():
         raise TiergitError(f"{path or repr(path)}: is a folder; restore brings back one file",
                            "name a file in it (`git log --stat -- FOLDER` lists the files it held)")
-    plan = retention.restore(store, rel)
-    written = plan.apply(store.repo) if do_apply else []
+    from tiergit.fsutil import store_lock_if
+
+    with store_lock_if(store.repo, do_apply):
+        plan = retention.restore(store, rel)
+        written = plan.apply(store.repo) if do_apply else []
     if as_json:
         echo_json({**plan.as_dict(), "applied": do_apply, "written": written})
         return

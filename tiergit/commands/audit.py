@@ -38,17 +38,14 @@ def audit(ctx: click.Context, do_apply: bool, pr_body: Path | None, as_json: boo
 
     store = open_store(ctx)
     today = today_utc()
-    written: list[str] = []
-    if do_apply:
-        from tiergit.fsutil import lock
+    from tiergit.fsutil import store_lock_if
 
-        # Planned and applied under one lock: two audits at once would archive the same cut twice.
-        with lock(logs.lock_path(store, "audit")):
-            findings, plan, events = audit_mod.plan_audit(store, today)
-            written = plan.apply(store.repo)
-            logs.append(store, logs.REVIEWS, events)
-    else:
+    # Planned and applied under one lock: two audits at once would archive the same cut twice.
+    with store_lock_if(store.repo, do_apply):
         findings, plan, events = audit_mod.plan_audit(store, today)
+        written = plan.apply(store.repo) if do_apply else []
+        if do_apply:
+            logs.append(store, logs.REVIEWS, events)
     if pr_body is not None and findings:
         _append_body(pr_body, findings)
     if as_json:

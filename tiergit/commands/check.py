@@ -65,6 +65,10 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
         sources = worktree_sources(store)
     reports = run_checks(sources, store.config, store.token_cache)
     findings = findings_of(reports)
+    if not staged:   # the hook stays lean: ignored store paths are a work-tree check
+        from tiergit import gitignore
+
+        findings += gitignore.findings(store.repo, store.config)
     if fmt == "json":
         echo_json({"files": len(reports), "findings": [f.__dict__ for f in findings],
                    "critical": sum(f.severity == "critical" for f in findings)})

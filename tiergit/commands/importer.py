@@ -30,18 +30,27 @@ def import_(ctx: click.Context, layout: str, do_apply: bool, retire_legacy: bool
       tiergit import squad              # preview
       tiergit import squad --apply      # write, then review with git diff
     """
-    from tiergit import importer, importer_openclaw
+    from tiergit import import_sync, importer, importer_openclaw
+
+    from tiergit.fsutil import store_lock_if
 
     store = open_store(ctx)
-    if layout == "squad":
-        plan, results = importer.plan_squad(store, retire_legacy=retire_legacy)
-        agents = [{"agent": r.agent, "source": r.source, "cold_tokens": r.cold_tokens, "cold_bytes": r.cold_bytes,
-                   "kept_entries": r.kept_entries, "archived_units": len(r.archived), "staged": len(r.staged),
-                   "over_budget": r.over_budget} for r in results]
-    else:
-        plan = importer_openclaw.plan_openclaw(store, retire_legacy=retire_legacy)
-        agents = []
-    written = plan.apply(store.repo) if do_apply else []
+    with store_lock_if(store.repo, do_apply):
+        if layout == "squad":
+            plan, results = importer.plan_squad(store, retire_legacy=retire_legacy)
+            agents = [{"agent": r.agent, "source": r.source, "cold_tokens": r.cold_tokens,
+                       "cold_bytes": r.cold_bytes, "kept_entries": r.kept_entries,
+                       "archived_units": len(r.archived), "staged": len(r.staged),
+                       "over_budget": r.over_budget} for r in results]
+        else:
+            plan = importer_openclaw.plan_openclaw(store, retire_legacy=retire_legacy)
+            agents = []
+        if not do_apply:
+            written = []
+        elif layout == "squad":
+            written = import_sync.apply_squad(store, plan)
+        else:
+            written = plan.apply(store.repo)
     if as_json:
         echo_json({**plan.as_dict(), "agents": agents, "applied": do_apply, "written": written})
         return

@@ -110,6 +110,15 @@ def _plan_workflows(plan: Plan, repo: Path, cfg: config_mod.Config, spec: str | 
                      else "tiergit's action, called by the workflows")
 
 
+def _keep_store_tracked(repo) -> list:
+    """A .gitignore rule hiding part of the store gets a scoped negation (or a clear error)."""
+    from tiergit import gitignore
+    from tiergit.fsutil import store_lock
+
+    with store_lock(repo):
+        return gitignore.ensure_tracked(repo, config_mod.load(repo)).effective
+
+
 @click.command()
 @click.option("--preset", type=click.Choice(config_mod.PRESETS), default="squad", show_default=True,
               help="Layout to start from; any key can be overridden in .tiergit.yml.")
@@ -150,6 +159,7 @@ def init(ctx: click.Context, preset: str, with_workflows: bool, reusable: bool, 
     actions: list[str] = []
     if not dry_run:
         plan.apply(repo)
+        plan.changes.extend(_keep_store_tracked(repo))
     if not no_install:
         actions = install_mod.install(repo, dry_run=dry_run)
     if as_json:

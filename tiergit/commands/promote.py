@@ -89,13 +89,21 @@ def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: P
       git checkout -b tiergit/promote
       tiergit promote --apply --pr-body /tmp/body.md
     """
-    from tiergit import promote as promote_mod
-    from tiergit import prbody
-
     store = open_store(ctx)
     if open_pr:
         _check_open_pr(store, pr_body)
         _check_ready(store)   # gh, a remote, not the default branch: refused before any write
+    from tiergit.fsutil import store_lock_if
+
+    with store_lock_if(store.repo, do_apply and not selector):
+        _promote(ctx, store, do_apply, selector, pr_body, limit, show_all, open_pr, as_json)
+
+
+def _promote(ctx: click.Context, store, do_apply: bool, selector: str | None, pr_body: Path | None,
+             limit: int | None, show_all: bool, open_pr: bool, as_json: bool) -> None:
+    from tiergit import promote as promote_mod
+    from tiergit import prbody
+
     promo = promote_mod.build(store, limit=limit, explain=selector)
     if selector:
         rows = promote_mod.explain_rows(promo, selector)
@@ -196,9 +204,12 @@ def propose(ctx: click.Context, topic: str, kind: str, agent: str | None, do_app
     from tiergit import promote as promote_mod
 
     store = open_store(ctx)
-    plan = promote_mod.propose(store, topic, text, kind, agent)
-    if do_apply:
-        plan.apply(store.repo)
+    from tiergit.fsutil import store_lock_if
+
+    with store_lock_if(store.repo, do_apply):
+        plan = promote_mod.propose(store, topic, text, kind, agent)
+        if do_apply:
+            plan.apply(store.repo)
     if as_json:
         echo_json({**plan.as_dict(), "applied": do_apply})
     else:
