@@ -241,14 +241,14 @@ def _label_table_cached(frozen) -> list[tuple[str, str, tuple[str, ...] | None]]
     return _label_table({k: list(v) for k, v in frozen})
 
 
-_LINE_RE = re.compile(r"[^\n]*\n|[^\n]+")
+_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 def split_lines(text: str) -> list[str]:
-    """Lines with their endings, split at \\n only (as markdown-it and git count them).
+    """Lines with their endings, split where markdown-it splits them (\\r\\n, \\r or \\n).
 
     str.splitlines also breaks at form feeds, U+0085 and U+2028, which real files hold
-    (a .NET project's histories carry stray \\x0c): line numbers would drift from git's."""
+    (a .NET project's histories carry stray \\x0c): block maps would point past the lines."""
     return _LINE_RE.findall(text)
 
 
