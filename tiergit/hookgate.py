@@ -20,7 +20,9 @@ CACHE_NAME = "tier-patterns.json"
 
 
 def _cache_path(git_dir: Path) -> Path:
-    return git_dir / "tiergit" / CACHE_NAME
+    from tiergit import statedir   # stdlib-only module: the hook stays lean
+
+    return statedir.under(git_dir) / CACHE_NAME
 
 
 def _config_hash(repo: Path) -> str | None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from tiergit import import_sync, judge, parse, staged
+from tiergit import clock, import_sync, judge, parse, staged
 from tiergit.config import SLUG
 from tiergit.squad_compat import agent_slug, two_layer_notes
 from tiergit.errors import TiergitError
@@ -227,7 +227,7 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
         if needed not in cfg.tiers or "{agent}" not in cfg.tiers[needed].path:
             raise TiergitError(f"{cfg.path.name}: import squad needs per-agent `hot` and `cold` tiers",
                                "use `tiergit init --preset squad`, or add tiers.hot/cold with {agent} paths")
-    today = today or date.today()
+    today = today or clock.today()
     agents, notes, decisions = squad_sources(store)
     plan = Plan("tiergit import squad" + (" --retire-legacy" if retire_legacy else ""))
     plan.notes.extend(notes)
