@@ -131,3 +131,9 @@ def test_no_shared_fact_is_defined_twice() -> None:
                 if re.search(pattern, line) and path.name != home and '".cache"' not in line:
                     found.append(f"{path.relative_to(PACKAGE.parent)}:{n}: {line.strip()}")
     assert found == [], "a shared fact is built outside its home:\n" + "\n".join(found)
+
+
+def test_the_templates_folder_is_the_one_importlib_resources_names() -> None:
+    from importlib import resources as stdlib_resources
+
+    assert str(resources.templates()) == str(stdlib_resources.files("tiergit") / "templates")

@@ -270,17 +270,9 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
             f"# Archive: {Path(path).stem}\n\n<!-- moved from the legacy history by `tiergit import squad`"
             f" on {today.isoformat()} -->\n\n" + body)
         plan.add(path, new.rstrip("\n") + "\n", old, reason="older entries, out of the cold budget")
-    _stage(store, plan, to_stage)
+    staged.plan_stage(store, plan, to_stage)
     if retire_legacy:
         import_sync.plan_retire(store, plan, retire)
     return plan, results
 
 
-def _stage(store, plan: Plan, items: list[staged.Staged]) -> None:
-    if not items:
-        return
-    rel = staged.staging_path(store.config)
-    old = (store.repo / rel).read_text(encoding="utf-8") if (store.repo / rel).is_file() else None
-    new = staged.render(old, items)
-    count = len(staged.present_ids(new) - staged.present_ids(old or ""))
-    plan.add(rel, new, old, reason=f"{count} durable item(s) staged as promotion candidates")

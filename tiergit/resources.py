@@ -5,7 +5,7 @@ editable checkout all resolve the same way. Cost: no I/O until a file is read.
 """
 from __future__ import annotations
 
-from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:   # importlib.resources.abc is 3.11+; the annotation only needs it for checkers
@@ -13,7 +13,19 @@ if TYPE_CHECKING:   # importlib.resources.abc is 3.11+; the annotation only need
 
 
 def templates() -> Traversable:
-    """The root of `tiergit/templates`."""
+    """The root of `tiergit/templates`: the package folder itself when tiergit is installed as
+    files (wheel, editable), else importlib.resources' view of it (a zip import)."""
+    import tiergit
+
+    # importlib.resources costs ~5 ms to import (tempfile, zipfile), and the pre-commit hook
+    # reads a preset through here on every full run: take the folder from the import spec
+    # when there is one on disk, the same folder importlib.resources would return.
+    for location in tiergit.__spec__.submodule_search_locations or []:
+        root = Path(location) / "templates"
+        if root.is_dir():
+            return root
+    from importlib import resources
+
     return resources.files("tiergit") / "templates"
 
 
