@@ -27,7 +27,6 @@ from datetime import date
 from pathlib import Path
 
 from tiergit import clock, import_sync, judge, parse, staged
-from tiergit.config import SLUG
 from tiergit.squad_compat import agent_slug, two_layer_notes
 from tiergit.errors import TiergitError
 from tiergit.plan import Plan
