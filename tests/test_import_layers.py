@@ -186,3 +186,14 @@ def test_the_graph_reader_sees_every_kind_of_import(tmp_path: Path) -> None:
     assert {"yaml", "tiergit.git", "tiergit.parse"} <= top and "tiergit.store" not in top | lazy
     assert {"tiergit.commands.status", "click"} <= lazy
     assert cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [frozenset({"a", "b"})]
+
+
+def test_the_single_homes_are_stdlib_leaves() -> None:
+    """clock, statedir, resources and patterns are read by every layer, the hook included:
+    at module level they import no tiergit module and nothing outside the standard library."""
+    import sys
+
+    top, _ = graph()
+    for name in ("tiergit.clock", "tiergit.statedir", "tiergit.resources", "tiergit.patterns"):
+        outside = sorted(t for t in top[name] if t.startswith("tiergit") or t not in sys.stdlib_module_names)
+        assert outside == [], f"{name} imports {outside}"
