@@ -115,7 +115,7 @@ def test_openclaw_archive_kept_90_days(tmp_path, days_after_month_end, deleted):
     assert any(c.path.endswith("2026-03/note.md") and c.new is None for c in plan.changes) is deleted
 
 
-def _verdict(score: float, recalls: int, age_days: int) -> gate.Verdict:
+def _verdict(score: float, recalls: int, age_days: int) -> gate.GateVerdict:
     cand = Candidate(id="m-00000001", text="Pin the broker SDK to an exact version", raw="- [rule] Pin the broker SDK",
                      kind="rule", source="cold/a.md", line=3, entry=None,
                      age_day=TODAY - timedelta(days=age_days), target_tier="wiki", topic="rules")

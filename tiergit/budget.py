@@ -25,7 +25,7 @@ class Measure:
 
 
 @dataclass
-class Verdict:
+class BudgetVerdict:
     metric: str
     value: int
     limit: Limit
@@ -41,7 +41,7 @@ class FileHealth:
     path: str
     tier: str
     measure: Measure
-    verdicts: list[Verdict] = field(default_factory=list)
+    verdicts: list[BudgetVerdict] = field(default_factory=list)
 
     @property
     def health(self) -> str:
@@ -110,5 +110,5 @@ def judge(path: str, tier: Tier, m: Measure) -> FileHealth:
     for metric, limit in tier.budget.items():
         value = m.get(metric)
         health = level(value, limit)
-        fh.verdicts.append(Verdict(metric, value, limit, health))
+        fh.verdicts.append(BudgetVerdict(metric, value, limit, health))
     return fh

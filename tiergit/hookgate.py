@@ -20,7 +20,9 @@ CACHE_NAME = "gate-patterns-v2.json"   # v2: store folders and legacy files too
 
 
 def _cache_path(git_dir: Path) -> Path:
-    return git_dir / "tiergit" / CACHE_NAME
+    from tiergit import statedir   # stdlib-only module: the hook stays lean
+
+    return statedir.under(git_dir) / CACHE_NAME
 
 
 def _config_bytes(repo: Path) -> bytes | None:

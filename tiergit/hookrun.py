@@ -71,7 +71,7 @@ def pre_commit(repo: Path, as_json: bool = False, staged: list | None = None) ->
 def post_merge(repo: Path, as_json: bool = False) -> int:
     """Report the health of memory files the merge changed. Always 0: never blocks."""
     try:
-        from tiergit.commands.status import post_merge_report
+        from tiergit.statusmodel import post_merge_report
 
         text = post_merge_report(repo)
         if as_json:

@@ -12,6 +12,7 @@ from datetime import date
 from functools import lru_cache
 
 from tiergit.errors import InputError
+from tiergit.patterns import TRANSCRIPT_LINE_RE
 
 DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 BLOCK_ID_RE = re.compile(r"\s\^(m-[0-9a-z]{4,32})\s*$")
@@ -20,7 +21,6 @@ LIST_MARKER_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
 # OpenClaw's promotion note after a snippet in MEMORY.md: not part of the item's text (or id).
 OPENCLAW_NOTE_RE = re.compile(r"\s*\[score=[0-9.]+ [^\]]*source=[^\]]*\]\s*$")
 BOLD_LABEL_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]{1,60}?):?\*\*:?")
-TRANSCRIPT_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?(User|Assistant|Human|AI|Candidate)(?:\*\*)?:(?:\*\*)?\s", re.M)
 LEADING_DATE_RE = re.compile(r"^\**\d{4}-\d{2}-\d{2}(?:[t ][0-9:.]+z?)?\**\s*(?:[—–:-]+\s*)?")
 ITEM_DATE_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\[\w+\]\s*)?\**(\d{4}-\d{2}-\d{2})")
 
@@ -205,7 +205,7 @@ def classify(text: str, section_heading: str | None = None, labels: dict[str, li
     The entry with the most words wins (`**Fix pattern:**` rule over `**Fix:**` error).
     """
     stripped = text.lstrip()
-    if stripped.startswith("```") or stripped.startswith("~~~") or TRANSCRIPT_RE.match(stripped):
+    if stripped.startswith("```") or stripped.startswith("~~~") or TRANSCRIPT_LINE_RE.match(stripped):
         return "log"
     if re.match(r"^[-*+]\s+\[ \]", stripped):
         return "open"
@@ -344,7 +344,7 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
         while end > start and not body_lines[end - 1].strip():
             end -= 1
         text = "".join(body_lines[start:end])
-        if btype == "para" and not BOLD_LABEL_RE.match(text) and not TRANSCRIPT_RE.match(text):
+        if btype == "para" and not BOLD_LABEL_RE.match(text) and not TRANSCRIPT_LINE_RE.match(text):
             # A plain paragraph is only an item under a "log"/hot section or when labelled.
             if heading is None:
                 continue
@@ -427,6 +427,6 @@ def has_transcript(text: str) -> list[int]:
         if line.lstrip().startswith(("```", "~~~")):
             in_fence = not in_fence
             continue
-        if not in_fence and TRANSCRIPT_RE.match(line):
+        if not in_fence and TRANSCRIPT_LINE_RE.match(line):
             hits.append(n)
     return hits

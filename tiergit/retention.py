@@ -222,12 +222,11 @@ def plan_fit(store, today: date) -> Plan:
 
 def fix_budgets(store) -> list[str]:
     """`check --fix`: archive oldest cold entries until each tier fits; the paths changed."""
-    from tiergit.scoring import today_utc
-
+    from tiergit import clock
     from tiergit.fsutil import store_lock
 
     with store_lock(store.repo):
-        plan = plan_fit(store, today_utc())
+        plan = plan_fit(store, clock.today())
         return plan.apply(store.repo)
 
 
