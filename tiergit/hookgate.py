@@ -17,6 +17,7 @@ from pathlib import Path
 
 CONFIG_NAME = ".tiergit.yml"
 CACHE_NAME = "tier-patterns.json"
+VERSION = 2     # 2: the patterns include the secret scan's scope (a v1 cache skipped wiki/, legacy files)
 
 
 def _cache_path(git_dir: Path) -> Path:
@@ -38,7 +39,7 @@ def cached_patterns(repo: Path, git_dir: Path | None) -> list[re.Pattern[str]] |
         data = json.loads(_cache_path(git_dir).read_text())
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("config") != _config_hash(repo):
+    if not isinstance(data, dict) or data.get("version") != VERSION or data.get("config") != _config_hash(repo):
         return None
     try:
         return [re.compile(p) for p in data["patterns"]]
@@ -59,7 +60,7 @@ def save_patterns(repo: Path, git_dir: Path, patterns: list[str], index_config: 
 
     try:
         atomic_write(_cache_path(git_dir), json.dumps(
-            {"config": hashlib.sha1(work).hexdigest(), "patterns": patterns}))
+            {"version": VERSION, "config": hashlib.sha1(work).hexdigest(), "patterns": patterns}))
     except OSError:
         pass   # no cache: the next commit loads the config again
 

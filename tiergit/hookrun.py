@@ -32,8 +32,11 @@ def pre_commit(repo: Path, as_json: bool = False, staged: list | None = None) ->
     cfg = config_mod.from_bytes(staged_config, repo) if staged_config is not None else config_mod.load(repo)
     gd = hookgate.git_dir_of(repo) or git.git_dir(repo)   # read from .git / $GIT_DIR: no process
     if staged_config is not None or (repo / config_mod.CONFIG_NAME).is_file():
-        hookgate.save_patterns(repo, gd, [t.regex.pattern for t in cfg.tiers.values() if t.regex],
-                               staged_config)
+        from tiergit.secretscope import scope_regexes
+
+        # Tier files and the files only the secret scan reads (store root, legacy files).
+        hookgate.save_patterns(repo, gd, [t.regex.pattern for t in cfg.tiers.values() if t.regex]
+                               + scope_regexes(cfg), staged_config)
     sources = staged_sources(repo, cfg, staged)
     if not sources and not as_json:
         return 0

@@ -31,6 +31,15 @@ def in_scope(config, rel: str) -> bool:
     return any(fnmatchcase(rel, pattern) for pattern in _patterns(config))
 
 
+def scope_regexes(config) -> list[str]:
+    """`in_scope` as regexes (for the pre-commit hook's cache of paths worth checking)."""
+    from fnmatch import translate
+
+    root = str(config.root).strip("/")
+    out = [re.escape(root + "/")] if root not in ("", ".") else []
+    return out + [translate(pattern) for pattern in _patterns(config)]
+
+
 def findings(rel: str, data: bytes) -> list[Finding]:
     """SEC001 for each credential in a text file (binary files are skipped)."""
     if b"\0" in data[:8192]:
