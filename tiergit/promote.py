@@ -204,20 +204,29 @@ def _plan_writes(store, promo: Promotion) -> None:
                 new = _append_to_topic(new, topic, lines, fixed)
         promo.plan.add(target, new, old, reason=f"promote {len(rows)} item(s) for review")
         for r in rows:
-            promo.events.append({"id": r.cand.id, "action": "proposed", "text": r.cand.text,
-                                 "topic": r.cand.topic, "source": f"{r.cand.source}:{r.cand.line}",
-                                 "target": target, "reason": r.verdict.reason})
+            ev = {"id": r.cand.id, "action": "proposed", "text": r.cand.text,
+                  "topic": r.cand.topic, "source": f"{r.cand.source}:{r.cand.line}",
+                  "target": target, "reason": r.verdict.reason}
+            # Dreaming's provenance, where the target's format has no room for it (OpenClaw's MEMORY.md).
+            if r.cand.dreamed:
+                ev["dreamed"] = r.cand.dreamed
+            if r.cand.evidence:
+                ev["evidence"] = list(r.cand.evidence)
+            promo.events.append(ev)
     _plan_staging(store, promo)
 
 
 def _openclaw_append(old: str | None, today: date, rows: list[Row]) -> str:
     """OpenClaw's MEMORY.md: one `## Promoted From Short-Term Memory (day)` section, a marker per item.
-    The snippet is the source item's own clean text (labels kept), so the line in MEMORY.md
-    hashes to the same id and `review sync` finds it without a block id."""
+    A tier item's snippet is its own clean text (labels kept), so the line in MEMORY.md hashes
+    to the same id. A staged item (a Dreaming candidate, a proposal) is written as its cleaned
+    text (`_clean`: no `Candidate:` prefix, confidence, status, evidence refs or tags): its raw
+    line is Dreaming's bookkeeping, not knowledge; `review sync` finds it by the marker's source
+    line, and Dreaming's confidence and evidence stay in the review log's `proposed` event."""
     lines = []
     for r in rows:
         c = r.cand
-        text = FORCED_RE.sub("", parse.clean_text(c.raw)).strip()
+        text = _clean(c) if c.staged else FORCED_RE.sub("", parse.clean_text(c.raw)).strip()
         lines += openclaw_format.promotion_lines(c.source, c.line, c.raw.rstrip("\n").count("\n") + 1, text,
                                                  c.kind, r.score.total, r.recalls, r.score.signals.get("relevance", 0.0))
     return openclaw_format.append_promotions(old, today, lines)
