@@ -2,8 +2,9 @@
 
 Real memory states much of its knowledge with no label and no "never"/"always": "TDD
 non-negotiable for Domain/Application changes", "Every filed issue -> memory entry", "`init.ts`
-wrote an absolute `teamRoot` to config.json: crash on clone". These shapes are read here; `judge.plain_kind` asks them last, after its marker words and after it
-has set narrative ("Added …", "Fixed …") aside, so a work report is still condensed.
+wrote an absolute `teamRoot` to config.json: crash on clone". These shapes are read here;
+`judge.plain_kind` asks them last, after its marker words and after it has set narrative
+("Added …", "Fixed …") aside, so a work report is still condensed.
 
 A shape is a form plus an anchor (a constraint word, a quantifier, a cause, a failure with the
 code name it hit), at most MAX_SHAPE_CHARS long: every line kept verbatim costs the replay's
