@@ -5,7 +5,9 @@
 - chatter dropped: labelled chatter and junk lines session end does not keep verbatim (>= 0.8);
 - gate precision and recall on the labelled promotion candidates with the score, recall and age
   signals satisfied, so the content rules decide (>= 0.97 and >= 0.85);
-- with --replay, the corpus replay's tokens kept / tokens in (benchmarks/bench_replay.py, <= 15 %).
+- with --replay, the labelled durable corpus lines in cold after a real `session end` of their
+  files (tests/replay_labelled.py, target: all), and the corpus replay's tokens kept / tokens in
+  (benchmarks/bench_replay.py, <= 15 %).
 
 Prints each miss with --verbose. The floor beside the timings: reading the labelled sets only.
 Usage: python benchmarks/bench_judge.py [--corpus PATH] [--verbose] [--replay]
@@ -74,6 +76,15 @@ def main() -> None:
     took = time.perf_counter() - t0
     print(f"\njudged {len(lines)} memory lines and {len(cands)} candidates in {took:.2f} s "
           f"(floor: reading the labelled sets {floor:.2f} s)")
+    if args.replay and corpus.is_dir():
+        import replay_labelled
+        results = replay_labelled.outcomes(corpus)
+        for split in ("tune", "held"):
+            part = [r for r in results if r.line.split == split]
+            kept = [r for r in part if r.kept_kind]
+            print(f"session end of the labelled files, {split}: {sum(r.in_cold for r in part)}/{len(part)} labelled durable "
+                  f"lines in cold = {fmt(je.ratio(sum(r.in_cold for r in part), len(part)))}; of those judged durable "
+                  f"in place, in cold: {sum(r.in_cold for r in kept)}/{len(kept)}")
     if args.replay:
         subprocess.run([sys.executable, str(PROJECT / "benchmarks" / "bench_replay.py"), "--runs", "1"],
                        env={**os.environ, "TIERGIT_CORPUS": str(corpus)}, check=False)

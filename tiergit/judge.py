@@ -125,7 +125,9 @@ def plain_kind(text: str) -> str | None:
         return "rule"
     if FACT.search(low):
         return "fact"
-    return None
+    # No marker word: the line's shape (a constraint, "X because Y", a config value, a claim about code).
+    from tiergit import durable_shape
+    return None if why else durable_shape.shape_kind(body, bool(re.match(r"^\s*(?:[-*+]|\d+[.)])\s", text)))
 
 
 def narrative(text: str) -> bool:
