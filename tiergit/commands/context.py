@@ -1,4 +1,4 @@
-"""`tiergit context --agent A`: the spawn prompt (hot only by default) on stdout."""
+"""`tiergit context --agent A`: the spawn prompt (hot plus task-relevant items) on stdout."""
 from __future__ import annotations
 
 import click
@@ -29,9 +29,9 @@ from tiergit.context import SITUATIONS
 def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tuple[str, ...], situation: str | None,
             task: str | None, why: str | None, success: tuple[str, ...], template: str | None, show_stats: bool,
             strict: bool, as_json: bool) -> None:
-    """Print the spawn prompt for an agent: hot memory only, unless asked for more.
+    """Print the spawn prompt for an agent: hot memory plus what the task needs.
 
-    The prompt fills templates/spawn.md: Task, WHY, Success criteria and a
+    The prompt fills templates/spawn.md: Task, WHY, Success criteria, Escalation and a
     Memory Context with the hot tier, the items from cold, wiki and archive
     most relevant to the task (whole, with id and path, within the `spawn:
     knowledge_tokens` budget; nothing when nothing is relevant) and the wiki's
