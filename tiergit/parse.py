@@ -244,6 +244,11 @@ def _label_table_cached(frozen) -> list[tuple[str, str, tuple[str, ...] | None]]
 _LINE_RE = re.compile(r"[^\n]*\n|[^\n]+")
 
 
+# markdown-it ends a line at a lone \r too (a stray one sits in bradygaster/squad's decisions.md):
+# blanked before parsing, its line numbers stay those of split_lines.
+_LONE_CR_RE = re.compile(r"\r(?!\n)")
+
+
 def split_lines(text: str) -> list[str]:
     """Lines with their endings, split at \\n only (as markdown-it and git count them).
 
@@ -298,7 +303,7 @@ def split_frontmatter(text: str, path: str = "<text>") -> tuple[str, dict, str]:
 
 def _headings(body: str) -> list[tuple[int, int, str]]:
     """(0-based start line, level, text) of every heading in the body."""
-    tokens = _md().parse(body)
+    tokens = _md().parse(_LONE_CR_RE.sub(" ", body))
     out = []
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and tok.map is not None:
@@ -309,7 +314,7 @@ def _headings(body: str) -> list[tuple[int, int, str]]:
 def _block_ranges(body_lines: list[str]) -> list[tuple[str, int, int]]:
     """(type, start, end) top-level blocks of a section body: list items, paragraphs, fences."""
     text = "".join(body_lines)
-    tokens = _md().parse(text)
+    tokens = _md().parse(_LONE_CR_RE.sub(" ", text))
     blocks = []
     depth = 0
     list_depth = 0
