@@ -71,6 +71,12 @@ def test_following_the_over_budget_hint_lets_the_commit_through(squad_repo):
     assert "OVER BUDGET" in proc.stdout
     check = tiergit(squad_repo, "check", "--all")
     assert check.returncode == 1 and "BUD001" in check.stdout + check.stderr
+    # `check --fix` cannot archive pinned text: it changes nothing and names the same fix
+    cold = (squad_repo / ".squad/memory/cold/worf.md").read_text()
+    fix = tiergit(squad_repo, "check", "--fix")
+    assert fix.returncode == 1 and "Traceback" not in fix.stderr
+    assert "cold/worf.md: cold is over budget" in fix.stderr and "tiers.cold.budget." in fix.stderr
+    assert (squad_repo / ".squad/memory/cold/worf.md").read_text() == cold
     # apply the values the note names, as a user would
     wanted = dict(re.findall(r"tiers\.cold\.budget\.(\w+): (\d+)", proc.stdout))
     cfg = squad_repo / ".tiergit.yml"

@@ -5,7 +5,7 @@ For each agent's history.md (nothing is lost: cold + archive together hold every
   first `session end` has room): dated entries go, oldest first (items of a dated log
   section one by one). Pinned sections (every undated section: title, Core Context,
   Project Context, an undated Learnings block) always stay, even when cold cannot fit:
-  the import then reports cold over budget and names the fix (`over_budget_note`).
+  the import then reports cold over budget and names the fix (`fixhint.pinned_over_note`).
 - archive = what was taken out, in `<root>/<archive>/<yyyy>-<mm>/<agent>.md` by the
   entry's month - by date, never by position.
 - staging = every durable item (decision, rule, fact, correction) of the history
@@ -29,6 +29,7 @@ from tiergit import import_sync, judge, parse, staged
 from tiergit.config import SLUG
 from tiergit.squad_compat import agent_slug, two_layer_notes
 from tiergit.errors import TiergitError
+from tiergit.fixhint import pinned_over_note
 from tiergit.plan import Plan
 from tiergit.tokens import count_text
 
@@ -179,20 +180,9 @@ def import_agent(store, agent: str, source: str, today: date) -> AgentImport:
     measured = {"bytes": len(cold_text.encode("utf-8")), "tokens": size.tokens, "lines": cold_text.count("\n")}
     over = any(measured.get(m, 0) > lim for m, lim in limits.items())
     kept = sum(1 for s in parse.parse(cold_text, source, cfg.labels).sections if s.date is not None)
-    notes = [over_budget_note(cfg, agent, measured, limits)] if over else []
+    notes = [pinned_over_note(cfg.path.name, "cold", agent, measured, limits)] if over else []
     return AgentImport(agent, source, cold_text, taken, archive_texts, durable_items(doc, source, False),
                        size.tokens, measured["bytes"], over, kept, notes)
-
-
-def over_budget_note(cfg, agent: str, measured: dict[str, int], limits: dict[str, float]) -> str:
-    """The note for a cold file whose pinned sections alone exceed max, naming the fixes that work:
-    `check --fix` cannot (it archives dated entries only), a larger budget or a hand edit can."""
-    over = {m: v for m, v in measured.items() if m in limits and v > limits[m]}
-    sizes = ", ".join(f"{v} {m} > max {int(limits[m])}" for m, v in over.items())
-    raise_to = ", ".join(f"tiers.cold.budget.{m}: {v}" for m, v in over.items())
-    return (f"{agent}: cold is over budget ({sizes}) with every dated entry archived: its pinned "
-            f"(undated) sections stay in cold and are never archived; set {raise_to} (or more) in "
-            f"{cfg.path.name}, or shorten those sections by hand (move lasting knowledge to the wiki)")
 
 
 def squad_sources(store) -> tuple[list[tuple[str, str]], list[str], str | None]:
