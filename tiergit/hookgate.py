@@ -55,13 +55,16 @@ def save_patterns(repo: Path, git_dir: Path, patterns: list[str], index_config: 
         return
     if index_config is not None and index_config != work:
         return
-    from tiergit.fsutil import atomic_write
-
+    # A cache in the git dir, not memory: temp + rename is enough, and fsutil (the write path
+    # with its lock) stays off the hook's imports.
+    path = _cache_path(git_dir)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        atomic_write(_cache_path(git_dir), json.dumps(
-            {"config": hashlib.sha1(work).hexdigest(), "patterns": patterns}))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps({"config": hashlib.sha1(work).hexdigest(), "patterns": patterns}))
+        os.replace(tmp, path)
     except OSError:
-        pass   # no cache: the next commit loads the config again
+        tmp.unlink(missing_ok=True)   # no cache: the next commit loads the config again
 
 
 def nothing_to_check(repo: Path, git_dir: Path | None,
@@ -71,8 +74,8 @@ def nothing_to_check(repo: Path, git_dir: Path | None,
         return False
     if not staged:
         return True
-    if any(e.path == CONFIG_NAME for e in staged):
-        return False
+    if any(e.path == CONFIG_NAME or e.mode == "120000" for e in staged):
+        return False   # a staged symlink may sit anywhere in the store (TG004): the full run decides
     patterns = cached_patterns(repo, git_dir)
     if patterns is None:
         return False
