@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from pathlib import Path
 
 CONFIG_NAME = ".tiergit.yml"
@@ -23,11 +24,21 @@ def _cache_path(git_dir: Path) -> Path:
     return git_dir / "tiergit" / CACHE_NAME
 
 
-def _config_hash(repo: Path) -> str | None:
+def _config_bytes(repo: Path) -> bytes | None:
+    """The work-tree config when it is a regular file (a FIFO in its place would hang the read;
+    the full run reports it as TG006), else None."""
+    path = repo / CONFIG_NAME
     try:
-        return hashlib.sha1((repo / CONFIG_NAME).read_bytes()).hexdigest()
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        return path.read_bytes()
     except OSError:
         return None
+
+
+def _config_hash(repo: Path) -> str | None:
+    work = _config_bytes(repo)
+    return hashlib.sha1(work).hexdigest() if work is not None else None
 
 
 def cached_patterns(repo: Path, git_dir: Path | None) -> list[re.Pattern[str]] | None:
@@ -49,9 +60,8 @@ def cached_patterns(repo: Path, git_dir: Path | None) -> list[re.Pattern[str]] |
 def save_patterns(repo: Path, git_dir: Path, patterns: list[str], index_config: bytes | None) -> None:
     """Remember the tier regexes, only when the work-tree config is the one the index holds
     (the hook checks the commit's config: a cache keyed by an unstaged edit would lie)."""
-    try:
-        work = (repo / CONFIG_NAME).read_bytes()
-    except OSError:
+    work = _config_bytes(repo)
+    if work is None:
         return
     if index_config is not None and index_config != work:
         return
