@@ -7,11 +7,12 @@ In-process, on the pure functions that decide: no repository needed, so they are
 """
 from __future__ import annotations
 
-import subprocess
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+
+from conftest import git
 
 from tiergit import budget, config, dream_health, gate, parse, retention, transcript
 from tiergit.candidates import Candidate
@@ -107,10 +108,9 @@ def test_openclaw_archive_kept_90_days(tmp_path, days_after_month_end, deleted):
     old = tmp_path / retention.archive_dir(store) / "2026-03" / "note.md"
     old.parent.mkdir(parents=True)
     old.write_text("# archived\n")
-    # Only what HEAD holds unchanged leaves the tree (docs/safety.md): commit the month first.
-    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
-    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
-    subprocess.run(["git", "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "archive"], cwd=tmp_path, check=True)
+    # Archive leaves the tree only when git holds it unchanged (nothing lost): commit it.
+    for args in (("init", "-q", "-b", "main"), ("add", "-A"), ("commit", "-q", "-m", "archive")):
+        git(tmp_path, *args)
     plan = retention.plan_archive(store, today)
     assert any(c.path.endswith("2026-03/note.md") and c.new is None for c in plan.changes) is deleted
 

@@ -13,11 +13,10 @@ import hashlib
 import json
 import os
 import re
-import stat
 from pathlib import Path
 
 CONFIG_NAME = ".tiergit.yml"
-CACHE_NAME = "tier-patterns.json"
+CACHE_NAME = "gate-patterns-v2.json"   # v2: store folders and legacy files too
 
 
 def _cache_path(git_dir: Path) -> Path:
@@ -25,11 +24,12 @@ def _cache_path(git_dir: Path) -> Path:
 
 
 def _config_bytes(repo: Path) -> bytes | None:
-    """The work-tree config when it is a regular file (a FIFO in its place would hang the read;
-    the full run reports it as TG006), else None."""
+    """The work-tree config when it is a regular file (a FIFO there must not hang the hook)."""
+    import stat
+
     path = repo / CONFIG_NAME
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
+        if not stat.S_ISREG(os.lstat(path).st_mode):
             return None
         return path.read_bytes()
     except OSError:
@@ -37,8 +37,8 @@ def _config_bytes(repo: Path) -> bytes | None:
 
 
 def _config_hash(repo: Path) -> str | None:
-    work = _config_bytes(repo)
-    return hashlib.sha1(work).hexdigest() if work is not None else None
+    data = _config_bytes(repo)
+    return hashlib.sha1(data).hexdigest() if data is not None else None
 
 
 def cached_patterns(repo: Path, git_dir: Path | None) -> list[re.Pattern[str]] | None:
@@ -61,12 +61,9 @@ def save_patterns(repo: Path, git_dir: Path, patterns: list[str], index_config: 
     """Remember the tier regexes, only when the work-tree config is the one the index holds
     (the hook checks the commit's config: a cache keyed by an unstaged edit would lie)."""
     work = _config_bytes(repo)
-    if work is None:
+    if work is None or (index_config is not None and index_config != work):
         return
-    if index_config is not None and index_config != work:
-        return
-    # A cache in the git dir, not memory: temp + rename is enough, and fsutil (the write path
-    # with its lock) stays off the hook's imports.
+    # A cache file, not memory: a plain temp + rename (the write path's lock library stays off the hook).
     path = _cache_path(git_dir)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -84,8 +81,8 @@ def nothing_to_check(repo: Path, git_dir: Path | None,
         return False
     if not staged:
         return True
-    if any(e.path == CONFIG_NAME or e.mode == "120000" for e in staged):
-        return False   # a staged symlink may sit anywhere in the store (TG004): the full run decides
+    if any(e.path == CONFIG_NAME for e in staged):
+        return False
     patterns = cached_patterns(repo, git_dir)
     if patterns is None:
         return False

@@ -241,19 +241,14 @@ def _label_table_cached(frozen) -> list[tuple[str, str, tuple[str, ...] | None]]
     return _label_table({k: list(v) for k, v in frozen})
 
 
-_LINE_RE = re.compile(r"[^\n]*\n|[^\n]+")
-
-
-# markdown-it ends a line at a lone \r too (a stray one sits in bradygaster/squad's decisions.md):
-# blanked before parsing, its line numbers stay those of split_lines.
-_LONE_CR_RE = re.compile(r"\r(?!\n)")
+_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 def split_lines(text: str) -> list[str]:
-    """Lines with their endings, split at \\n only (as markdown-it and git count them).
+    """Lines with their endings, split where markdown-it splits them (\\r\\n, \\r or \\n).
 
     str.splitlines also breaks at form feeds, U+0085 and U+2028, which real files hold
-    (a .NET project's histories carry stray \\x0c): line numbers would drift from git's."""
+    (a .NET project's histories carry stray \\x0c): block maps would point past the lines."""
     return _LINE_RE.findall(text)
 
 
@@ -303,7 +298,7 @@ def split_frontmatter(text: str, path: str = "<text>") -> tuple[str, dict, str]:
 
 def _headings(body: str) -> list[tuple[int, int, str]]:
     """(0-based start line, level, text) of every heading in the body."""
-    tokens = _md().parse(_LONE_CR_RE.sub(" ", body))
+    tokens = _md().parse(body)
     out = []
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and tok.map is not None:
@@ -314,7 +309,7 @@ def _headings(body: str) -> list[tuple[int, int, str]]:
 def _block_ranges(body_lines: list[str]) -> list[tuple[str, int, int]]:
     """(type, start, end) top-level blocks of a section body: list items, paragraphs, fences."""
     text = "".join(body_lines)
-    tokens = _md().parse(_LONE_CR_RE.sub(" ", text))
+    tokens = _md().parse(text)
     blocks = []
     depth = 0
     list_depth = 0
