@@ -5,9 +5,21 @@ entry imports no click, and reads the three versions before importing the parser
 side did not change the file (or both made the same change) the answer is the other side,
 as in any three-way merge, and no parser is loaded at all. `--help`, `--json` and bad
 arguments go to the full CLI (`tiergit merge-driver`), which prints the usual messages.
+
+Odd files: git hands the driver three regular temp files. A symlink, FIFO, device or
+folder in their place is refused before anything is read or written (exit 2, one line):
+reading a FIFO would hang, and writing %A through a link would write wherever it points.
+
+No store lock: the driver writes only %A, git's own temp file (git then writes the
+merged file into the tree itself, under its index.lock), never a store file a tiergit
+command reads or writes. Waiting on the store lock would add nothing but a stall: a
+merge run while `session end` or a nightly `archive` holds it would sit for up to 60 s
+per file, and a merge started under a tiergit command would wait for itself.
 """
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
 
@@ -28,11 +40,30 @@ def _fallback(base: Path, ours: Path, theirs: Path, path: str, why: str) -> dict
             "notes": [f"{why}; merged line by line instead"]}
 
 
+def check_inputs(paths: list[Path]) -> None:
+    """Refuse any input that is not a regular file (no link, FIFO, device, folder). Cost: 3 lstats."""
+    from tiergit.errors import TiergitError
+
+    for p in paths:
+        try:
+            mode = os.lstat(p).st_mode
+        except OSError as exc:
+            raise TiergitError(f"{p}: cannot be read ({exc.strerror})",
+                               "run it as git does: tiergit merge-driver %O %A %B %P") from None
+        if not stat.S_ISREG(mode):
+            kind = ("a symlink" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode)
+                    else "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket")
+            raise TiergitError(f"{p}: is {kind}, not a regular file; the merge driver reads and writes "
+                               "only the regular temp files git gives it",
+                               "nothing was written; run it as git does: tiergit merge-driver %O %A %B %P")
+
+
 def run_driver(base: Path, ours: Path, theirs: Path, path: str) -> dict:
     from tiergit import fsutil, parse
     from tiergit.errors import TiergitError
     from tiergit.merge import MAX_MERGE_BYTES, merge_texts
 
+    check_inputs([base, ours, theirs])
     largest = max(p.stat().st_size for p in (base, ours, theirs))
     if largest > MAX_MERGE_BYTES:   # entry matching is not worth minutes: git's line merge is linear
         return _fallback(base, ours, theirs, path, f"{largest} bytes is over the entry-merge cap "
@@ -59,11 +90,22 @@ def trivial(base: bytes, ours: bytes, theirs: bytes) -> bytes | None:
 def main(args: list[str]) -> int:
     """`python -m tiergit merge-driver BASE OURS THEIRS [PATH]`: exit 0 merged, 1 conflicts."""
     paths = [Path(a) for a in args[:3]]
-    if len(args) not in (3, 4) or any(a.startswith("-") for a in args) or not all(p.is_file() for p in paths):
+    if len(args) not in (3, 4) or any(a.startswith("-") for a in args) or not all(p.exists() for p in paths):
         from tiergit.cli import main as cli_main   # the CLI explains what is wrong (exit 2)
 
         cli_main()
         return 2
+    from tiergit.errors import TiergitError
+
+    try:
+        return _merge(paths, args)
+    except TiergitError as exc:   # a link, FIFO or device: the usual one-line error, exit 2
+        sys.stderr.write(f"tiergit: error: {exc.message}\n" + (f"  hint: {exc.hint}\n" if exc.hint else ""))
+        return 2
+
+
+def _merge(paths: list[Path], args: list[str]) -> int:
+    check_inputs(paths)
     base, ours, theirs = paths
     path = args[3] if len(args) == 4 else str(ours)
     data = [p.read_bytes() for p in paths]

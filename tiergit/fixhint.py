@@ -27,3 +27,17 @@ def fixes_for(config, paths: list[str]) -> str:
         if match and match[0].name not in seen:
             seen[match[0].name] = f"{match[0].name}: {fix_command(match[0])}"
     return "; ".join(seen.values())
+
+
+def pinned_over_note(config_name: str, tier_name: str, who: str, measured: dict[str, int],
+                     limits: dict[str, float]) -> str:
+    """The note for a file over max with nothing left to archive but pinned (undated)
+    sections, which are never archived: `check --fix` cannot help, a larger budget or a
+    hand edit can. Names the budget values that fit the file."""
+    over = {m: v for m, v in measured.items() if m in limits and v > limits[m]}
+    sizes = ", ".join(f"{v} {m} > max {int(limits[m])}" for m, v in over.items())
+    raise_to = ", ".join(f"tiers.{tier_name}.budget.{m}: {v}" for m, v in over.items())
+    return (f"{who}: {tier_name} is over budget ({sizes}) with every dated entry archived: its pinned "
+            f"(undated) sections stay and are never archived; set {raise_to} (or more) in "
+            f"{config_name}, or shorten those sections by hand (move lasting knowledge to the wiki)")
+

@@ -2,13 +2,12 @@
 
 For each agent's history.md (nothing is lost: cold + archive together hold every line):
 - cold tier = the file minus what does not fit its budget (the warn level, so the
-  first `session end` has room): dated entries go first, oldest first (items of a
-  dated log section one by one), then undated sections, earliest first. Pinned
-  core sections (title, Core Context, Project Context) and headings without items
-  always stay.
+  first `session end` has room): dated entries go, oldest first (items of a dated log
+  section one by one). Pinned sections (every undated section: title, Core Context,
+  Project Context, an undated Learnings block) always stay, even when cold cannot fit:
+  the import then reports cold over budget and names the fix (`fixhint.pinned_over_note`).
 - archive = what was taken out, in `<root>/<archive>/<yyyy>-<mm>/<agent>.md` by the
-  entry's month (undated sections: the month git blame dates their heading, else the
-  import's month) - by date, never by position.
+  entry's month - by date, never by position.
 - staging = every durable item (decision, rule, fact, correction) of the history
   files, and every decision of decisions.md, as promotion candidates (see staged.py).
 - hot = created from the hot template when the agent has none.
@@ -29,10 +28,10 @@ from pathlib import Path
 from tiergit import clock, import_sync, judge, parse, staged
 from tiergit.squad_compat import agent_slug, two_layer_notes
 from tiergit.errors import TiergitError
+from tiergit.fixhint import pinned_over_note
 from tiergit.plan import Plan
 from tiergit.tokens import count_text
 
-CORE_HEADINGS = {"core context", "project context"}
 DECISION_LABEL_RE = re.compile(r"(?mi)^\s*(?:[-*+]\s+)?\*\*(?:what|decision)\s*:?\*\*")
 FALLBACK_HOT = ("# {agent}: hot memory\n\n## Current task\n\n## Active decisions\n\n## Last actions\n\n"
                 "## Blockers\n\n## Talking to\n")
@@ -68,8 +67,9 @@ def _heading_key(heading: str | None) -> str:
 
 
 def units_of(doc: parse.MemoryDoc) -> list[Unit]:
-    """Removable units in removal order: dated (oldest first), then undated sections (earliest first)."""
-    dated, undated = [], []
+    """Removable units in removal order: dated entries and dated log items, oldest first.
+    Pinned (undated) sections and the undated items of a log section are never units. Cost: one pass."""
+    dated = []
     for sec in doc.sections:
         if sec.level == 0:
             continue
@@ -79,10 +79,10 @@ def units_of(doc: parse.MemoryDoc) -> list[Unit]:
             for item in sec.items:
                 if item.date is not None:
                     dated.append(Unit(item.line, item.end_line, item.date, sec.heading))
-        elif sec.level > 1 and sec.items and _heading_key(sec.heading) not in CORE_HEADINGS:
-            undated.append(Unit(sec.line, sec.end_line, None, None))
+        # Any other undated section is pinned (DESIGN: never expired, never archived): it
+        # stays in cold even when cold cannot fit, and the import reports the overflow.
     dated.sort(key=lambda u: (u.date, u.first))
-    return dated + undated
+    return dated
 
 
 def fit(lines: list[str], units: list[Unit], limits: dict[str, float], encoding: str) -> tuple[set[int], list[Unit]]:
@@ -161,9 +161,8 @@ def import_agent(store, agent: str, source: str, today: date) -> AgentImport:
     cold_text = "".join(ln for n, ln in enumerate(lines, 1) if n not in removed)
     archive_base = cfg.repo_path(cfg.archive).rstrip("/")
     groups: dict[str, list[Unit]] = {}
-    blame = _blame(store, source) if any(u.date is None for u in taken) else {}
     for u in sorted(taken, key=lambda u: u.first):
-        month = (u.date or blame.get(u.first) or today).strftime("%Y-%m")
+        month = (u.date or today).strftime("%Y-%m")   # units are dated; `today` only guards the type
         groups.setdefault(f"{archive_base}/{month}/{agent}.md", []).append(u)
     archive_texts = {}
     for path, units in groups.items():
@@ -180,22 +179,9 @@ def import_agent(store, agent: str, source: str, today: date) -> AgentImport:
     measured = {"bytes": len(cold_text.encode("utf-8")), "tokens": size.tokens, "lines": cold_text.count("\n")}
     over = any(measured.get(m, 0) > lim for m, lim in limits.items())
     kept = sum(1 for s in parse.parse(cold_text, source, cfg.labels).sections if s.date is not None)
-    notes = []
-    if over:
-        notes.append(f"{agent}: cold is still over budget after archiving every entry "
-                     f"({size.tokens} tokens): its pinned core sections are too large; compact them by hand")
+    notes = [pinned_over_note(cfg.path.name, "cold", agent, measured, limits)] if over else []
     return AgentImport(agent, source, cold_text, taken, archive_texts, durable_items(doc, source, False),
                        size.tokens, measured["bytes"], over, kept, notes)
-
-
-def _blame(store, source: str) -> dict:
-    """line -> date git blame gives it (the age rule for undated sections); {} outside git."""
-    from tiergit import git
-
-    try:
-        return git.blame_dates(store.repo, source, rev=None)
-    except TiergitError:
-        return {}
 
 
 def squad_sources(store) -> tuple[list[tuple[str, str]], list[str], str | None]:

@@ -14,6 +14,7 @@ from pathlib import PurePosixPath
 
 from tiergit import budget, parse, retention_keep
 from tiergit.errors import TiergitError
+from tiergit.fixhint import pinned_over_note
 from tiergit.plan import Plan
 
 DAILY_TTL_DAYS = 30
@@ -161,6 +162,21 @@ def plan_archive(store, today: date) -> Plan:
     return plan
 
 
+def _measure(text: str, tier, encoding: str) -> dict[str, int]:
+    """`text` in each of the tier's budget metrics. Cost: one token count when tokens are budgeted."""
+    from tiergit import budget, tokens
+
+    out = {}
+    for metric in tier.budget:
+        if metric == "bytes":
+            out[metric] = len(text.encode("utf-8"))
+        elif metric == "lines":
+            out[metric] = budget.line_count(text)
+        else:
+            out[metric] = tokens.count_text(text, encoding).tokens
+    return out
+
+
 def fit_cuts(cfg, rel: str, text: str, tier, keep: str | None = None) -> tuple[str, list[Cut]]:
     """The oldest entries (then oldest log items) to archive so `text` gets under the warn
     level - headroom, so the next session does not block again; pinned sections never, nor a
@@ -216,17 +232,23 @@ def plan_fit(store, today: date) -> Plan:
         if chosen:
             add_to_archive(plan, store, pending, rel, text, chosen)
             plan.add(rel, new, text, reason=f"{len(chosen)} oldest {plural(len(chosen), 'entry', 'entries')} archived to fit the budget")
+        if budget.over(new, tier, cfg.tokenizer):   # only pinned text is left: name the fix that works
+            limits = {m: lim.max for m, lim in tier.budget.items()}
+            plan.notes.append(pinned_over_note(cfg.path.name, tier.name, rel, _measure(new, tier, cfg.tokenizer), limits))
     flush_archive(plan, store, pending)
     return plan
 
 
-def fix_budgets(store) -> list[str]:
-    """`check --fix`: archive oldest cold entries until each tier fits; the paths changed."""
+def fix_budgets(store, notes: list[str] | None = None) -> list[str]:
+    """`check --fix`: archive oldest cold entries until each tier fits; the paths changed.
+    A file still over max (pinned text only) gets a note in `notes` naming the fix."""
     from tiergit import clock
     from tiergit.fsutil import store_lock
 
     with store_lock(store.repo):
         plan = plan_fit(store, clock.today())
+        if notes is not None:
+            notes.extend(plan.notes)
         return plan.apply(store.repo)
 
 

@@ -12,7 +12,8 @@ from tiergit.cli import echo_json, open_store
 @click.command()
 @click.option("--apply", "do_apply", is_flag=True, help="Move the findings to the archive (default: preview).")
 @click.option("--pr-body", "pr_body", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Append the proposed cuts to this PR body (the promotion PR's, on the promotion branch).")
+              help="Append the proposed cuts to this PR body (the promotion PR's, on the promotion branch); "
+              "- for stdout.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
 def audit(ctx: click.Context, do_apply: bool, pr_body: Path | None, as_json: bool) -> None:
@@ -35,7 +36,9 @@ def audit(ctx: click.Context, do_apply: bool, pr_body: Path | None, as_json: boo
     from tiergit import audit as audit_mod
     from tiergit import logs
     from tiergit import clock
+    from tiergit.outfile import check_output
 
+    check_output(pr_body, "--pr-body", json_too=as_json)   # refused before the cut, not after it
     store = open_store(ctx)
     today = clock.today()
     from tiergit.fsutil import store_lock_if
@@ -73,5 +76,10 @@ def _append_body(path: Path, findings) -> None:
     section = ("\n## Proposed for the archive (audit)\n\n"
                "To keep an item, restore its line in this PR before merging.\n\n"
                "| where | item | why |\n| --- | --- | --- |\n" + "\n".join(rows) + "\n")
+    from tiergit.outfile import is_stdout
+
+    if is_stdout(path):   # `-`: the section alone, after the report
+        click.echo(section, nl=False)
+        return
     old = path.read_text(encoding="utf-8") if path.is_file() else ""
     atomic_write(path, old + section)

@@ -47,7 +47,10 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
     if fix:
         from tiergit.retention import fix_budgets  # type: ignore[import-not-found]
 
-        changed = fix_budgets(store)
+        notes: list[str] = []
+        changed = fix_budgets(store, notes)
+        for note in notes:   # a file over max with only pinned text left: --fix cannot help, say what can
+            click.echo(f"tiergit: {note}", err=True)
         if changed:
             click.echo(f"tiergit: --fix changed {len(changed)} file(s): " + ", ".join(changed))
             ctx.exit(1)

@@ -65,7 +65,7 @@ def render_explain(rows) -> str:
 @click.option("--explain", "selector", metavar="SELECTOR", help="Show one candidate's score breakdown and every gate "
               "check (an id m-…, an id prefix, PATH:LINE, or words of its text).")
 @click.option("--pr-body", "pr_body", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the pull-request body (markdown) to this file.")
+              help="Write the pull-request body (markdown) to this file; - for stdout (the summary then goes to stderr).")
 @click.option("--limit", type=click.IntRange(min=0), default=None, metavar="N", help="Promote at most N items this run.")
 @click.option("--all", "show_all", is_flag=True, help="List every candidate (default: the accepted ones, the 50 "
               "best rejected, none already promoted or reviewed).")
@@ -89,6 +89,9 @@ def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: P
       git checkout -b tiergit/promote
       tiergit promote --apply --pr-body /tmp/body.md
     """
+    from tiergit.outfile import check_output
+
+    check_output(pr_body, "--pr-body", json_too=as_json)   # a link, FIFO or device: refused before any work
     store = open_store(ctx)
     if open_pr:
         _check_open_pr(store, pr_body)
@@ -119,45 +122,59 @@ def _promote(ctx: click.Context, store, do_apply: bool, selector: str | None, pr
     if pr_body is not None:
         from tiergit.audit import themes
 
-        text = prbody.render(store, promo, themes(store, promo.today))
-        from tiergit.fsutil import atomic_write
-        atomic_write(pr_body, text)
+        from tiergit.outfile import is_stdout, write_output
+
+        body = prbody.render(store, promo, themes(store, promo.today))
+        if not is_stdout(pr_body):
+            write_output(pr_body, body)   # before the apply: a refused target stops the run
     written: list[str] = []
     if do_apply:
         written = promote_mod.apply(store, promo)
+    if pr_body is not None and is_stdout(pr_body):
+        # `--pr-body -`: stdout carries the body alone (pipe it to `gh pr create -F -`); the summary goes to stderr.
+        write_output(pr_body, body)
+        _summary(store, promo, do_apply, show_all, err=True)
+        return
     if as_json:
         echo_json({**promo.as_dict(), "applied": do_apply, "written": written,
                    "pr_body": str(pr_body) if pr_body else None})
     else:
-        click.echo(render(promo, show_all))
-        click.echo("")
-        click.echo(promo.plan.preview())
-        if do_apply:
-            click.echo(f"applied: {len(promo.accepted)} item(s) proposed; commit on a branch and open a pull request")
-            _note_branch(store)
-        elif promo.accepted:
-            click.echo(f"preview only: run with --apply to append {len(promo.accepted)} item(s) for review")
+        _summary(store, promo, do_apply, show_all)
         if pr_body is not None:
             click.echo(f"pull-request body written to {pr_body}")
     if open_pr:
         _open_pr(store, promo, pr_body, written)
 
 
-def _note_branch(store) -> None:
+def _summary(store, promo, do_apply: bool, show_all: bool, err: bool = False) -> None:
+    """The human report: candidates, the plan, what to do next (to stderr when stdout holds the body)."""
+    click.echo(render(promo, show_all), err=err)
+    click.echo("", err=err)
+    click.echo(promo.plan.preview(), err=err)
+    if do_apply:
+        click.echo(f"applied: {len(promo.accepted)} item(s) proposed; commit on a branch and open a pull request",
+                   err=err)
+        _note_branch(store, err)
+    elif promo.accepted:
+        click.echo(f"preview only: run with --apply to append {len(promo.accepted)} item(s) for review", err=err)
+
+
+def _note_branch(store, err: bool = False) -> None:
     from tiergit import git
 
     branch = git.current_branch(store.repo)
     if branch in ("main", "master"):
         click.echo(f"note: on {branch}: durable tiers are reviewed, so commit this on a branch "
-                   "(git switch -c tiergit/promote) and open a pull request")
+                   "(git switch -c tiergit/promote) and open a pull request", err=err)
 
 
 def _check_open_pr(store, pr_body: Path | None) -> None:
     """Refuse --open-pr before anything is written when it cannot work."""
     from tiergit.errors import TiergitError
 
-    if pr_body is None:
-        raise TiergitError("promote --open-pr needs --pr-body FILE", "add --pr-body .git/tiergit-pr.md")
+    if pr_body is None or str(pr_body) == "-":
+        raise TiergitError("promote --open-pr needs --pr-body FILE (not -: the pull request reads the file)",
+                           "add --pr-body .git/tiergit-pr.md")
 
 
 def _check_ready(store) -> None:
