@@ -82,10 +82,11 @@ def main(args: list[str], cwd: str | None = None) -> int | None:
     if not path.is_file():
         return None
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30, isolation_level=None)
     except sqlite3.Error:
         return None
     try:
+        db.execute("BEGIN")   # one snapshot for the checks and the query, whatever a writer does
         return _answer(db, repo, head, opts)
     except sqlite3.Error:
         return None   # an old or damaged index: the full path rebuilds it
