@@ -62,7 +62,7 @@ def bench_merge(quick: bool) -> None:
     print(f"   files over {MAX_MERGE_BYTES} bytes are merged by `git merge-file` (linear)")
     if quick:
         return
-    from tiergit.commands.merge import run_driver
+    from tiergit.driverrun import run_driver
 
     with tempfile.TemporaryDirectory() as tmp:
         base = "# Cold\n\n" + "".join(f"### 2026-05-{i % 28 + 1:02d}: entry {i}\n\n- item {i} about the cache\n\n"

@@ -84,7 +84,7 @@ def kept_by_transcript(text: str) -> bool:
     return bool(transcript._verbatim([text]))
 
 
-def gate_verdict(c: Cand) -> gate.Verdict:
+def gate_verdict(c: Cand) -> gate.GateVerdict:
     """The gate's verdict with the score, recall and age signals satisfied, so the content rules decide
     (the issue's "lowered score gate")."""
     raw = c.raw if c.staged or parse.LIST_MARKER_RE.match(c.raw) else c.raw

@@ -195,4 +195,5 @@ def test_a_proposal_promoted_into_openclaw_memory_md_is_accepted_by_review_sync(
     ok(tiergit(repo, "promote", "--apply"))
     assert "<!-- openclaw-memory-promotion:memory:.tiergit/candidates.md:" in (repo / "MEMORY.md").read_text()
     commit(repo, "promote")
-    assert "Review: accepted 1, rejected 0" in ok(tiergit(repo, "review", "sync")).stdout
+    # OpenClaw's own log line (issue 17): `review sync` prints and logs `Dream review: accepted N, rejected M`.
+    assert "Dream review: accepted 1, rejected 0" in ok(tiergit(repo, "review", "sync")).stdout

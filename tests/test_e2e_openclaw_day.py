@@ -56,7 +56,9 @@ def test_openclaw_day_prunes_memory_md_through_review(repo):
     assert audit["applied"] and audit["prune_events"] > 0
     pruned = (repo / "MEMORY.md").read_text()
     assert line_count(pruned) < 200
-    archived = "".join(p.read_text() for p in (repo / load(repo).repo_path("archive/")).rglob("*.md"))
+    cfg = load(repo)    # the archive is where the config puts it (openclaw: /memory/archive/, not under root)
+    archive = repo / cfg.repo_path(cfg.archive)
+    archived = "".join(p.read_text() for p in archive.rglob("*.md"))
     gone = [ln for ln in original.splitlines() if ln.strip() and ln not in pruned.splitlines()]
     assert gone and all(ln in archived for ln in gone)        # nothing lost: every cut line is archived
     assert "## Proposed for the archive (audit)" in body.read_text()

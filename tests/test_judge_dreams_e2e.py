@@ -1,7 +1,9 @@
-"""End to end: real DREAMS.md files from the corpus, staged in an openclaw-preset repo through real
-commits and hooks, then `promote --apply`: MEMORY.md gains only clean, durable items (no Dreaming
-metadata, evidence refs or tags in the text; provenance in the comment), and a hand-written DREAMS.md
-with every metadata form promotes exactly its staged, confident, durable candidates."""
+"""End to end: real DREAMS.md files from the corpus, placed where OpenClaw keeps them (the workspace
+root, read by tiergit as staging and never written) in an openclaw-preset repo through real commits
+and hooks, then `promote --apply`: MEMORY.md gains only clean, durable items in OpenClaw's promotion
+format (no Dreaming metadata, evidence refs or tags in the text; provenance in the marker comment and
+the review log), and a hand-written DREAMS.md with every metadata form promotes exactly its staged,
+confident, durable candidates."""
 from __future__ import annotations
 
 import json
@@ -10,41 +12,58 @@ import re
 import pytest
 
 from conftest import CORPUS, commit, corpus_files, git, ok, tiergit, write
-from tiergit import judge
-from tiergit.candidates import default_staging
+from tiergit import judge, logs, openclaw_format
 from tiergit.store import Store
 
 METADATA = re.compile(r"(?i)confidence\s*[:=]|status\s*[:=]\s*(?:staged|promoted|rejected)|\[likely_durable\]|"
                       r"\[unclear\]|^\s*-?\s*Candidate:|\[memory/[^\]]*\]|evidence:")
 
 
+# OpenClaw's own note at the end of a promoted line (`[score=0.873 recalls=0 avg=0.620
+# source=memory/x.md:10-13]`): part of OpenClaw's promotion format, which tiergit writes so that
+# OpenClaw reads its promotions as its own. It is allowed, exactly in that form, and nothing else.
+OPENCLAW_NOTE = re.compile(r" \[score=\d\.\d{3} recalls=\d+ avg=\d\.\d{3} source=DREAMS\.md:\d+-\d+\]$")
+
+
 def added_items(repo) -> list[str]:
+    """Each promoted line of MEMORY.md, with the OpenClaw marker comment above it: `marker\nline`."""
     text = (repo / "MEMORY.md").read_text(encoding="utf-8") if (repo / "MEMORY.md").exists() else ""
-    return [ln for ln in text.splitlines() if ln.startswith("- [")]
+    lines = text.splitlines()
+    return [f"{lines[i - 1]}\n{ln}" for i, ln in enumerate(lines) if ln.startswith("- [")]
 
 
 def promote(repo, dreams_text: str) -> list[str]:
     ok(tiergit(repo, "init", "--preset", "openclaw"))
     commit(repo, "tiergit init")
-    staging = default_staging(Store.open(repo))
+    # OpenClaw keeps DREAMS.md at the workspace root; tiergit reads it as staging.
+    staging = openclaw_format.dreams_paths(Store.open(repo).config)[0]
     write(repo / staging, dreams_text)
     commit(repo, "dreams")
     # A committed line is never of unknown age: git dates it (the openclaw preset has no minimum age).
-    rows = json.loads(ok(tiergit(repo, "promote", "--json")).stdout)["candidates"]
+    plan = json.loads(ok(tiergit(repo, "promote", "--json")).stdout)
+    rows = plan["candidates"]
     assert rows and all(row["age_day"] for row in rows)
     git(repo, "switch", "-q", "-c", "tiergit/promote")
     ok(tiergit(repo, "promote", "--apply"))
+    assert (repo / staging).read_text() == dreams_text      # OpenClaw's DREAMS.md is never written
+    if not git(repo, "status", "--porcelain").stdout.strip():
+        # Nothing confident and durable: the run changes no file (a nightly job opens no empty PR).
+        assert plan["promote"] == 0, plan["promote"]
+        return []
     commit(repo, "tiergit: promote")    # the promotion commit passes the pre-commit hook
     return added_items(repo)
 
 
 def assert_clean(items: list[str]) -> None:
-    for line in items:
-        text = re.sub(r"<!--.*?-->", "", line).split(" ^m-")[0]
+    for pair in items:
+        marker, line = pair.split("\n")
+        assert re.fullmatch(r"<!-- openclaw-memory-promotion:memory:DREAMS\.md:\d+:\d+ -->", marker), pair
+        assert OPENCLAW_NOTE.search(line), line
+        text = OPENCLAW_NOTE.sub("", line)
+        assert "<!--" not in text and " ^m-" not in text, line
         assert not METADATA.search(text), line
         assert judge.junk(text) is None and judge.injection(text) is None, line
         assert re.match(r"- \[(?:decision|rule|fact|correction)\] ", line), line
-        assert "<!-- tiergit: from " in line
 
 
 WRITTEN = """# Dreams
@@ -77,12 +96,18 @@ WRITTEN = """# Dreams
 def test_hand_written_dreams_promote_only_staged_confident_durable_items(repo):
     items = promote(repo, WRITTEN)
     assert_clean(items)
-    texts = sorted(re.sub(r" <!--.*", "", ln) for ln in items)
+    texts = sorted(OPENCLAW_NOTE.sub("", pair.split("\n")[1]) for pair in items)
     assert texts == ["- [fact] The staging API requires the VPN",
                      "- [rule] Always pin the Node version in CI with .nvmrc",
                      "- [rule] The owner prefers short answers with links over long explanations"]
-    pin = next(ln for ln in items if ".nvmrc" in ln)
-    assert "evidence memory/2026-04-10.md:448-451" in pin and "Dreaming confidence 0.84" in pin
+    # Provenance: the marker names the DREAMS.md line; Dreaming's confidence and evidence are in
+    # the review log (OpenClaw's line has no room for them).
+    pin = next(pair for pair in items if ".nvmrc" in pair)
+    line = WRITTEN.splitlines().index(next(ln for ln in WRITTEN.splitlines() if ".nvmrc" in ln)) + 1
+    assert f"DREAMS.md:{line}:{line} -->" in pin
+    proposed = next(ev for ev in logs.read(Store.open(repo), logs.REVIEWS)
+                    if ev["action"] == "proposed" and ".nvmrc" in ev["text"])
+    assert proposed["evidence"] == ["memory/2026-04-10.md:448-451"] and proposed["dreamed"] == "confidence 0.84"
 
 
 @pytest.mark.corpus

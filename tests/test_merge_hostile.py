@@ -8,7 +8,7 @@ from pathlib import Path
 
 from conftest import commit, git, ok, tiergit, write
 from tiergit import mergederived, parse, session
-from tiergit.commands import merge as merge_cmd
+from tiergit import driverrun
 from tiergit.merge import merge_texts
 
 COLD = ".squad/memory/cold/picard.md"
@@ -124,7 +124,7 @@ def test_a_file_over_the_size_cap_is_merged_line_by_line(tmp_path, monkeypatch):
     base.write_text(BASE)
     ours.write_text(BASE + "\n### 2026-05-03: ours\n\n- o\n")
     theirs.write_text(BASE.replace("# Cold memory", "# Cold notes"))
-    outcome = merge_cmd.run_driver(base, ours, theirs, "cold.md")
+    outcome = driverrun.run_driver(base, ours, theirs, "cold.md")
     assert outcome["fallback"] and "entry-merge cap" in outcome["notes"][0]
     assert ours.read_text() == BASE.replace("# Cold memory", "# Cold notes") + "\n### 2026-05-03: ours\n\n- o\n"
 

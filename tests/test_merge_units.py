@@ -1,7 +1,7 @@
 """The pure merge (`merge_texts`) and the driver's file handling, without git merge around them."""
 from __future__ import annotations
 
-from tiergit.commands.merge import run_driver
+from tiergit.driverrun import run_driver
 from tiergit.merge import merge_texts
 
 BASE = "# Cold\n\n### 2026-05-01: first\n\n- one\n"

@@ -217,26 +217,29 @@ def _label_of(item) -> str | None:
     return None
 
 
-def test_real_labels_get_their_kind():
-    seen: dict[str, int] = {}
-    for path in _squad_files():
-        for item in parse.parse(path.read_text(encoding="utf-8"), str(path)).items:
+def _labelled_items(projects=TABLED):
+    """(path, item, label) of every item that starts with one of REAL_LABELS."""
+    for path in _squad_files(projects):
+        for item in parse.parse(path.read_text(encoding="utf-8", errors="surrogateescape"), str(path)).items:
             label = _label_of(item)
             if label in REAL_LABELS:
-                # The item's own text, not its section (`## Active Decisions` makes items decisions).
-                assert parse.classify(item.text) == REAL_LABELS[label][0], (path, item.line, label)
-                seen[label] = seen.get(label, 0) + 1
+                yield path, item, label
+
+
+def test_real_labels_get_their_kind():
+    seen: dict[str, int] = {}
+    for path, item, label in _labelled_items():
+        # The item's own text, not its section (`## Active Decisions` makes items decisions).
+        assert parse.classify(item.text) == REAL_LABELS[label][0], (path, item.line, label)
+        seen[label] = seen.get(label, 0) + 1
     assert seen == {label: n for label, (_, n) in REAL_LABELS.items()}
 
 
 def test_real_labels_get_their_kind_in_every_squad_project():
     seen = 0
-    for path in _squad_files(projects=None):
-        for item in parse.parse(path.read_text(encoding="utf-8", errors="surrogateescape"), str(path)).items:
-            label = _label_of(item)
-            if label in REAL_LABELS:
-                assert parse.classify(item.text) == REAL_LABELS[label][0], (path, item.line, label)
-                seen += 1
+    for path, item, label in _labelled_items(projects=None):
+        assert parse.classify(item.text) == REAL_LABELS[label][0], (path, item.line, label)
+        seen += 1
     assert seen > sum(n for _, n in REAL_LABELS.values())
 
 

@@ -32,7 +32,7 @@ def test_nothing_staged_imports_nothing_heavy(squad_repo: Path) -> None:
 def test_non_memory_commit_skips_the_config_once_patterns_are_cached(squad_repo: Path) -> None:
     _cold(squad_repo, "- fact one\n")
     commit(squad_repo, "memory")   # the full run caches the tier patterns
-    assert (squad_repo / ".git" / "tiergit" / "tier-patterns.json").is_file()
+    assert (squad_repo / ".git" / "tiergit" / "gate-patterns-v2.json").is_file()
     write(squad_repo / "src" / "app.py", "print('hi')\n")
     git(squad_repo, "add", "-A")
     assert _hook_in_process(squad_repo) == {"rc": 0, "heavy": []}

@@ -103,11 +103,3 @@ def test_report_shows_candidates_with_scores(squad_repo, tmp_path):
     assert "honour Retry-After" in section and "not durable" in section      # held back, with the reason
 
 
-def test_report_without_the_promotion_feature(squad_repo, monkeypatch):
-    """Where tiergit.promote is not installed, the report says so instead of failing."""
-    real = report.importlib.util.find_spec
-    monkeypatch.setattr(report.importlib.util, "find_spec",
-                        lambda name, *a: None if name == "tiergit.promote" else real(name, *a))
-    model = report.model(_store(squad_repo))
-    assert model["promotion"] == {"configured": False, "note": "promotion not configured", "candidates": []}
-    assert "promotion not configured" in report.render(model)

@@ -8,7 +8,7 @@ from datetime import date
 from conftest import tiergit, write
 
 from tiergit import logs
-from tiergit.candidates import MANAGED_BEGIN, MANAGED_END
+from tiergit.patterns import MANAGED_BEGIN, MANAGED_END
 from tiergit.review_loop import clear_staging, decided, plan_prune_sync
 from tiergit.store import Store
 

@@ -97,8 +97,8 @@ def test_summarizer_cannot_inject_headings_or_session_markers(squad_store: Path,
 
 
 def test_bad_compact_config_is_a_clear_error(squad_store: Path) -> None:
+    session.start(config.load(squad_store), "picard", "x")
     cfg = squad_store / ".tiergit.yml"
     cfg.write_text(cfg.read_text() + "compact: {timeout: -5}\n")
-    session.start(config.load(squad_store), "picard", "x")
     proc = tiergit(squad_store, "session", "end", "--agent", "picard")
     assert proc.returncode == 2 and "compact.timeout" in proc.stderr and ".tiergit.yml" in proc.stderr

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import git
+
 from tiergit import budget, config, dream_health, gate, parse, retention, transcript
 from tiergit.candidates import Candidate
 from tiergit.scoring import Score
@@ -106,11 +108,14 @@ def test_openclaw_archive_kept_90_days(tmp_path, days_after_month_end, deleted):
     old = tmp_path / retention.archive_dir(store) / "2026-03" / "note.md"
     old.parent.mkdir(parents=True)
     old.write_text("# archived\n")
+    # Archive leaves the tree only when git holds it unchanged (nothing lost): commit it.
+    for args in (("init", "-q", "-b", "main"), ("add", "-A"), ("commit", "-q", "-m", "archive")):
+        git(tmp_path, *args)
     plan = retention.plan_archive(store, today)
     assert any(c.path.endswith("2026-03/note.md") and c.new is None for c in plan.changes) is deleted
 
 
-def _verdict(score: float, recalls: int, age_days: int) -> gate.Verdict:
+def _verdict(score: float, recalls: int, age_days: int) -> gate.GateVerdict:
     cand = Candidate(id="m-00000001", text="Pin the broker SDK to an exact version", raw="- [rule] Pin the broker SDK",
                      kind="rule", source="cold/a.md", line=3, entry=None,
                      age_day=TODAY - timedelta(days=age_days), target_tier="wiki", topic="rules")

@@ -18,14 +18,14 @@ from tiergit.plan import Plan
 from tiergit.retention import Cut, add_to_archive, cut_lines, flush_archive
 
 DONE_RE = re.compile(r"^\s*[-*+]\s+\[[xX]\]\s")
-RESOLVED_RE = re.compile(r"(?i)\b(?:resolved|closed|fixed in|no longer (?:needed|an issue|applies|happens)|"
+RESOLVED_NOTE_RE = re.compile(r"(?i)\b(?:resolved|closed|fixed in|no longer (?:needed|an issue|applies|happens)|"
                          r"obsolete|deprecated|superseded)\b")
 STALE_DAYS = 180
 SUBJECT_RATIO = 90
 
 
 @dataclass(frozen=True)
-class Finding:
+class AuditFinding:
     path: str
     line: int
     end: int
@@ -42,9 +42,9 @@ def _subject(heading: str) -> str:
     return " ".join(content_words(parse.DATE_RE.sub("", heading)))
 
 
-def findings_in(doc: parse.MemoryDoc, rel: str, today: date, stale_days: int) -> list[Finding]:
+def findings_in(doc: parse.MemoryDoc, rel: str, today: date, stale_days: int) -> list[AuditFinding]:
     """Pure: the dead context of one parsed file."""
-    out: list[Finding] = []
+    out: list[AuditFinding] = []
     entries = doc.entries
     superseded: set[int] = set()
     for i, sec in enumerate(entries):
@@ -55,7 +55,7 @@ def findings_in(doc: parse.MemoryDoc, rel: str, today: date, stale_days: int) ->
             if newer is sec or newer.date is None or sec.date is None or newer.date <= sec.date:
                 continue
             if fuzz.token_sort_ratio(subj, _subject(newer.heading or "")) >= SUBJECT_RATIO:
-                out.append(Finding(rel, sec.line, sec.end_line, sec.date,
+                out.append(AuditFinding(rel, sec.line, sec.end_line, sec.date,
                                    f"superseded by the newer entry \"{newer.heading}\" (line {newer.line})",
                                    sec.heading or "", None))
                 superseded.add(id(sec))
@@ -71,12 +71,12 @@ def findings_in(doc: parse.MemoryDoc, rel: str, today: date, stale_days: int) ->
                 reason = "completed task (- [x])"
             elif item.kind == "log":
                 reason = "raw log / transcript line in a durable tier"
-            elif RESOLVED_RE.search(text) and item.kind not in ("decision", "correction"):
-                reason = f"resolved issue (\"{RESOLVED_RE.search(text)[0]}\")"  # type: ignore[index]
+            elif RESOLVED_NOTE_RE.search(text) and item.kind not in ("decision", "correction"):
+                reason = f"resolved issue (\"{RESOLVED_NOTE_RE.search(text)[0]}\")"  # type: ignore[index]
             elif item.date and item.kind in ("fact", "context") and (today - item.date).days > stale_days:
                 reason = f"stale dated fact ({item.date.isoformat()}, {(today - item.date).days} days old)"
             if reason:
-                out.append(Finding(rel, item.line, item.end_line, day, reason, text, sec.heading))
+                out.append(AuditFinding(rel, item.line, item.end_line, day, reason, text, sec.heading))
     return sorted(out, key=lambda f: (f.path, f.line))
 
 
@@ -85,8 +85,8 @@ def audited_tiers(store) -> list[str]:
     return [n for n, t in store.config.tiers.items() if t.durable or t.reviewed]
 
 
-def _over_budget(store, rel: str, text: str, doc: parse.MemoryDoc, found: list[Finding],
-                 today: date, recalls: dict[str, int]) -> list[Finding]:
+def _over_budget(store, rel: str, text: str, doc: parse.MemoryDoc, found: list[AuditFinding],
+                 today: date, recalls: dict[str, int]) -> list[AuditFinding]:
     """A reviewed tier over budget: `found` plus the oldest items that bring it under warn
     (`prune.fit_cuts`); dead findings inside a chosen entry go with that entry."""
     from tiergit import git, prune
@@ -99,7 +99,7 @@ def _over_budget(store, rel: str, text: str, doc: parse.MemoryDoc, found: list[F
     covered = {n for s, e, *_ in extra for n in range(s, e + 1)}
     kept = [f for f in found if f.line not in covered]
     lines = [ln.rstrip("\r\n") for ln in parse.split_lines(text)]
-    return sorted(kept + [Finding(rel, s, e, day, reason, lines[s - 1].strip(), heading)
+    return sorted(kept + [AuditFinding(rel, s, e, day, reason, lines[s - 1].strip(), heading)
                           for s, e, day, reason, heading in extra], key=lambda f: f.line)
 
 
@@ -112,7 +112,7 @@ def recall_counts(store) -> dict[str, int]:
     return dict(Counter(ev["id"] for ev in logs.read(store, logs.RECALLS) if isinstance(ev.get("id"), str)))
 
 
-def plan_audit(store, today: date) -> tuple[list[Finding], Plan, list[dict]]:
+def plan_audit(store, today: date) -> tuple[list[AuditFinding], Plan, list[dict]]:
     """Findings, the plan moving them to the archive, and the `prune-proposed` review events
     for cuts from reviewed tiers (logged on --apply, settled by `review sync`)."""
     from tiergit.prune import prune_events
@@ -120,7 +120,7 @@ def plan_audit(store, today: date) -> tuple[list[Finding], Plan, list[dict]]:
     cfg = store.config
     stale_days = int((cfg.gate or {}).get("stale_days", STALE_DAYS))
     tiers = set(audited_tiers(store))
-    findings: list[Finding] = []
+    findings: list[AuditFinding] = []
     events: list[dict] = []
     recalls: dict[str, int] | None = None   # read once, only if a durable file is audited
     plan = Plan("tiergit audit")

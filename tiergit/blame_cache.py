@@ -17,7 +17,7 @@ import time
 from datetime import date
 from pathlib import Path
 
-from tiergit import git
+from tiergit import git, statedir
 from tiergit.errors import TiergitError
 
 CACHE_NAME = "blame-v1.sqlite"
@@ -63,7 +63,7 @@ class BlameCache:
         """`pathspecs`: where the files to date live (the store); on the first cache miss
         every file there is dated in one history walk (`linedates`) instead of one blame each."""
         try:
-            path: Path | None = git.git_dir(repo) / "tiergit" / CACHE_NAME
+            path: Path | None = statedir.state_dir(repo) / CACHE_NAME
         except TiergitError:
             path = None
         return cls(repo, path, pathspecs)

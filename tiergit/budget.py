@@ -25,7 +25,7 @@ class Measure:
 
 
 @dataclass
-class Verdict:
+class BudgetVerdict:
     metric: str
     value: int
     limit: Limit
@@ -41,7 +41,7 @@ class FileHealth:
     path: str
     tier: str
     measure: Measure
-    verdicts: list[Verdict] = field(default_factory=list)
+    verdicts: list[BudgetVerdict] = field(default_factory=list)
 
     @property
     def health(self) -> str:
@@ -79,6 +79,23 @@ def measure(text: str, data: bytes, tier: Tier | None, cache: TokenCache, blob: 
     return Measure(bytes=len(data), lines=line_count(text), tokens=count.tokens, tokens_exact=count.exact)
 
 
+def over(text: str, tier: Tier, encoding: str, level: str = "max") -> bool:
+    """Is `text` at or above the tier's warn level (level="warn"), or over a hard max
+    (level="max"), in any budget metric? One token count when the tier budgets tokens."""
+    from tiergit.tokens import count_text
+
+    for metric, limit in tier.budget.items():
+        if metric == "bytes":
+            value = len(text.encode("utf-8"))
+        elif metric == "lines":
+            value = line_count(text)
+        else:
+            value = count_text(text, encoding).tokens
+        if (value >= limit.warn) if level == "warn" else (value > limit.max and limit.hard):
+            return True
+    return False
+
+
 def level(value: float, limit: Limit) -> str:
     """OpenClaw's levels: below warn healthy, from warn up to max a warning, above max critical
     ({warn: 200, max: 300} lines: 199 ok, 200 and 300 warning, 301 critical). A warn-only
@@ -93,5 +110,5 @@ def judge(path: str, tier: Tier, m: Measure) -> FileHealth:
     for metric, limit in tier.budget.items():
         value = m.get(metric)
         health = level(value, limit)
-        fh.verdicts.append(Verdict(metric, value, limit, health))
+        fh.verdicts.append(BudgetVerdict(metric, value, limit, health))
     return fh

@@ -17,12 +17,11 @@ from pathlib import Path
 from tiergit import dreams, judge, openclaw_format, parse
 from tiergit.config import Tier
 from tiergit.errors import TiergitError
+from tiergit.patterns import splice_managed
 
 COMMENT_RE = re.compile(r"<!--.*?-->", re.S)
 FORCED_RE = re.compile(r"<!--\s*tiergit:forced\b([^>]*)-->")
 ID_MENTION_RE = re.compile(r"(?<![\w-])\^?(m-[0-9a-f]{8})(?![\w-])")
-MANAGED_BEGIN = "<!-- tiergit:candidates:begin -->"
-MANAGED_END = "<!-- tiergit:candidates:end -->"
 KIND_TOPICS = {"decision": "decisions", "rule": "rules", "fact": "facts", "correction": "corrections"}
 STOPWORDS = frozenset(
     "a an and are as at be been but by can do does for from has have if in into is it its of on or so "
@@ -133,10 +132,7 @@ def default_staging(store) -> str:
 
 def strip_managed(text: str) -> str:
     """The staging text without tiergit's own candidate listing (it is output, not input)."""
-    if MANAGED_BEGIN in text and MANAGED_END in text:
-        head, rest = text.split(MANAGED_BEGIN, 1)
-        return head + rest.split(MANAGED_END, 1)[1]
-    return text
+    return splice_managed(text, None)
 
 
 def _read(store, rel: str) -> str:
@@ -175,10 +171,10 @@ class ParseCache:
 
     @classmethod
     def for_store(cls, store) -> "ParseCache":
-        from tiergit import git
+        from tiergit import statedir
 
         try:
-            folder = git.git_dir(store.repo) / "tiergit"
+            folder = statedir.state_dir(store.repo)
         except TiergitError:
             return cls(None, store.config.labels)
         (folder / "parse-cache.pickle").unlink(missing_ok=True)   # the old whole-store pickle

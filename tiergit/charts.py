@@ -12,7 +12,6 @@ from html import escape
 
 SPARK = "▁▂▃▄▅▆▇█"
 PALETTE = ("#d9480f", "#1971c2", "#2f9e44", "#7048e8", "#c2255c", "#0c8599", "#e67700")
-HEALTH_COLOR = {"healthy": "#2f9e44", "warning": "#e67700", "critical": "#c92a2a"}
 MAX_MERMAID_FILES = 12
 
 
@@ -90,7 +89,7 @@ def _warn_percent(row: dict) -> float:
 def mermaid_tier_sizes(store) -> str:
     """A complete ```mermaid fenced block of every tier's files against their budgets,
     for PR bodies and $GITHUB_STEP_SUMMARY (GitHub renders it natively)."""
-    from tiergit.commands.status import collect
+    from tiergit.statusmodel import collect
 
     return mermaid_budget_chart(budget_rows(collect(store)))
 

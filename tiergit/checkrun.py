@@ -16,14 +16,14 @@ from tiergit.tokens import TokenCache, blob_id
 
 
 @dataclass
-class Source:
+class CheckSource:
     path: str            # repo-relative
     data: bytes | None   # None when unreadable (finding explains)
     blob: str | None
     problem: Finding | None = None
 
 
-def staged_sources(repo: Path, config: Config, staged: list | None = None) -> list[Source]:
+def staged_sources(repo: Path, config: Config, staged: list | None = None) -> list[CheckSource]:
     """Staged memory files, read as blobs from the index (never the work tree).
     `staged`: the entries `git.staged_changes` already listed (None: list them here)."""
     # Submodules (160000) have no blob to read; symlinks (120000) are read for their target.
@@ -35,13 +35,13 @@ def staged_sources(repo: Path, config: Config, staged: list | None = None) -> li
     entries += [e for e in staged if e.mode == "120000" and e not in entries
                 and any(e.path == p or e.path.startswith(p + "/") for p in inside)]
     blobs = git.read_blobs(repo, [e.blob for e in entries])   # one cat-file process for all
-    sources: list[Source] = []
+    sources: list[CheckSource] = []
     for e in entries:
         if e.mode == "120000":
             target = blobs.get(e.blob, b"").decode("utf-8", "replace")
-            sources.append(Source(e.path, None, e.blob, _symlink_finding(repo, e.path, target)))
+            sources.append(CheckSource(e.path, None, e.blob, _symlink_finding(repo, e.path, target)))
         else:
-            sources.append(Source(e.path, blobs.get(e.blob, b""), e.blob))
+            sources.append(CheckSource(e.path, blobs.get(e.blob, b""), e.blob))
     return sources
 
 
@@ -68,28 +68,28 @@ def _symlink_finding(repo: Path, rel: str, target: str) -> Finding | None:
                        "replace the link with a regular file inside the store")
 
 
-def worktree_sources(store: Store, paths: list[str] | None = None) -> list[Source]:
+def worktree_sources(store: Store, paths: list[str] | None = None) -> list[CheckSource]:
     rels = paths if paths is not None else store.memory_files() + secretscope.extra_files(store)
     out = []
     for rel in rels:
         full = store.abs(rel)
         if full.is_symlink():
-            out.append(Source(rel, None, None, _symlink_finding(store.repo, rel, os.readlink(full))))
+            out.append(CheckSource(rel, None, None, _symlink_finding(store.repo, rel, os.readlink(full))))
             continue
         try:
             data = read_regular(full, rel)  # a FIFO or device is a finding, never a hang
         except InputError as exc:
-            out.append(Source(rel, None, None, Finding(rel, exc.line, exc.code, "critical", exc.detail, exc.hint or "")))
+            out.append(CheckSource(rel, None, None, Finding(rel, exc.line, exc.code, "critical", exc.detail, exc.hint or "")))
             continue
         except OSError as exc:
-            out.append(Source(rel, None, None, Finding(rel, 1, "TG005", "critical", f"cannot read: {exc.strerror}",
+            out.append(CheckSource(rel, None, None, Finding(rel, 1, "TG005", "critical", f"cannot read: {exc.strerror}",
                                                         "check the file's permissions")))
             continue
-        out.append(Source(rel, data, blob_id(data)))
+        out.append(CheckSource(rel, data, blob_id(data)))
     return out
 
 
-def run_checks(sources: list[Source], config: Config, cache: TokenCache) -> list[FileReport]:
+def run_checks(sources: list[CheckSource], config: Config, cache: TokenCache) -> list[FileReport]:
     reports = []
     for src in sources:
         match = config.tier_for(src.path)

@@ -8,6 +8,7 @@ from tiergit.config import Config, Tier
 from tiergit.diagnostics import Finding
 from tiergit.errors import InputError
 from tiergit.fixhint import fix_command
+from tiergit.patterns import CONFLICT_EDGE_MARKERS
 from tiergit.tokens import TokenCache
 
 UNITS = {"bytes": "bytes", "tokens": "tokens", "lines": "lines"}
@@ -16,7 +17,6 @@ UNITS = {"bytes": "bytes", "tokens": "tokens", "lines": "lines"}
 MAX_PER_CODE = 20
 # What git and the tiergit merge driver leave in a file on a conflict (`=======` alone is also a
 # setext heading underline in markdown, so the opening and closing markers decide).
-CONFLICT_MARKERS = ("<<<<<<<", ">>>>>>>", "|||||||")
 
 
 def conflict_lines(text: str) -> list[int]:
@@ -25,7 +25,7 @@ def conflict_lines(text: str) -> list[int]:
     for n, line in enumerate(text.splitlines(), 1):
         if line.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
-        elif not fenced and line.startswith(CONFLICT_MARKERS) and line[7:8] in ("", " "):
+        elif not fenced and line.startswith(CONFLICT_EDGE_MARKERS) and line[7:8] in ("", " "):
             out.append(n)
     return out
 

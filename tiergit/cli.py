@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -12,7 +11,7 @@ import click
 from tiergit import __version__
 from tiergit.errors import TiergitError
 
-# name -> "module:attribute". Modules that are not present yet are simply not listed.
+# name -> "module:attribute", imported only when the command runs (keeps `--help` and hooks fast).
 COMMANDS: dict[str, str] = {
     "init": "tiergit.commands.init:init",
     "install": "tiergit.commands.init:install",
@@ -42,21 +41,14 @@ COMMANDS: dict[str, str] = {
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(n for n, target in COMMANDS.items() if _exists(target))
+        return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         target = COMMANDS.get(name)
-        if target is None or not _exists(target):
+        if target is None:
             return None
         module, attr = target.split(":")
         return getattr(importlib.import_module(module), attr)
-
-
-def _exists(target: str) -> bool:
-    try:
-        return importlib.util.find_spec(target.split(":")[0]) is not None
-    except ModuleNotFoundError:
-        return False
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -8,14 +8,14 @@ from typing import Any
 
 import yaml
 
-from tiergit import configschema, safeyaml
+from tiergit import configschema, resources, safeyaml
 from tiergit.errors import TiergitError
 
 CONFIG_NAME = ".tiergit.yml"
 PRESETS = ("squad", "openclaw", "custom")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*\Z")  # \Z: `$` would accept "name\n"
 PLACEHOLDERS = {"agent", "topic", "date"}
-PLACEHOLDER_RE = re.compile(r"\{([^{}]*)\}")
+PATH_PLACEHOLDER_RE = re.compile(r"\{([^{}]*)\}")
 LOAD_POLICIES = ("always", "on-demand", "selective", "never")
 METRICS = ("bytes", "tokens", "lines")
 TOP_KEYS = {
@@ -110,9 +110,6 @@ class Config:
             raise TiergitError(f"tier {tier_name!r} needs a value for {{{exc.args[0]}}}") from None
         return self.repo_root / self.repo_path(rel)
 
-    def in_store(self, repo_relpath: str) -> bool:
-        return self.tier_for(repo_relpath) is not None
-
 
 def check_slug(name: str, value: str) -> str:
     if not isinstance(value, str) or not SLUG.match(value):
@@ -127,7 +124,7 @@ def check_slug(name: str, value: str) -> str:
 
 
 def _preset_data(name: str) -> dict[str, Any]:
-    text = (Path(__file__).parent / "templates" / "presets" / f"{name}.yml").read_text()
+    text = resources.read("presets", f"{name}.yml")
     return safeyaml.load(text)
 
 
@@ -186,7 +183,7 @@ def _limit(value: Any, err: _Errors, key: str) -> Limit:
 
 
 def _path_regex(rel: str) -> re.Pattern[str]:
-    parts = PLACEHOLDER_RE.split(rel)
+    parts = PATH_PLACEHOLDER_RE.split(rel)
     out = []
     for i, part in enumerate(parts):
         if i % 2 == 0:
@@ -202,10 +199,10 @@ def _path_regex(rel: str) -> re.Pattern[str]:
 def _check_path(value: Any, err: _Errors, key: str, repo_root: Path, allow_placeholders: bool) -> str:
     if not isinstance(value, str) or not value.strip():
         raise err(key, "must be a non-empty path string")
-    for name in PLACEHOLDER_RE.findall(value):
+    for name in PATH_PLACEHOLDER_RE.findall(value):
         if not allow_placeholders or name not in PLACEHOLDERS:
             raise err(key, f"unknown placeholder {{{name}}}", "placeholders are {agent}, {topic}, {date}")
-    probe = PLACEHOLDER_RE.sub("x", value).lstrip("/")
+    probe = PATH_PLACEHOLDER_RE.sub("x", value).lstrip("/")
     parts = PurePosixPath(probe).parts
     if ".." in parts or "\\" in value:
         raise err(key, f"path {value!r} escapes the repository", "use a path inside the work tree")
@@ -394,7 +391,7 @@ def preset_text(preset: str) -> str:
     if preset not in PRESETS:
         raise TiergitError(f"unknown preset {preset!r}", f"choose one of: {', '.join(PRESETS)}")
     if preset == "custom":
-        body = (Path(__file__).parent / "templates" / "presets" / "squad.yml").read_text()
+        body = resources.read("presets", "squad.yml")
         return "version: 1\npreset: custom\n" + body.split("\n", 1)[1]
     return (
         "# tiergit configuration: every key is described in tiergit's docs/foundation.md\n"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from tiergit import budget, parse
+from tiergit import budget, clock, parse, resources
 from tiergit.config import check_slug
 from tiergit.errors import TiergitError
 from tiergit.prompt_clean import clean as clean_prompt
@@ -26,12 +26,11 @@ SITUATIONS: dict[str, tuple[str, ...]] = {
 }
 PLACEHOLDERS = ("agent", "date", "situation", "task", "why", "success", "escalation", "hot", "cold", "wiki",
                 "knowledge")
-PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-zA-Z_]+)\s*\}\}")
+TEMPLATE_PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-zA-Z_]+)\s*\}\}")
 TEMPLATE_NOTE_RE = re.compile(r"\A<!--\s*tiergit spawn template.*?-->\n?", re.S)
 DAILY_FILES = 2           # newest `{date}` files a cold load includes (today + yesterday, OpenClaw's habit)
 AUTO_WIKI_TOPICS = 3      # topics picked by recall for --for without --include-wiki
 DEFAULT_WIKI_TOKENS = 4000
-PACKAGED_TEMPLATE = Path(__file__).parent / "templates" / "store" / "spawn.md"
 
 
 @dataclass
@@ -124,14 +123,14 @@ def load_template(store, template: str | Path | None) -> tuple[str, str]:
         name = str(template)
     else:
         path = store.root / "templates" / "spawn.md"
+        name = path.relative_to(store.repo).as_posix() if path.is_relative_to(store.repo) else str(path)
         if not path.is_file():
-            path = PACKAGED_TEMPLATE
-        name = path.relative_to(store.repo).as_posix() if path.is_relative_to(store.repo) else "spawn.md (packaged)"
+            path, name = resources.template("store", "spawn.md"), "spawn.md (packaged)"
     text = TEMPLATE_NOTE_RE.sub("", parse.decode(path.read_bytes(), name, 256 * 1024))
     if not text.strip():  # an empty prompt would spawn the agent with no memory at all
         raise TiergitError(f"{name}: template is empty",
                            "pass a markdown file with {{task}} / {{hot}} placeholders")
-    unknown = sorted({m for m in PLACEHOLDER_RE.findall(text) if m not in PLACEHOLDERS})
+    unknown = sorted({m for m in TEMPLATE_PLACEHOLDER_RE.findall(text) if m not in PLACEHOLDERS})
     if unknown:
         raise TiergitError(f"{name}: unknown placeholder {{{{{unknown[0]}}}}}",
                            f"placeholders are: {', '.join(PLACEHOLDERS)}")
@@ -140,7 +139,7 @@ def load_template(store, template: str | Path | None) -> tuple[str, str]:
 
 def render(template: str, values: dict[str, str]) -> str:
     """Fill {{placeholders}}; blank lines left by empty sections fold to one."""
-    out = PLACEHOLDER_RE.sub(lambda m: values.get(m[1], ""), template)
+    out = TEMPLATE_PLACEHOLDER_RE.sub(lambda m: values.get(m[1], ""), template)
     return re.sub(r"\n{3,}", "\n\n", out).rstrip() + "\n"
 
 
@@ -276,7 +275,7 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
         "wiki": block("Wiki", wiki_parts),
         "knowledge": knowledge_mod.render(known),
     }
-    prompt = fill(store, template, {**sections, "agent": agent, "date": (today or date.today()).isoformat(),
+    prompt = fill(store, template, {**sections, "agent": agent, "date": (today or clock.today()).isoformat(),
                                     "situation": situation or "custom"})
     store.token_cache.save()
     return Spawn(prompt=prompt, sections=sections, parts=hot_parts + cold_parts + wiki_parts,
@@ -300,7 +299,7 @@ def hot_over_budget(store, hot_parts: list[Part]) -> list[str]:
 def fill(store, template: str | Path | None, values: dict[str, str]) -> str:
     """The template filled in, template noise left out (tiergit/prompt_clean.py)."""
     _name, text = load_template(store, template)
-    if "knowledge" not in PLACEHOLDER_RE.findall(text):   # a store's own older template: knowledge after hot
+    if "knowledge" not in TEMPLATE_PLACEHOLDER_RE.findall(text):   # a store's own older template: knowledge after hot
         values = {**values, "hot": values["hot"] + "\n" + values["knowledge"]}
     return clean_prompt(render(text, values))
 

@@ -5,30 +5,6 @@ import json
 import os
 from dataclasses import asdict, dataclass
 
-SEVERITY_ORDER = {"info": 0, "warning": 1, "critical": 2}
-
-# code -> (short name, default hint); the codes are stable, documented in the README.
-CODES = {
-    "TG001": "binary-file",
-    "TG002": "invalid-utf8",
-    "TG003": "file-too-large",
-    "TG004": "symlink",
-    "TG005": "unreadable-file",
-    "FM001": "invalid-frontmatter",
-    "BUD001": "budget-exceeded",
-    "BUD002": "budget-warning",
-    "SEC001": "secret",
-    "TRN001": "transcript-in-durable-tier",
-    "CFG001": "config-error",
-    "HK001": "hook-not-installed",
-    "HK002": "hook-calls-itself",
-    "HK003": "hook-appended-after-tiergit",
-    "HK004": "chained-hook-not-executable",
-    "HK005": "merge-driver-not-registered",
-    "HK006": "hook-shim-outdated",
-    "HK007": "hooks-managed-by-husky",
-}
-
 
 @dataclass
 class Finding:

@@ -10,7 +10,7 @@ one log, one `git log` per file and a folder listing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timezone
 from pathlib import PurePosixPath
 
 WARN_HOURS = 48

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from tiergit import statedir
 from tiergit.errors import TiergitError
 
 LOCK_TIMEOUT = 60.0
@@ -56,27 +57,9 @@ def check_target(path: Path, root: Path | None) -> None:
         raise TiergitError(f"{path}: is {kind}, not a regular file; tiergit writes only regular files", hint)
 
 
-def tiergit_dir(path: Path) -> Path | None:
-    """<git dir>/tiergit for the repository holding `path` (no subprocess), else None."""
-    for parent in [path.parent, *path.parent.parents]:
-        git = parent / ".git"
-        if git.is_dir():
-            return git / "tiergit"
-        if git.is_file():  # a linked worktree: "gitdir: …"
-            try:
-                text = git.read_text(encoding="utf-8").strip()
-            except OSError:
-                return None
-            if text.startswith("gitdir:"):
-                gd = Path(text[7:].strip())
-                return (gd if gd.is_absolute() else (parent / gd)).resolve() / "tiergit"
-            return None
-    return None
-
-
 def _tmp_dir(path: Path) -> Path:
     """Temps live in the git dir (never in a store folder a `git add -A` would pick up)."""
-    base = tiergit_dir(path)
+    base = statedir.near(path)
     return base / "tmp" if base is not None else path.parent
 
 
@@ -170,8 +153,7 @@ def lock(path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[bool]:
 
 def store_lock_path(repo: Path) -> Path:
     """One lock per work tree, in its git dir (never committed, never in `git status`)."""
-    base = tiergit_dir(Path(repo) / ".tiergit.yml")
-    return (base / "locks" if base is not None else Path(repo) / ".git-tiergit-locks") / "store.lock"
+    return statedir.local(Path(repo)) / "locks" / "store.lock"
 
 
 @contextmanager

@@ -8,18 +8,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from rapidfuzz import fuzz
 
 from tiergit import dreams, judge, parse, secrets
-from tiergit.candidates import Candidate, content_words
+from tiergit.candidates import Candidate, content_words, norm_key
+from tiergit.patterns import TRANSCRIPT_ANYWHERE_RE
 from tiergit.scoring import Score
 
 DEFAULT_GATE = {"min_score": 0.70, "min_recalls": 2, "min_age_days": 30, "duplicate_ratio": 85,
                 "min_confidence": dreams.MIN_CONFIDENCE}
 
-TRANSCRIPT_RE = re.compile(r"(?:^|[\s>*(\-])(User|Assistant|Human|Candidate)\s*\**:\s")
 DREAM_META_RE = re.compile(r"(?i)confidence:\s*0(?:\.0+)?\b|status:\s*staged\b|evidence:\s*memory/\.dreams/")
 SCORE_META_RE = re.compile(r"(?i)\[\s*(?:score|confidence|recalls?|rank)\s*[=:]\s*[\d.]+[^\]]*\]")
 SHELL_RE = re.compile(
@@ -33,7 +33,7 @@ RECURRING_RE = re.compile(r"(?i)\b(?:every|each|daily|nightly|weekly|monthly|hou
                           r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days|weekdays|weekends|cron)\b")
 ONE_OFF_RE = re.compile(r"(?i)'s ask\W{0,4}:|\b(?:today|yesterday|tonight|this morning|this afternoon|this evening|"
                         r"just now|right now|earlier today|this session)\b")
-RESOLVED_RE = re.compile(r"(?i)\b(?:issue|bug|ticket|incident|outage|problem|pr|#\d+)\b[^.;]{0,80}?\b"
+RESOLVED_ISSUE_RE = re.compile(r"(?i)\b(?:issue|bug|ticket|incident|outage|problem|pr|#\d+)\b[^.;]{0,80}?\b"
                          r"(?:is |was |now |has been |got )?(?:resolved|closed|fixed|merged)\b")
 
 
@@ -100,7 +100,7 @@ class Check:
 
 
 @dataclass
-class Verdict:
+class GateVerdict:
     accepted: bool
     reason: str
     failed: str | None = None           # name of the first failing check
@@ -113,6 +113,26 @@ class ReviewState:
     rejected: dict[str, tuple[str, str]] = field(default_factory=dict)   # id -> (normalized text, day)
     pending: dict[str, str] = field(default_factory=dict)                # id -> day proposed
     accepted: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_events(cls, events: Iterable[dict[str, Any]]) -> "ReviewState":
+        """The last outcome per id (events are in log order; later wins). Cost: one pass."""
+        st = cls()
+        for ev in events:
+            iid, action = ev.get("id"), ev.get("action")
+            if not isinstance(iid, str) or action not in ("proposed", "accepted", "rejected"):
+                continue   # other events (prune proposals and outcomes) say nothing about promotion
+            day = str(ev.get("ts", ""))[:10]
+            st.pending.pop(iid, None)
+            st.rejected.pop(iid, None)
+            st.accepted.pop(iid, None)
+            if action == "proposed":
+                st.pending[iid] = day
+            elif action == "rejected":
+                st.rejected[iid] = (norm_key(str(ev.get("text", ""))), day)
+            elif action == "accepted":
+                st.accepted[iid] = day
+        return st
 
 
 @dataclass
@@ -144,7 +164,7 @@ def raw_output(raw: str, min_confidence: float = DEFAULT_GATE["min_confidence"])
         return f"dreaming output: {why}" if why else None
     if ":" not in raw:
         return None
-    m = TRANSCRIPT_RE.search(raw)
+    m = TRANSCRIPT_ANYWHERE_RE.search(raw)
     if m:
         return f"raw transcript / dreaming output (`{m[1].capitalize()}:`), not distilled knowledge"
     m = DREAM_META_RE.search(raw)
@@ -182,7 +202,7 @@ def ephemeral(text: str) -> str | None:
     low = text.lower()
     if any(w in low for w in ("cron", "scheduled", "heartbeat", "delivery")) and CRON_RE.search(text):
         return "ephemeral: a cron / delivery report, not durable knowledge"
-    m = RESOLVED_RE.search(text) if any(w in low for w in ("resolved", "closed", "fixed", "merged")) else None
+    m = RESOLVED_ISSUE_RE.search(text) if any(w in low for w in ("resolved", "closed", "fixed", "merged")) else None
     if m:
         return f"ephemeral: a resolved issue (\"{_short(m[0], 40)}\")"
     # A recurring time ("from 18:00 UTC on Fridays", "the cron runs at 03:00") is a standing fact.
@@ -195,7 +215,7 @@ def ephemeral(text: str) -> str | None:
     return None
 
 
-def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool = False) -> Verdict:
+def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool = False) -> GateVerdict:
     """Run the checks in order; stop at the first failure unless `explain` asks for all."""
     s = ctx.settings
     key = c.mention_key or " ".join(content_words(c.text))
@@ -248,14 +268,14 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
             if not explain:
                 break
     if failed is not None:
-        return Verdict(False, failed.detail, failed.name, checks)
+        return GateVerdict(False, failed.detail, failed.name, checks)
     if c.forced:
         reason = "proposed by an agent (`propose`): skips the score gate, still reviewed here"
     elif c.dreamed:
         reason = f"staged by Dreaming ({c.dreamed}), {_age(c, ctx)} old"
     else:
         reason = f"score {sc.total:.2f}, {recalls} recalls, {_age(c, ctx)} old"
-    return Verdict(True, reason, None, checks)
+    return GateVerdict(True, reason, None, checks)
 
 
 def _age(c: Candidate, ctx: Context) -> str:

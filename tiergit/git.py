@@ -9,8 +9,6 @@ from pathlib import Path
 
 from tiergit.errors import TiergitError
 
-NO_GIT_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
-
 
 class GitError(TiergitError):
     pass

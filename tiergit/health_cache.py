@@ -14,7 +14,7 @@ import json
 import os
 from pathlib import Path
 
-from tiergit import git, listing
+from tiergit import git, listing, statedir
 from tiergit.errors import TiergitError
 
 CACHE_NAME = "promotion-health.json"
@@ -38,7 +38,7 @@ def state_key(store, today: str) -> str:
 
 def _path(store) -> Path | None:
     try:
-        return git.git_dir(store.repo) / "tiergit" / CACHE_NAME
+        return statedir.state_dir(store.repo) / CACHE_NAME
     except TiergitError:
         return None
 

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 
 from tiergit import git, progress
 from tiergit.budget import line_count
-from tiergit.config import PLACEHOLDER_RE, Config, _path_regex
+from tiergit.config import PATH_PLACEHOLDER_RE, Config, _path_regex
 from tiergit.errors import TiergitError
 from tiergit.tokens import TokenCache, estimate
 
@@ -31,7 +31,7 @@ class Tracked:
 
 
 @dataclass(frozen=True)
-class Size:
+class FileSize:
     bytes: int
     lines: int
     tokens: int
@@ -51,7 +51,7 @@ def pathspecs(config: Config) -> list[str]:
     patterns = [t.path for t in config.tiers.values() if t.path.startswith("/")]
     patterns += ["/" + p.lstrip("/") for p in config.legacy]
     for pattern in patterns:
-        glob = PLACEHOLDER_RE.sub("*", _full(config, pattern))
+        glob = PATH_PLACEHOLDER_RE.sub("*", _full(config, pattern))
         specs.append(f":(glob){glob}")
     return sorted(set(specs))
 
@@ -91,7 +91,7 @@ def iso(ts: int) -> str:
     return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def blob_size(data: bytes, blob: str, cache: TokenCache, exact: bool) -> Size:
+def blob_size(data: bytes, blob: str, cache: TokenCache, exact: bool) -> FileSize:
     text = data.decode("utf-8", "replace")
     if blob in cache.data:
         tokens, is_exact = cache.data[blob], True
@@ -100,7 +100,7 @@ def blob_size(data: bytes, blob: str, cache: TokenCache, exact: bool) -> Size:
         tokens, is_exact = count.tokens, count.exact
     else:
         tokens, is_exact = estimate(text), False
-    return Size(bytes=len(data), lines=line_count(text), tokens=tokens, exact=is_exact)
+    return FileSize(bytes=len(data), lines=line_count(text), tokens=tokens, exact=is_exact)
 
 
 def collect(store, since: str | None = None, agent: str | None = None, exact: bool = False,
@@ -158,10 +158,10 @@ class Totals:
 
     def __init__(self, config: Config, tracked: dict[str, Tracked]) -> None:
         self.tracked = tracked
-        self.files: dict[str, Size] = {}
+        self.files: dict[str, FileSize] = {}
         self.sums: dict[str, list[int]] = {name: [0, 0, 0, 0, 0] for name in [*config.tiers, LEGACY]}
 
-    def set(self, path: str, size: Size | None) -> None:
+    def set(self, path: str, size: FileSize | None) -> None:
         old = self.files.pop(path, None)
         if old is not None:
             self._add(path, old, -1)
@@ -169,7 +169,7 @@ class Totals:
             self.files[path] = size
             self._add(path, size, 1)
 
-    def _add(self, path: str, size: Size, sign: int) -> None:
+    def _add(self, path: str, size: FileSize, sign: int) -> None:
         kind = self.tracked[path]
         for key in ([kind.tier] if kind.tier else []) + ([LEGACY] if kind.legacy else []):
             acc = self.sums[key]

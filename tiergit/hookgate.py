@@ -16,18 +16,31 @@ import re
 from pathlib import Path
 
 CONFIG_NAME = ".tiergit.yml"
-CACHE_NAME = "tier-patterns.json"
+CACHE_NAME = "gate-patterns-v2.json"   # v2: store folders and legacy files too
 
 
 def _cache_path(git_dir: Path) -> Path:
-    return git_dir / "tiergit" / CACHE_NAME
+    from tiergit import statedir   # stdlib-only module: the hook stays lean
+
+    return statedir.under(git_dir) / CACHE_NAME
+
+
+def _config_bytes(repo: Path) -> bytes | None:
+    """The work-tree config when it is a regular file (a FIFO there must not hang the hook)."""
+    import stat
+
+    path = repo / CONFIG_NAME
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def _config_hash(repo: Path) -> str | None:
-    try:
-        return hashlib.sha1((repo / CONFIG_NAME).read_bytes()).hexdigest()
-    except OSError:
-        return None
+    data = _config_bytes(repo)
+    return hashlib.sha1(data).hexdigest() if data is not None else None
 
 
 def cached_patterns(repo: Path, git_dir: Path | None) -> list[re.Pattern[str]] | None:
@@ -49,19 +62,18 @@ def cached_patterns(repo: Path, git_dir: Path | None) -> list[re.Pattern[str]] |
 def save_patterns(repo: Path, git_dir: Path, patterns: list[str], index_config: bytes | None) -> None:
     """Remember the tier regexes, only when the work-tree config is the one the index holds
     (the hook checks the commit's config: a cache keyed by an unstaged edit would lie)."""
-    try:
-        work = (repo / CONFIG_NAME).read_bytes()
-    except OSError:
+    work = _config_bytes(repo)
+    if work is None or (index_config is not None and index_config != work):
         return
-    if index_config is not None and index_config != work:
-        return
-    from tiergit.fsutil import atomic_write
-
+    # A cache file, not memory: a plain temp + rename (the write path's lock library stays off the hook).
+    path = _cache_path(git_dir)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        atomic_write(_cache_path(git_dir), json.dumps(
-            {"config": hashlib.sha1(work).hexdigest(), "patterns": patterns}))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps({"config": hashlib.sha1(work).hexdigest(), "patterns": patterns}))
+        os.replace(tmp, path)
     except OSError:
-        pass   # no cache: the next commit loads the config again
+        tmp.unlink(missing_ok=True)   # no cache: the next commit loads the config again
 
 
 def nothing_to_check(repo: Path, git_dir: Path | None,

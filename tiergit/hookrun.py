@@ -19,6 +19,21 @@ def _json(data: dict) -> None:
     sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
 
 
+def gate_patterns(cfg) -> list[str]:
+    """What makes a staged path worth the full hook: a tier file, anything under the store
+    (secrets in non-tier files, links) or a legacy file the secret scan reads."""
+    import re
+    from fnmatch import translate
+
+    from tiergit import secretscope
+    from tiergit.checkrun import store_prefixes
+
+    out = [t.regex.pattern for t in cfg.tiers.values() if t.regex]
+    out += [re.escape(prefix) + "/" for prefix in store_prefixes(cfg)]
+    out += [translate(pattern) for pattern in secretscope.legacy_globs(cfg)]
+    return out
+
+
 def pre_commit(repo: Path, as_json: bool = False, staged: list | None = None) -> int:
     """Check the staged memory blobs; 1 refuses the commit. Never touches the index.
     `staged`: `git.staged_changes` when the caller already ran it."""
@@ -32,8 +47,7 @@ def pre_commit(repo: Path, as_json: bool = False, staged: list | None = None) ->
     cfg = config_mod.from_bytes(staged_config, repo) if staged_config is not None else config_mod.load(repo)
     gd = hookgate.git_dir_of(repo) or git.git_dir(repo)   # read from .git / $GIT_DIR: no process
     if staged_config is not None or (repo / config_mod.CONFIG_NAME).is_file():
-        hookgate.save_patterns(repo, gd, [t.regex.pattern for t in cfg.tiers.values() if t.regex],
-                               staged_config)
+        hookgate.save_patterns(repo, gd, gate_patterns(cfg), staged_config)
     sources = staged_sources(repo, cfg, staged)
     if not sources and not as_json:
         return 0
@@ -57,7 +71,7 @@ def pre_commit(repo: Path, as_json: bool = False, staged: list | None = None) ->
 def post_merge(repo: Path, as_json: bool = False) -> int:
     """Report the health of memory files the merge changed. Always 0: never blocks."""
     try:
-        from tiergit.commands.status import post_merge_report
+        from tiergit.statusmodel import post_merge_report
 
         text = post_merge_report(repo)
         if as_json:

@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from tiergit import import_sync, judge, parse, staged
-from tiergit.config import SLUG
+from tiergit import clock, import_sync, judge, parse, staged
 from tiergit.squad_compat import agent_slug, two_layer_notes
 from tiergit.errors import TiergitError
 from tiergit.plan import Plan
@@ -227,7 +226,7 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
         if needed not in cfg.tiers or "{agent}" not in cfg.tiers[needed].path:
             raise TiergitError(f"{cfg.path.name}: import squad needs per-agent `hot` and `cold` tiers",
                                "use `tiergit init --preset squad`, or add tiers.hot/cold with {agent} paths")
-    today = today or date.today()
+    today = today or clock.today()
     agents, notes, decisions = squad_sources(store)
     plan = Plan("tiergit import squad" + (" --retire-legacy" if retire_legacy else ""))
     plan.notes.extend(notes)
@@ -270,17 +269,9 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
             f"# Archive: {Path(path).stem}\n\n<!-- moved from the legacy history by `tiergit import squad`"
             f" on {today.isoformat()} -->\n\n" + body)
         plan.add(path, new.rstrip("\n") + "\n", old, reason="older entries, out of the cold budget")
-    _stage(store, plan, to_stage)
+    staged.plan_stage(store, plan, to_stage)
     if retire_legacy:
         import_sync.plan_retire(store, plan, retire)
     return plan, results
 
 
-def _stage(store, plan: Plan, items: list[staged.Staged]) -> None:
-    if not items:
-        return
-    rel = staged.staging_path(store.config)
-    old = (store.repo / rel).read_text(encoding="utf-8") if (store.repo / rel).is_file() else None
-    new = staged.render(old, items)
-    count = len(staged.present_ids(new) - staged.present_ids(old or ""))
-    plan.add(rel, new, old, reason=f"{count} durable item(s) staged as promotion candidates")

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from tiergit import budget, parse
+from tiergit import budget, clock, parse, staged
 from tiergit.errors import TiergitError
-from tiergit.importer import _stage, durable_items, hot_template, read_text
+from tiergit.importer import durable_items, hot_template, read_text
 from tiergit.plan import Plan
 
 DAILY_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:-[A-Za-z0-9][A-Za-z0-9._-]*)?\.md$")
@@ -25,7 +25,7 @@ DAILY_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:-[A-Za-z0-9][A-Za-z0-9._-]*)?
 
 def plan_openclaw(store, retire_legacy: bool = False, today: date | None = None) -> Plan:
     cfg = store.config
-    today = today or date.today()
+    today = today or clock.today()
     daily = next((t for t in cfg.tiers.values() if "{date}" in t.path), None)
     if daily is None or "hot" not in cfg.tiers:
         raise TiergitError(f"{cfg.path.name}: import openclaw needs a `hot` tier and a daily tier with {{date}}",
@@ -88,5 +88,5 @@ def plan_openclaw(store, retire_legacy: bool = False, today: date | None = None)
             from tiergit.checks import fix_hint
 
             plan.notes.append(f"  hint: {rel} is over its budget: {fix_hint(tier)}")
-    _stage(store, plan, to_stage)
+    staged.plan_stage(store, plan, to_stage)
     return plan

@@ -11,14 +11,13 @@ import sys
 from contextlib import nullcontext
 from pathlib import Path
 
-from tiergit import git
+from tiergit import git, resources
 from tiergit.errors import TiergitError
 from tiergit.fsutil import atomic_write, lock
 from tiergit.hookchain import HOOKS, MARKER_RE, ChainError, Step, plan_install, plan_uninstall
 from tiergit.hookstate import framework_runs_tiergit
 
 MARKER = "tiergit-hook v"
-SHIM_DIR = Path(__file__).parent / "templates" / "hooks"
 DRIVER_NAME = "tiergit entry-by-entry memory merge"
 
 
@@ -34,7 +33,7 @@ def python_for_sh(python: str | None = None) -> str:
 
 
 def shim_text(hook: str, python: str | None = None) -> str:
-    text = (SHIM_DIR / hook).read_text(encoding="utf-8")
+    text = resources.read("hooks", hook)
     return text.replace("@INSTALL_PYTHON@", sh_quote(python_for_sh(python)))
 
 

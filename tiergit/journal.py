@@ -20,8 +20,9 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
+from tiergit import statedir
 from tiergit.errors import TiergitError
-from tiergit.fsutil import atomic_write, check_target, safe_unlink, tiergit_dir
+from tiergit.fsutil import atomic_write, check_target, safe_unlink
 
 
 def _norm(data: bytes | str | None) -> str | None:
@@ -56,13 +57,8 @@ def order(changes: list) -> list:
     return sorted(changes, key=rank)
 
 
-def _base(repo: Path) -> Path:
-    base = tiergit_dir(Path(repo) / ".tiergit.yml")
-    return base if base is not None else Path(repo) / ".git-tiergit"
-
-
 def journal_path(repo: Path) -> Path:
-    return _base(repo) / "journal.json"
+    return statedir.local(Path(repo)) / "journal.json"
 
 
 def _write_one(repo: Path, rel: str, new: str | None, mode: int | None) -> None:
@@ -79,7 +75,7 @@ def _record(repo: Path, title: str, paths: list[str], recovered: bool = False) -
     """The operation log: what each apply changed, in the git dir (never committed)."""
     line = json.dumps({"ts": datetime.now(timezone.utc).isoformat(timespec="seconds"), "op": title,
                        "paths": paths, **({"recovered": True} if recovered else {})}, ensure_ascii=False)
-    path = _base(repo) / "operations.jsonl"
+    path = statedir.local(Path(repo)) / "operations.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a", encoding="utf-8") as fh:
         fh.write(line + "\n")

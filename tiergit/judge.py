@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from tiergit.patterns import TRANSCRIPT_OPENING_RE
+
 # Zero-width and invisible characters that can hide a word from a reader and a regex.
 INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u180e"))
 # Letters from other scripts that look like Latin ones (the common homoglyph attack set).
@@ -160,8 +162,6 @@ LOG = re.compile(r"(?i)^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?[^\]
 REPORT = re.compile(r"(?i)\b(?:cron|heartbeat|scheduled (?:job|task)|delivery (?:report|status)|health ?check)\b.{0,80}"
                     r"\b(?:ok|succeeded|failed|completed|ran|delivered|sent|posted|status)\b"
                     r"|^(?:tasks? completed|status report|monitoring|summary)\s*:|持续监控|监控项|无新|无重大|突破\s*[:：#]|状态[:：（(]|执行时间|cron 任务|由 cron")
-TRANSCRIPT = re.compile(r"(?i)^\s*(?:[-*>]\s*)*(?:\*\*|__|\[)?(?:user|assistant|human|ai|system|bot|agent|me|you)"
-                        r"(?:\*\*|__|\])?\s*(?:\*\*)?[:：>]")
 PATH_ONLY = re.compile(r"^`?[\w.~/\\-]+(?:/[\w.-]+)+`?:?\s*$|^`?[\w.-]+\.(?:md|py|ts|js|cs|json|ya?ml|toml|sh)`?\s*$")
 WORD = re.compile(r"[^\W\d_]{2,}")
 
@@ -176,7 +176,7 @@ def junk(text: str) -> str | None:
         return "a code fence"
     if HEADING.match(first):
         return "a bare heading"
-    if TRANSCRIPT.match(first):
+    if TRANSCRIPT_OPENING_RE.match(first):
         return "a transcript line"
     body = MARKUP.sub("", first, count=1).strip()
     if BARE.match(first) or not WORD.search(body):

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from tiergit.fsutil import check_target, store_lock
+from tiergit.patterns import is_conflict_line
 
 RECALLS = "recalls.jsonl"
 REVIEWS = "reviews.jsonl"
@@ -75,7 +76,7 @@ def read(store, name: str) -> Iterator[dict[str, Any]]:
     with open(path, encoding="utf-8", errors="replace") as fh:
         for line in fh:
             line = line.strip()
-            if not line or line.startswith(("<<<<<<<", "=======", ">>>>>>>")):
+            if not line or is_conflict_line(line):
                 continue
             try:
                 ev = json.loads(line)

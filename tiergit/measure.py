@@ -17,13 +17,13 @@ import statistics
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from tiergit import parse
+from tiergit import clock, parse
 from tiergit.context import agent_files, legacy_files, read_text, tier_groups, wiki_topics
 from tiergit.tokens import blob_id
 
 
 @dataclass
-class Size:
+class PromptSize:
     bytes: int = 0
     tokens: int = 0
     files: list[str] = field(default_factory=list)
@@ -35,16 +35,16 @@ class Size:
 @dataclass
 class AgentMeasure:
     agent: str
-    legacy: Size
-    hot: Size
-    hot_cold: Size
-    hot_cold_wiki: Size
+    legacy: PromptSize
+    hot: PromptSize
+    hot_cold: PromptSize
+    hot_cold_wiki: PromptSize
     baseline: str             # "legacy" or "every tier"
     old_noise_pct: float | None
     saved_pct: float | None
     hot_budget_tokens: float | None
     hot_budget_bytes: float | None
-    spawn: Size | None = None     # the task-aware spawn prompt (tiergit/knowledge.py), whole
+    spawn: PromptSize | None = None     # the task-aware spawn prompt (tiergit/knowledge.py), whole
     spawn_task: str | None = None  # the task it was built for (hot Current task, else newest cold entry)
 
     @property
@@ -80,9 +80,9 @@ class Sizer:
             self.cache[rel] = (text, len(data), tokens)
         return self.cache[rel]
 
-    def size(self, rels: list[str]) -> Size:
+    def size(self, rels: list[str]) -> PromptSize:
         rels = list(dict.fromkeys(rels))
-        return Size(bytes=sum(self._get(r)[1] for r in rels), tokens=sum(self._get(r)[2] for r in rels), files=rels)
+        return PromptSize(bytes=sum(self._get(r)[1] for r in rels), tokens=sum(self._get(r)[2] for r in rels), files=rels)
 
     def tokens_of(self, text: str) -> int:
         return self.store.token_cache.count(text).tokens
@@ -158,7 +158,7 @@ def measure_agent(store, sizer: Sizer, agent: str, today: date) -> AgentMeasure:
                         hot_budget_tokens=budget_tokens, hot_budget_bytes=budget_bytes, spawn=spawn, spawn_task=task)
 
 
-def spawn_size(store, sizer: Sizer, agent: str) -> tuple[Size | None, str | None]:
+def spawn_size(store, sizer: Sizer, agent: str) -> tuple[PromptSize | None, str | None]:
     """The task-aware spawn prompt's size for the agent's default task (None for an agent with no tiers yet).
 
     Cost: one `context` build (a recall query over the incrementally refreshed index)."""
@@ -172,11 +172,11 @@ def spawn_size(store, sizer: Sizer, agent: str) -> tuple[Size | None, str | None
         prompt = context.build(store, agent, task=task).prompt
     except TiergitError:
         return None, task
-    return Size(bytes=len(prompt.encode("utf-8")), tokens=sizer.tokens_of(prompt)), task
+    return PromptSize(bytes=len(prompt.encode("utf-8")), tokens=sizer.tokens_of(prompt)), task
 
 
 def measure(store, today: date | None = None) -> list[AgentMeasure]:
-    today = today or date.today()
+    today = today or clock.today()
     sizer = Sizer(store)
     agents = sorted(set(store.agents()) | set(legacy_agents(store)))
     if not agents and not any("{agent}" in t.path for t in store.config.tiers.values()):

@@ -13,6 +13,7 @@ from datetime import date
 from functools import lru_cache
 
 from tiergit.errors import InputError
+from tiergit.patterns import TRANSCRIPT_LINE_RE
 
 DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 BLOCK_ID_RE = re.compile(r"\s\^(m-[0-9a-z]{4,32})\s*$")
@@ -21,7 +22,6 @@ LIST_MARKER_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
 # OpenClaw's promotion note after a snippet in MEMORY.md: not part of the item's text (or id).
 OPENCLAW_NOTE_RE = re.compile(r"\s*\[score=[0-9.]+ [^\]]*source=[^\]]*\]\s*$")
 BOLD_LABEL_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]{1,60}?):?\*\*:?")
-TRANSCRIPT_RE = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?(User|Assistant|Human|AI|Candidate)(?:\*\*)?:(?:\*\*)?\s", re.M)
 LEADING_DATE_RE = re.compile(r"^\**\d{4}-\d{2}-\d{2}(?:[t ][0-9:.]+z?)?\**\s*(?:[—–:-]+\s*)?")
 ITEM_DATE_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\[\w+\]\s*)?\**(\d{4}-\d{2}-\d{2})")
 
@@ -211,7 +211,7 @@ def classify(text: str, section_heading: str | None = None, labels: dict[str, li
     The entry with the most words wins (`**Fix pattern:**` rule over `**Fix:**` error).
     """
     stripped = text.lstrip()
-    if stripped.startswith("```") or stripped.startswith("~~~") or TRANSCRIPT_RE.match(stripped):
+    if stripped.startswith("```") or stripped.startswith("~~~") or TRANSCRIPT_LINE_RE.match(stripped):
         return "log"
     if _OPEN_BOX_RE.match(stripped):
         return "open"
@@ -250,14 +250,14 @@ def _label_table_cached(frozen) -> list[tuple[str, str, tuple[str, ...] | None, 
             for text, kind, words in _label_table({k: list(v) for k, v in frozen})]
 
 
-_LINE_RE = re.compile(r"[^\n]*\n|[^\n]+")
+_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 def split_lines(text: str) -> list[str]:
-    """Lines with their endings, split at \\n only (as markdown-it and git count them).
+    """Lines with their endings, split where markdown-it splits them (\\r\\n, \\r or \\n).
 
     str.splitlines also breaks at form feeds, U+0085 and U+2028, which real files hold
-    (a .NET project's histories carry stray \\x0c): line numbers would drift from git's."""
+    (a .NET project's histories carry stray \\x0c): block maps would point past the lines."""
     return _LINE_RE.findall(text)
 
 
@@ -360,7 +360,7 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
         while end > start and not body_lines[end - 1].strip():
             end -= 1
         text = "".join(body_lines[start:end])
-        if btype == "para" and not BOLD_LABEL_RE.match(text) and not TRANSCRIPT_RE.match(text):
+        if btype == "para" and not BOLD_LABEL_RE.match(text) and not TRANSCRIPT_LINE_RE.match(text):
             # A plain paragraph is only an item under a "log"/hot section or when labelled.
             if heading is None:
                 continue
@@ -469,6 +469,6 @@ def has_transcript(text: str) -> list[int]:
         if line.lstrip().startswith(("```", "~~~")):
             in_fence = not in_fence
             continue
-        if not in_fence and TRANSCRIPT_RE.match(line):
+        if not in_fence and TRANSCRIPT_LINE_RE.match(line):
             hits.append(n)
     return hits

@@ -12,13 +12,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from tiergit import logs, openclaw_format, parse
-from tiergit.candidates import (MANAGED_BEGIN, MANAGED_END, Candidate, Corpus, FORCED_RE,
-                                gather, norm_key, target_path)
-from tiergit.gate import Context, Verdict, evaluate, settings_of
+from tiergit import clock, logs, openclaw_format, parse
+from tiergit.candidates import Candidate, Corpus, FORCED_RE, gather, norm_key, target_path
+from tiergit.gate import Context, GateVerdict, ReviewState, evaluate, settings_of
+from tiergit.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.plan import Plan
-from tiergit.review import state as review_state
-from tiergit.scoring import Score, concepts, read_events, recall_stats, score, today_utc, weights_of
+from tiergit.scoring import Score, concepts, read_events, recall_stats, score, weights_of
 
 SETTLED = ("review", "in-wiki")        # verdicts about items already handled: hidden unless asked
 LABEL_RE = re.compile(r"^\*\*([^*\n]{1,60}?):?\*\*:?\s*")
@@ -30,7 +29,7 @@ class Row:
     score: Score
     recalls: int
     mentions: int
-    verdict: Verdict
+    verdict: GateVerdict
     target: str
 
     @property
@@ -55,7 +54,6 @@ class Promotion:
     rows: list[Row]
     plan: Plan
     events: list[dict[str, Any]] = field(default_factory=list)
-    staging_updates: dict[str, str] = field(default_factory=dict)
 
     @property
     def accepted(self) -> list[Row]:
@@ -98,13 +96,13 @@ def _mentions(c: Candidate, corpus: Corpus) -> tuple[int, set[date]]:
 
 def build(store, today: date | None = None, limit: int | None = None, explain: str | None = None) -> Promotion:
     cfg = store.config
-    today = today or today_utc()
+    today = today or clock.today()
     settings = settings_of(cfg.gate)
     weights = weights_of(cfg.scoring)
     half_life = float(cfg.scoring.get("recency_half_life_days", 14) or 14)
     stats = recall_stats(read_events(store, logs.RECALLS))
     corpus = gather(store, set(stats))
-    reviews = review_state(read_events(store, logs.REVIEWS))
+    reviews = ReviewState.from_events(read_events(store, logs.REVIEWS))
     ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids)
     for _, _, ln, path, key in corpus.wiki:
         ctx.wiki_index.add(key, f"{path}:{ln}")
@@ -129,11 +127,11 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
         want_all = explain is not None and _selects(explain, c)
         verdict = evaluate(c, sc, recalls, ctx, explain=want_all)
         if promoted and openclaw_format.already_promoted(promoted, c.text):
-            verdict = Verdict(False, "already promoted into MEMORY.md (openclaw-memory-promotion marker)",
+            verdict = GateVerdict(False, "already promoted into MEMORY.md (openclaw-memory-promotion marker)",
                               "in-wiki", verdict.checks)
         target = target_path(store, c, targets)
         if verdict.accepted and limit is not None and sum(r.verdict.accepted for r in rows) >= limit:
-            verdict = Verdict(False, f"over --limit {limit} for this run", "limit", verdict.checks)
+            verdict = GateVerdict(False, f"over --limit {limit} for this run", "limit", verdict.checks)
         if verdict.accepted:
             ctx.accepted_index.add(c.mention_key, f"{c.id} ({c.source}:{c.line})")
         rows.append(Row(c, sc, recalls, n_mentions, verdict, target))
@@ -206,20 +204,29 @@ def _plan_writes(store, promo: Promotion) -> None:
                 new = _append_to_topic(new, topic, lines, fixed)
         promo.plan.add(target, new, old, reason=f"promote {len(rows)} item(s) for review")
         for r in rows:
-            promo.events.append({"id": r.cand.id, "action": "proposed", "text": r.cand.text,
-                                 "topic": r.cand.topic, "source": f"{r.cand.source}:{r.cand.line}",
-                                 "target": target, "reason": r.verdict.reason})
+            ev = {"id": r.cand.id, "action": "proposed", "text": r.cand.text,
+                  "topic": r.cand.topic, "source": f"{r.cand.source}:{r.cand.line}",
+                  "target": target, "reason": r.verdict.reason}
+            # Dreaming's provenance, where the target's format has no room for it (OpenClaw's MEMORY.md).
+            if r.cand.dreamed:
+                ev["dreamed"] = r.cand.dreamed
+            if r.cand.evidence:
+                ev["evidence"] = list(r.cand.evidence)
+            promo.events.append(ev)
     _plan_staging(store, promo)
 
 
 def _openclaw_append(old: str | None, today: date, rows: list[Row]) -> str:
     """OpenClaw's MEMORY.md: one `## Promoted From Short-Term Memory (day)` section, a marker per item.
-    The snippet is the source item's own clean text (labels kept), so the line in MEMORY.md
-    hashes to the same id and `review sync` finds it without a block id."""
+    A tier item's snippet is its own clean text (labels kept), so the line in MEMORY.md hashes
+    to the same id. A staged item (a Dreaming candidate, a proposal) is written as its cleaned
+    text (`_clean`: no `Candidate:` prefix, confidence, status, evidence refs or tags): its raw
+    line is Dreaming's bookkeeping, not knowledge; `review sync` finds it by the marker's source
+    line, and Dreaming's confidence and evidence stay in the review log's `proposed` event."""
     lines = []
     for r in rows:
         c = r.cand
-        text = FORCED_RE.sub("", parse.clean_text(c.raw)).strip()
+        text = _clean(c) if c.staged else FORCED_RE.sub("", parse.clean_text(c.raw)).strip()
         lines += openclaw_format.promotion_lines(c.source, c.line, c.raw.rstrip("\n").count("\n") + 1, text,
                                                  c.kind, r.score.total, r.recalls, r.score.signals.get("relevance", 0.0))
     return openclaw_format.append_promotions(old, today, lines)
@@ -256,12 +263,7 @@ def _managed_block(text: str, promo: Promotion) -> str:
         mark = "promote" if r.verdict.accepted else "reject"
         lines.append(f"- {mark} `{r.cand.id}` {r.score.total:.2f} {r.cand.text[:80]} ({r.verdict.reason})")
     lines.append(MANAGED_END)
-    block = "\n".join(lines) + "\n"
-    if MANAGED_BEGIN in text and MANAGED_END in text:
-        head, rest = text.split(MANAGED_BEGIN, 1)
-        return head + block + rest.split(MANAGED_END, 1)[1].lstrip("\n")
-    sep = "" if not text or text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
-    return text + sep + block
+    return splice_managed(text, "\n".join(lines) + "\n")
 
 
 def apply(store, promo: Promotion) -> list[str]:
@@ -295,7 +297,7 @@ def propose(store, topic: str, text: str, kind: str, agent: str | None, today: d
                     None if kind == "correction" else _in_wiki(store, one_line)):
         if problem:
             raise TiergitError(f"propose: refused: {problem}", "write the distilled knowledge, without it")
-    today = today or today_utc()
+    today = today or clock.today()
     rel = default_staging(store)
     path = store.repo / rel
     old = path.read_text(encoding="utf-8") if path.is_file() else None

@@ -41,9 +41,9 @@ def _counts(store, today: date) -> tuple[int | None, int | None]:
 
 def extras(store, files: list[dict]) -> dict:
     """`files`: the status model's rows (already measured: the store is not read twice)."""
-    from tiergit.scoring import today_utc
+    from tiergit import clock
 
-    today = today_utc()
+    today = clock.today()
     waiting, considered = _counts(store, today)
     last = last_promotion(store)
     days = (today - last).days if last else None

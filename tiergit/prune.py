@@ -17,22 +17,6 @@ from tiergit.retention import cut_lines, expired_cuts
 REASON_OLD = "oldest {what} proposed for the archive: {tier} is over budget"
 
 
-def measure_over(text: str, tier, encoding: str, level: str = "warn") -> bool:
-    """True while `text` is at or above the tier's warn level (level="warn") or over its max."""
-    from tiergit import tokens
-
-    for metric, limit in tier.budget.items():
-        if metric == "bytes":
-            value = len(text.encode("utf-8"))
-        elif metric == "lines":
-            value = budget.line_count(text)
-        else:
-            value = tokens.count_text(text, encoding).tokens
-        if (value >= limit.warn) if level == "warn" else (value > limit.max and limit.hard):
-            return True
-    return False
-
-
 def _pool(doc: parse.MemoryDoc, blame: dict[int, date], today: date,
           recalls: dict[str, int] | None = None) -> list[tuple[date, int, int, str, str | None]]:
     """(day, start, end, what, heading) of everything that may go: dated entries oldest first,
@@ -61,14 +45,14 @@ def fit_cuts(doc: parse.MemoryDoc, text: str, tier, encoding: str, taken: list[t
     Cutting more never grows a file, so the shortest prefix of the pool that fits is found by
     bisection: O(log n) measures, not one per cut."""
     # Only a file over its max is cut for budget (a warning is a heads-up, not a PR of cuts).
-    if not measure_over(cut_lines(text, taken), tier, encoding, level="max"):
+    if not budget.over(cut_lines(text, taken), tier, encoding, level="max"):
         return []
     needs_blame = any(w == "item" for _, _, _, w, _ in _pool(doc, {}, today))
     covered = {n for s, e in taken for n in range(s, e + 1)}
     pool = [c for c in _pool(doc, blame() if needs_blame else {}, today, recalls) if c[1] not in covered]
 
     def over(k: int) -> bool:
-        return measure_over(cut_lines(text, taken + [(c[1], c[2]) for c in pool[:k]]), tier, encoding)
+        return budget.over(cut_lines(text, taken + [(c[1], c[2]) for c in pool[:k]]), tier, encoding, "warn")
 
     lo, hi = 0, len(pool)          # invariant: over(lo) is True; hi fits, or is the whole pool
     while hi - lo > 1:

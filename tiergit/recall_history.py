@@ -59,7 +59,7 @@ def refresh(store, db: sqlite3.Connection) -> int:
             if data is None:
                 continue
             stem = path.rsplit("/", 1)[-1][:-3].lower()
-            src = recall_index.Source(path, "archive", stem if stem in agents else None)
+            src = recall_index.IndexSource(path, "archive", stem if stem in agents else None)
             rows = [(r[0], label(r[1], commit), *r[2:]) for r in recall_index._rows(store, src, data, stats)]
             first = next_rowid
             db.executemany("INSERT INTO items (rowid, text, entry, path, item_id, date, kind, line, tier, agent, "

@@ -14,7 +14,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from tiergit import git, listing, progress
+from tiergit import listing, patterns, progress, statedir
 from tiergit.errors import TiergitError
 
 INDEX_NAME = "recall-v3.sqlite"
@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS fastpath (id INTEGER PRIMARY KEY CHECK (id = 1), valu
 
 
 @dataclass(frozen=True)
-class Source:
+class IndexSource:
     """A file recall searches: repo-relative path, its tier (or archive / staging), its agent."""
     path: str
     tier: str
@@ -53,36 +53,36 @@ class RefreshStats:
 
 
 def index_path(repo: Path) -> Path:
-    return git.git_dir(repo) / "tiergit" / INDEX_NAME
+    return statedir.state_dir(repo) / INDEX_NAME
 
 
-def sources(store, found: listing.Listing | None = None) -> list[Source]:
+def sources(store, found: listing.Listing | None = None) -> list[IndexSource]:
     """Tier files, the archive folder and the staging files, each with its tier label."""
     cfg = store.config
     found = found or listing.walk(store)
-    out: dict[str, Source] = {}
+    out: dict[str, IndexSource] = {}
     agents = set()
     for rel in found.memory:
         match = cfg.tier_for(rel)
         if match:
-            out[rel] = Source(rel, match[0].name, match[1].get("agent"))
+            out[rel] = IndexSource(rel, match[0].name, match[1].get("agent"))
             if "agent" in match[1]:
                 agents.add(match[1]["agent"])
     for rel in found.archive:
         stem = rel.rsplit("/", 1)[-1][:-3].lower()
-        out.setdefault(rel, Source(rel, "archive", stem if stem in agents else None))
+        out.setdefault(rel, IndexSource(rel, "archive", stem if stem in agents else None))
     for rel in found.staging:
-        out.setdefault(rel, Source(rel, "staging", None))
+        out.setdefault(rel, IndexSource(rel, "staging", None))
     return sorted(out.values(), key=lambda s: s.path)
 
 
-def current_sources(store, db: sqlite3.Connection) -> list[Source] | None:
+def current_sources(store, db: sqlite3.Connection) -> list[IndexSource] | None:
     """The indexed sources when no folder changed since the last walk (one stat per folder),
     else None. The files table holds each source's tier and agent."""
     row = db.execute("SELECT listing FROM summary WHERE id = 1").fetchone()
     if not row or not row[0] or not listing.still_valid(store, listing.Listing.from_json(row[0])):
         return None
-    return [Source(p, t, a) for p, t, a in db.execute("SELECT path, tier, agent FROM files ORDER BY path")]
+    return [IndexSource(p, t, a) for p, t, a in db.execute("SELECT path, tier, agent FROM files ORDER BY path")]
 
 
 def item_count(db: sqlite3.Connection) -> int:
@@ -105,7 +105,7 @@ def connect(path: Path) -> sqlite3.Connection:
     return db
 
 
-def refresh(store, db: sqlite3.Connection, wanted: list[Source] | None = None) -> RefreshStats:
+def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = None) -> RefreshStats:
     """Bring the index up to date with the work tree; re-parse only files whose blob changed.
     Cost when nothing moved: one stat per folder and one per file; a changed file costs its
     parse plus a delete of its own rowid range (linear in files, never a table scan)."""
@@ -145,7 +145,7 @@ def refresh(store, db: sqlite3.Connection, wanted: list[Source] | None = None) -
     return stats
 
 
-def _refresh_one(store, db, src: Source, old: tuple | None, next_rowid: int,
+def _refresh_one(store, db, src: IndexSource, old: tuple | None, next_rowid: int,
                  stats: RefreshStats) -> tuple[int, int]:
     """Re-index one file if it changed: (change in item count, next free rowid)."""
     try:
@@ -180,7 +180,7 @@ def _delete_items(db: sqlite3.Connection, old: tuple) -> int:
     return n
 
 
-def _rows(store, src: Source, data: bytes, stats: RefreshStats) -> list[tuple]:
+def _rows(store, src: IndexSource, data: bytes, stats: RefreshStats) -> list[tuple]:
     from tiergit import parse  # markdown-it: only when a file needs parsing, not per warm query
 
     try:
@@ -190,7 +190,7 @@ def _rows(store, src: Source, data: bytes, stats: RefreshStats) -> list[tuple]:
         assert stats.skipped is not None
         stats.skipped.append(src.path)
         return []
-    listing = _managed_lines(text) if src.tier == "staging" else range(0)
+    listing = patterns.managed_lines(text) if src.tier == "staging" else range(0)
     rows = []
     for sec in doc.sections:
         for item in sec.items:
@@ -202,11 +202,3 @@ def _rows(store, src: Source, data: bytes, stats: RefreshStats) -> list[tuple]:
     return rows
 
 
-def _managed_lines(text: str) -> range:
-    """1-based lines of the candidate listing `promote` writes into the staging file (DREAMS.md)."""
-    from tiergit.candidates import MANAGED_BEGIN, MANAGED_END
-
-    lines = text.splitlines()
-    begin = next((n for n, line in enumerate(lines, 1) if line.strip() == MANAGED_BEGIN), None)
-    end = next((n for n, line in enumerate(lines, 1) if line.strip() == MANAGED_END), None)
-    return range(begin, end + 1) if begin and end and end > begin else range(0)

@@ -6,7 +6,6 @@ e-mail or a phone, and prints cleanly. `model(store)` gathers plain data (also t
 """
 from __future__ import annotations
 
-import importlib.util
 import re
 from html import escape
 
@@ -19,9 +18,7 @@ MAX_GROWTH_POINTS = 200
 
 
 def promotion_data(store) -> dict:
-    """Candidates from the promotion feature when it is installed; never fails the report."""
-    if importlib.util.find_spec("tiergit.promote") is None:
-        return {"configured": False, "note": "promotion not configured", "candidates": []}
+    """Candidates from the promotion feature; never fails the report."""
     try:
         from tiergit import promote  # type: ignore[attr-defined]
 
@@ -35,7 +32,7 @@ def promotion_data(store) -> dict:
 
 
 def model(store) -> dict:
-    from tiergit.commands.status import collect
+    from tiergit.statusmodel import collect
 
     head = git.rev_parse(store.repo, "HEAD")
     when = git.commit_time(store.repo) if head else None

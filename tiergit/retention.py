@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import PurePosixPath
 
-from tiergit import parse, retention_keep
+from tiergit import budget, parse, retention_keep
 from tiergit.errors import TiergitError
 from tiergit.plan import Plan
 
@@ -161,22 +161,6 @@ def plan_archive(store, today: date) -> Plan:
     return plan
 
 
-def _over(text: str, tier, encoding: str, level: str = "max") -> bool:
-    """Is `text` over the tier's `level` ("max" or "warn") in any budget metric?"""
-    from tiergit import budget, tokens
-
-    for metric, limit in tier.budget.items():
-        if metric == "bytes":
-            value = len(text.encode("utf-8"))
-        elif metric == "lines":
-            value = budget.line_count(text)
-        else:
-            value = tokens.count_text(text, encoding).tokens
-        if value > getattr(limit, level):
-            return True
-    return False
-
-
 def fit_cuts(cfg, rel: str, text: str, tier, keep: str | None = None) -> tuple[str, list[Cut]]:
     """The oldest entries (then oldest log items) to archive so `text` gets under the warn
     level - headroom, so the next session does not block again; pinned sections never, nor a
@@ -187,7 +171,7 @@ def fit_cuts(cfg, rel: str, text: str, tier, keep: str | None = None) -> tuple[s
     chosen: list[Cut] = []
     new = text
     for cut in pool:
-        if not _over(new, tier, cfg.tokenizer, "warn"):
+        if not budget.over(new, tier, cfg.tokenizer, "warn"):
             break
         if keep and keep in _chunk(text, cut):
             continue
@@ -201,7 +185,7 @@ def plan_fit_file(plan: Plan, store, rel: str, old: str | None, text: str, tier,
     its oldest entries archived in the same plan; the number of entries archived."""
     chosen: list[Cut] = []
     new = text
-    if tier.budget and _over(text, tier, store.config.tokenizer):
+    if tier.budget and budget.over(text, tier, store.config.tokenizer):
         new, chosen = fit_cuts(store.config, rel, text, tier, keep)
     pending: dict[str, str] = {}
     if chosen:
@@ -226,7 +210,7 @@ def plan_fit(store, today: date) -> Plan:
             text = _read(store, rel)
         except TiergitError:
             continue
-        if not _over(text, tier, cfg.tokenizer):
+        if not budget.over(text, tier, cfg.tokenizer):
             continue
         new, chosen = fit_cuts(cfg, rel, text, tier)
         if chosen:
@@ -238,12 +222,11 @@ def plan_fit(store, today: date) -> Plan:
 
 def fix_budgets(store) -> list[str]:
     """`check --fix`: archive oldest cold entries until each tier fits; the paths changed."""
-    from tiergit.scoring import today_utc
-
+    from tiergit import clock
     from tiergit.fsutil import store_lock
 
     with store_lock(store.repo):
-        plan = plan_fit(store, today_utc())
+        plan = plan_fit(store, clock.today())
         return plan.apply(store.repo)
 
 

@@ -11,30 +11,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from tiergit import logs
-from tiergit.candidates import norm_key
 from tiergit.errors import TiergitError
-from tiergit.gate import ReviewState
 from tiergit.plan import Plan
-
-
-def state(events: Iterable[dict[str, Any]]) -> ReviewState:
-    """The last outcome per id (events are in log order; later wins)."""
-    st = ReviewState()
-    for ev in events:
-        iid, action = ev.get("id"), ev.get("action")
-        if not isinstance(iid, str) or action not in ("proposed", "accepted", "rejected"):
-            continue   # other events (prune proposals and outcomes) say nothing about promotion
-        day = str(ev.get("ts", ""))[:10]
-        st.pending.pop(iid, None)
-        st.rejected.pop(iid, None)
-        st.accepted.pop(iid, None)
-        if action == "proposed":
-            st.pending[iid] = day
-        elif action == "rejected":
-            st.rejected[iid] = (norm_key(str(ev.get("text", ""))), day)
-        elif action == "accepted":
-            st.accepted[iid] = day
-    return st
 
 
 def last_proposals(events: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:

@@ -11,7 +11,7 @@ import re
 from typing import Any, Iterable
 
 from tiergit import parse
-from tiergit.candidates import MANAGED_BEGIN, MANAGED_END
+from tiergit.patterns import MANAGED_BEGIN, MANAGED_END
 from tiergit.plan import Plan
 from tiergit.retention import cut_lines
 

@@ -9,8 +9,10 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import date
 from typing import Any, Iterable
+
+from tiergit.patterns import is_conflict_line
 
 DEFAULT_WEIGHTS: dict[str, float] = {
     "relevance": 0.30, "frequency": 0.24, "diversity": 0.15,
@@ -78,7 +80,7 @@ def read_events(store, name: str) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     lines = [ln for ln in path.read_text(encoding="utf-8", errors="replace").splitlines()
-             if ln.strip() and not ln.startswith(("<<<<<<<", "=======", ">>>>>>>"))]
+             if ln.strip() and not is_conflict_line(ln)]
     try:
         events = json.loads("[" + ",".join(lines) + "]")
     except ValueError:
@@ -141,14 +143,3 @@ def score(stats: RecallStats | None, mentions: int, mention_days: set[date], con
     return Score(total=round(total, 6), signals=signals, weights=weights)
 
 
-def today_utc() -> date:
-    """Today in UTC; TIERGIT_TODAY=YYYY-MM-DD pins it for reproducible runs and tests."""
-    import os
-
-    pinned = os.environ.get("TIERGIT_TODAY")
-    if pinned:
-        try:
-            return date.fromisoformat(pinned)
-        except ValueError:
-            pass
-    return datetime.now(timezone.utc).date()

@@ -15,7 +15,8 @@ from tiergit.diagnostics import Finding
 PLACEHOLDER = re.compile(r"\{[a-z]+\}")
 
 
-def _patterns(config) -> list[str]:
+def legacy_globs(config) -> list[str]:
+    """Glob patterns (repo-relative) of the preset's legacy files."""
     out = []
     for item in config.legacy:
         glob = PLACEHOLDER.sub("*", str(item))
@@ -28,7 +29,7 @@ def in_scope(config, rel: str) -> bool:
     root = str(config.root).strip("/")
     if root not in ("", ".") and rel.startswith(root + "/"):
         return True
-    return any(fnmatchcase(rel, pattern) for pattern in _patterns(config))
+    return any(fnmatchcase(rel, pattern) for pattern in legacy_globs(config))
 
 
 def findings(rel: str, data: bytes) -> list[Finding]:
@@ -54,6 +55,6 @@ def extra_files(store) -> list[str]:
             dirnames[:] = [d for d in dirnames if d != ".git"]
             for name in filenames:
                 found.add(Path(dirpath, name).relative_to(store.repo).as_posix())
-    for pattern in _patterns(store.config):
+    for pattern in legacy_globs(store.config):
         found.update(p.relative_to(store.repo).as_posix() for p in store.repo.glob(pattern) if p.is_file())
     return sorted(rel for rel in found if store.config.tier_for(rel) is None)

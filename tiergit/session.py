@@ -13,11 +13,10 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
 
 import yaml
 
-from tiergit import compact, git, parse, tokens
+from tiergit import compact, git, parse, resources, tokens
 from tiergit import secrets as secrets_mod
 from tiergit.budget import judge, measure
 from tiergit.config import Config, Tier
@@ -25,7 +24,6 @@ from tiergit.errors import TiergitError
 from tiergit.fsutil import store_lock
 from tiergit.plan import Plan
 
-PACKAGED_TEMPLATES = Path(__file__).resolve().parent / "templates" / "store"
 NO_TASK = "<!-- one line: what this session is for -->"
 NO_OPEN_ITEMS = "<!-- one per line: `- [blocker] …` or `- [ ] …`; carried over to the next session -->"
 # An entry's session marker: `<!-- s-123456789 -->` (7 tokens); entries written before it
@@ -121,7 +119,7 @@ def template_text(cfg: Config, name: str) -> str:
     override = cfg.store_dir / "templates" / name
     if override.is_file():
         return parse.decode(override.read_bytes(), str(override.relative_to(cfg.repo_root)))
-    return (PACKAGED_TEMPLATES / name).read_text(encoding="utf-8")
+    return resources.read("store", name)
 
 
 def template_lines(cfg: Config, agent: str) -> frozenset[str]:

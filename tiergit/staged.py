@@ -80,6 +80,18 @@ def render(existing: str | None, items: list[Staged]) -> str:
     return out + sep + "".join(chunks)
 
 
+def plan_stage(store, plan, items: list[Staged]) -> None:
+    """Add the staging file with `items` merged in to `plan` (an import's durable items wait
+    there for review; already-staged ids are kept once). Cost: one read of the staging file."""
+    if not items:
+        return
+    rel = staging_path(store.config)
+    old = (store.repo / rel).read_text(encoding="utf-8") if (store.repo / rel).is_file() else None
+    new = render(old, items)
+    count = len(present_ids(new) - present_ids(old or ""))
+    plan.add(rel, new, old, reason=f"{count} durable item(s) staged as promotion candidates")
+
+
 def read(text: str, path: str, labels=None) -> list[Staged]:
     """Staged items back from a staging file's text."""
     doc = parse.parse(text, path, labels)

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from tiergit import statedir
+
 CACHE_VERSION = 1
 MAX_ENTRIES = 60_000   # blob ids kept in the token cache (~3 MB of JSON)
 
@@ -220,7 +222,7 @@ class TokenCache:
 
     @classmethod
     def for_repo(cls, git_dir: Path | None, encoding_name: str) -> "TokenCache":
-        path = git_dir / "tiergit" / f"tokens-{encoding_name}.json" if git_dir else None
+        path = statedir.under(git_dir) / f"tokens-{encoding_name}.json" if git_dir else None
         return cls(path, encoding_name)
 
     def count(self, text: str, blob: str | None = None) -> Count:

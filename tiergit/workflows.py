@@ -15,10 +15,9 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from tiergit import __version__, git
+from tiergit import __version__, git, resources
 from tiergit.config import Config
 
-TEMPLATES = Path(__file__).resolve().parent / "templates"
 ACTION_DIR = ".github/actions/tiergit"
 SCP_RE = re.compile(r"^(?:[\w.-]+@)?([\w.-]+):(?!//)(.+)$")   # git@github.com:owner/repo.git
 
@@ -87,10 +86,11 @@ def files(cfg: Config, spec: str, standard: bool = True, reusable: bool = False)
     (`standard`), and the organization-wide `workflow_call` workflow (`reusable`)."""
     out: dict[str, str] = {}
     if standard:
-        out[f"{ACTION_DIR}/action.yml"] = (TEMPLATES / "action" / "action.yml").read_text(encoding="utf-8")
-        for src in sorted((TEMPLATES / "workflows").glob("*.yml")):
+        out[f"{ACTION_DIR}/action.yml"] = resources.read("action", "action.yml")
+        found = [s for s in resources.template("workflows").iterdir() if s.name.endswith(".yml")]
+        for src in sorted(found, key=lambda s: s.name):
             out[f".github/workflows/{src.name}"] = fill(src.read_text(encoding="utf-8"), spec, cfg)
     if reusable:
-        src = TEMPLATES / "org" / "tiergit-reusable.yml"
+        src = resources.template("org", "tiergit-reusable.yml")
         out[f".github/workflows/{src.name}"] = fill(src.read_text(encoding="utf-8"), spec, cfg)
     return out

@@ -27,13 +27,12 @@ def archive(ctx: click.Context, do_apply: bool, show_diff: bool, as_json: bool) 
       tiergit archive --apply && git add -A && git commit -m "tiergit archive"
     """
     from tiergit import retention
-    from tiergit.scoring import today_utc
-
+    from tiergit import clock
     from tiergit.fsutil import store_lock_if
 
     store = open_store(ctx)
     with store_lock_if(store.repo, do_apply):
-        plan = retention.plan_archive(store, today_utc())
+        plan = retention.plan_archive(store, clock.today())
         written = plan.apply(store.repo) if do_apply else []
     if as_json:
         echo_json({**plan.as_dict(), "applied": do_apply, "written": written})

@@ -34,10 +34,10 @@ def audit(ctx: click.Context, do_apply: bool, pr_body: Path | None, as_json: boo
     """
     from tiergit import audit as audit_mod
     from tiergit import logs
-    from tiergit.scoring import today_utc
+    from tiergit import clock
 
     store = open_store(ctx)
-    today = today_utc()
+    today = clock.today()
     from tiergit.fsutil import store_lock_if
 
     # Planned and applied under one lock: two audits at once would archive the same cut twice.

@@ -6,10 +6,10 @@ from pathlib import Path
 import click
 
 from tiergit import config as config_mod
+from tiergit import resources
 from tiergit.cli import echo_json, repo_root
 from tiergit.plan import Plan
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 GITATTR_BEGIN = "# >>> tiergit >>>"
 GITATTR_END = "# <<< tiergit <<<"
 
@@ -19,7 +19,7 @@ def gitattributes_block(cfg: config_mod.Config) -> str:
     files beside the tiers (Squad's .squad/memory/local/*.md) keep git's default merge."""
     lines = [GITATTR_BEGIN]
     for tier in cfg.tiers.values():
-        pattern = config_mod.PLACEHOLDER_RE.sub("*", cfg.repo_path(tier.path))
+        pattern = config_mod.PATH_PLACEHOLDER_RE.sub("*", cfg.repo_path(tier.path))
         if f"{pattern} merge=tiergit" not in lines:
             lines.append(f"{pattern} merge=tiergit")
     lines.append(f"{cfg.repo_path(cfg.archive).rstrip('/')}/**/*.md merge=tiergit")
@@ -73,8 +73,8 @@ def plan_init(repo: Path, preset: str, with_workflows: bool, install_spec: str |
         folder = str(Path(rel).parent)
         if "{" not in folder and folder != "." and not (repo / folder).exists():
             plan.add(f"{folder}/.gitkeep", "", reason=f"{tier.name} tier folder")
-    store_templates = TEMPLATES / "store"
-    for src in sorted(store_templates.glob("*")) if store_templates.is_dir() else []:
+    store_templates = resources.template("store")
+    for src in sorted(store_templates.iterdir(), key=lambda s: s.name) if store_templates.is_dir() else []:
         rel = f"{cfg.root}/templates/{src.name}"
         if not (repo / rel).exists():
             plan.add(rel, src.read_text(), reason="template, edit to taste")

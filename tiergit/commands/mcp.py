@@ -197,7 +197,7 @@ def session_end(store, agent: str | None = None) -> SessionResult:
 
 def status(store) -> StatusResult:
     """Each tier's files, bytes, tokens and worst health (healthy / warning / critical)."""
-    from tiergit.commands.status import collect
+    from tiergit.statusmodel import collect
 
     data = collect(store)
     return {"tiers": [{"tier": t["tier"], "files": t["files"], "bytes": t["bytes"], "tokens": t["tokens"],

@@ -8,7 +8,7 @@ import click
 from tiergit.cli import echo_json
 
 # The merge itself lives beside the click-free entry git runs (`tiergit.driverrun`).
-from tiergit.driverrun import LABELS, run_driver  # noqa: F401 - re-exported
+from tiergit.driverrun import run_driver
 
 
 @click.command("merge-driver")

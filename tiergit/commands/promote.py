@@ -69,7 +69,7 @@ def render_explain(rows) -> str:
 @click.option("--limit", type=click.IntRange(min=0), default=None, metavar="N", help="Promote at most N items this run.")
 @click.option("--all", "show_all", is_flag=True, help="List every candidate (default: the accepted ones, the 50 "
               "best rejected, none already promoted or reviewed).")
-@click.option("--open-pr", is_flag=True, help="Open the pull request (needs the delivery module and a token).")
+@click.option("--open-pr", is_flag=True, help="Commit, push and open the pull request with the GitHub CLI (`gh`, logged in).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
 def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: Path | None, limit: int | None,
