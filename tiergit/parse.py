@@ -354,7 +354,7 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
     subs = [n for n, ln in enumerate(body_lines) if ln.lstrip().startswith("#")]
     lead: tuple[str, int] | None = None   # (kind, end) of a `**Root cause:**` paragraph that opens a list
     for btype, start, end in (_block_ranges(body_lines) if blocks is None else blocks):
-        end = min(end, len(body_lines))   # a bare \r is a line end to markdown-it, not to split_lines
+        end = min(end, len(body_lines))   # never past the section, whatever a token map says
         if start >= end:
             continue
         while end > start and not body_lines[end - 1].strip():
@@ -411,10 +411,7 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
         dated = heading_date(txt) if lvl == entry_level else None
         sections.append(Section(txt, lvl, "".join(lines[start:end]), fm_lines + start + 1, dated))
     if with_items:
-        # markdown-it also ends a line at a bare \r, split_lines does not: such a body's token
-        # lines drift from the section's, so its sections are parsed alone.
-        same_lines = body.count("\r") == body.count("\r\n")
-        shared = _shared_blocks(tokens) if FAST_BLOCKS and same_lines else None
+        shared = _shared_blocks(tokens) if FAST_BLOCKS else None
         for sec in sections:
             sec_lines = split_lines(sec.text)
             skip = sec.level > 0

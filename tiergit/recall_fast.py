@@ -22,7 +22,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from tiergit import git, listing, recall_index
+from tiergit import git, listing, recall_index, statedir
 from tiergit.errors import TiergitError
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*\Z")   # config.SLUG, without importing the config
@@ -78,7 +78,7 @@ def main(args: list[str], cwd: str | None = None) -> int | None:
         return None
     top, git_dir, head = lines
     repo = Path(cwd).resolve() if os.path.isfile(os.path.join(cwd, ".tiergit.yml")) else Path(top)
-    path = Path(git_dir) / "tiergit" / recall_index.INDEX_NAME
+    path = statedir.under(Path(git_dir)) / recall_index.INDEX_NAME
     if not path.is_file():
         return None
     try:
