@@ -13,6 +13,13 @@ if __name__ == "__main__":
         from tiergit.driverrun import main as driver_main
 
         sys.exit(driver_main(args[1:]))
+    if args[:1] == ["recall"]:
+        # agents ask once per question: a fresh index is answered without click or the config
+        from tiergit.recall_fast import main as recall_main
+
+        code = recall_main(args[1:])
+        if code is not None:
+            sys.exit(code)
     from tiergit.cli import main
 
     main()

@@ -57,9 +57,16 @@ def still_valid(store, old: Listing | None) -> bool:
     """True when no folder of the last walk changed (one stat per folder)."""
     if old is None or not old.dirs or old.key != config_key(store):
         return False
+    return dirs_unchanged(store.repo, old)
+
+
+def dirs_unchanged(repo: Path, old: Listing) -> bool:
+    """still_valid without the config check (the caller made it): one stat per folder."""
+    if not old.dirs:
+        return False
     for rel, mtime in old.dirs.items():
         try:
-            st = os.stat(store.repo / rel if rel else store.repo)
+            st = os.stat(repo / rel if rel else repo)
         except OSError:
             if mtime == -1:
                 continue   # was missing and still is

@@ -28,16 +28,19 @@ def now_iso() -> str:
 
 def append(store, name: str, events: list[dict[str, Any]]) -> None:
     """Append events (each gets a `ts` if it has none) under a lock."""
-    if not events:
-        return
-    path = log_path(store, name)
+    if events:
+        append_at(store.repo, log_path(store, name), events)
+
+
+def append_at(repo: Path, path: Path, events: list[dict[str, Any]]) -> None:
+    """append() to a log whose path is known (recall_fast runs without the config)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = []
     for ev in events:
         ev = {"ts": now_iso(), **ev}
         lines.append(json.dumps(ev, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
-    with store_lock(store.repo):
-        check_target(path, store.repo)
+    with store_lock(repo):
+        check_target(path, repo)
         # a line cut short by a kill must not swallow the next event
         torn = path.is_file() and path.stat().st_size > 0 and not _ends_with_newline(path)
         with open(path, "a", encoding="utf-8") as fh:

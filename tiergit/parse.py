@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
@@ -47,6 +48,11 @@ CLASSIFIER_VERSION = 4
 # entry such as `**What:**` (Squad's decision field) matches only a label of its own length.
 QUESTION_WORDS = frozenset({"what", "why", "how", "when", "who", "where", "which"})
 LABEL_WORD_RE = re.compile(r"[a-z0-9#]+(?:['-][a-z0-9]+)*")
+# Compiled once: classify and item_id run per item, and re's cache lookup cost ~10 % of indexing.
+_SPACES_RE = re.compile(r"\s+")
+_BOLD_RE = re.compile(r"\*\*([^*\n]{1,60})\*\*(:?)")
+_OPEN_BOX_RE = re.compile(r"^[-*+]\s+\[ \]")
+_NOT_LETTER_RE = re.compile(r"[^a-z ]")
 SECTION_KINDS = {"active decisions": "decision", "blockers": "open", "current task": "open"}
 
 
@@ -146,7 +152,7 @@ def item_id(text: str) -> tuple[str, bool]:
     match = BLOCK_ID_RE.search(text.rstrip())
     if match:
         return match[1], True
-    normal = re.sub(r"\s+", " ", clean_text(text)).strip().lower()
+    normal = _SPACES_RE.sub(" ", clean_text(text)).strip().lower()
     return "m-" + hashlib.sha1(normal.encode("utf-8")).hexdigest()[:8], False
 
 
@@ -159,7 +165,7 @@ def label_words(label: str) -> tuple[str, ...]:
 def _bold_label(body: str) -> tuple[str, ...] | None:
     """The words of the bold label an item starts with: the bold text up to its first colon,
     which must be inside the bold or right after it (`**Fix 1: Stderr leak**`, `**Fix**:`)."""
-    match = re.match(r"\*\*([^*\n]{1,60})\*\*(:?)", body)
+    match = _BOLD_RE.match(body)
     if not match:
         return None
     inner, colon_after = match[1], match[2]
@@ -207,15 +213,16 @@ def classify(text: str, section_heading: str | None = None, labels: dict[str, li
     stripped = text.lstrip()
     if stripped.startswith("```") or stripped.startswith("~~~") or TRANSCRIPT_LINE_RE.match(stripped):
         return "log"
-    if re.match(r"^[-*+]\s+\[ \]", stripped):
+    if _OPEN_BOX_RE.match(stripped):
         return "open"
     body = LIST_MARKER_RE.sub("", stripped, count=1).lower()
     # A dated log item (`- 2026-04-23 — [correction] …`) is classified by what follows its date.
     body = LEADING_DATE_RE.sub("", body, count=1)
     bold = _bold_label(body)
-    for label, kind, words in _label_table_cached(_freeze(labels)):
+    for label, kind, words, first in _label_table_cached(_freeze(labels)):
         if words is not None:
-            if bold is not None and _words_match(bold, words):
+            # `first` (the entry's first word and its plurals) is a cheap necessary condition
+            if bold is not None and bold[0] in first and _words_match(bold, words):
                 return kind
         elif label.startswith("- ["):
             if stripped.lower().startswith(label):
@@ -223,7 +230,7 @@ def classify(text: str, section_heading: str | None = None, labels: dict[str, li
         elif body.startswith(label):
             return kind
     if section_heading:
-        key = re.sub(r"[^a-z ]", "", section_heading.lower()).strip()
+        key = _NOT_LETTER_RE.sub("", section_heading.lower()).strip()
         if key in SECTION_KINDS:
             return SECTION_KINDS[key]
     # Unlabelled prose: what plain language says it is ("never …", "root cause …", "you may …").
@@ -237,8 +244,10 @@ def _freeze(labels: dict[str, list[str]] | None):
 
 
 @lru_cache(maxsize=16)
-def _label_table_cached(frozen) -> list[tuple[str, str, tuple[str, ...] | None]]:
-    return _label_table({k: list(v) for k, v in frozen})
+def _label_table_cached(frozen) -> list[tuple[str, str, tuple[str, ...] | None, frozenset]]:
+    """The label table, each row with the forms its first bold word may take (see classify)."""
+    return [(text, kind, words, frozenset((words[0], words[0] + "s", words[0] + "es")) if words else frozenset())
+            for text, kind, words in _label_table({k: list(v) for k, v in frozen})]
 
 
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
@@ -296,9 +305,9 @@ def split_frontmatter(text: str, path: str = "<text>") -> tuple[str, dict, str]:
                      "add a closing --- line after the metadata, or remove the opening ---")
 
 
-def _headings(body: str) -> list[tuple[int, int, str]]:
+def _headings(body: str, tokens=None) -> list[tuple[int, int, str]]:
     """(0-based start line, level, text) of every heading in the body."""
-    tokens = _md().parse(body)
+    tokens = _md().parse(body) if tokens is None else tokens
     out = []
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and tok.map is not None:
@@ -308,8 +317,11 @@ def _headings(body: str) -> list[tuple[int, int, str]]:
 
 def _block_ranges(body_lines: list[str]) -> list[tuple[str, int, int]]:
     """(type, start, end) top-level blocks of a section body: list items, paragraphs, fences."""
-    text = "".join(body_lines)
-    tokens = _md().parse(text)
+    return _blocks_of(_md().parse("".join(body_lines)))
+
+
+def _blocks_of(tokens) -> list[tuple[str, int, int]]:
+    """_block_ranges over an already parsed token stream (line numbers as its token maps)."""
     blocks = []
     depth = 0
     list_depth = 0
@@ -332,7 +344,8 @@ def _block_ranges(body_lines: list[str]) -> list[tuple[str, int, int]]:
 
 
 def _items(section_lines: list[str], first_line: int, heading: str | None,
-           labels: dict[str, list[str]] | None, skip_heading: bool) -> list[Item]:
+           labels: dict[str, list[str]] | None, skip_heading: bool,
+           blocks: list[tuple[str, int, int]] | None = None) -> list[Item]:
     offset = 1 if skip_heading else 0
     body_lines = section_lines[offset:]
     from tiergit import judge
@@ -340,7 +353,10 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
     items = []
     subs = [n for n, ln in enumerate(body_lines) if ln.lstrip().startswith("#")]
     lead: tuple[str, int] | None = None   # (kind, end) of a `**Root cause:**` paragraph that opens a list
-    for btype, start, end in _block_ranges(body_lines):
+    for btype, start, end in (_block_ranges(body_lines) if blocks is None else blocks):
+        end = min(end, len(body_lines))   # never past the section, whatever a token map says
+        if start >= end:
+            continue
         while end > start and not body_lines[end - 1].strip():
             end -= 1
         text = "".join(body_lines[start:end])
@@ -379,7 +395,8 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
     fm_text, meta, body = split_frontmatter(text, path)
     fm_lines = fm_text.count("\n")
     lines = split_lines(body)
-    heads = _headings(body)
+    tokens = _md().parse(body)
+    heads = _headings(body, tokens)
     dated_levels = [lvl for _, lvl, txt in heads if heading_date(txt)]
     entry_level = min(dated_levels) if dated_levels else None
     split_level = entry_level if entry_level is not None else 2
@@ -394,11 +411,33 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
         dated = heading_date(txt) if lvl == entry_level else None
         sections.append(Section(txt, lvl, "".join(lines[start:end]), fm_lines + start + 1, dated))
     if with_items:
+        shared = _shared_blocks(tokens) if FAST_BLOCKS else None
         for sec in sections:
             sec_lines = split_lines(sec.text)
-            sec.items = _items(sec_lines, sec.line, sec.heading, labels, skip_heading=sec.level > 0)
+            skip = sec.level > 0
+            blocks = None
+            if shared is not None:   # the section's blocks from the body's one parse
+                first = sec.line - fm_lines - 1 + skip
+                lo, hi = bisect_left(shared, (first,)), bisect_left(shared, (first + len(sec_lines) - skip,))
+                blocks = [(t, s - first, e - first) for s, t, e in shared[lo:hi]]
+            sec.items = _items(sec_lines, sec.line, sec.heading, labels, skip_heading=skip, blocks=blocks)
     return MemoryDoc(path=path, frontmatter_text=fm_text, metadata=meta, sections=sections,
                      entry_level=entry_level)
+
+
+# Read each body's blocks from its one markdown-it parse instead of parsing every section
+# again (half the parse time). Off only to prove the two equal (tests/test_parse_fastblocks.py).
+FAST_BLOCKS = True
+
+
+def _shared_blocks(tokens) -> list[tuple[int, str, int]] | None:
+    """(start, type, end) of the body's blocks when every heading is a top-level ATX heading
+    (one line, no open container around it), so a section parsed alone yields the same blocks;
+    None otherwise (a setext heading or a heading in a list or quote: sections are parsed alone)."""
+    for tok in tokens:
+        if tok.type == "heading_open" and (tok.level != 0 or not tok.markup.startswith("#")):
+            return None
+    return [(s, t, e) for t, s, e in _blocks_of(tokens)]
 
 
 def decode(data: bytes, path: str, max_bytes: int | None = None) -> str:

@@ -11,15 +11,16 @@ widened by tiergit/query.py (stems, identifier parts, last word as a prefix).
 """
 from __future__ import annotations
 
+import json as json_mod
 import math
 import re
 import sqlite3
+import textwrap
 from dataclasses import asdict, dataclass, field
 
-from tiergit import logs, recall_index
+from tiergit import recall_index
 from tiergit import query as query_mod
 from tiergit import snippet
-from tiergit.config import check_slug
 from tiergit.errors import TiergitError
 
 WORD_RE = re.compile(r"\w+", re.UNICODE)
@@ -137,6 +138,8 @@ def recall(store, query: str, agent: str | None = None, tiers: list[str] | None 
            log: bool = True) -> tuple[list[Hit], recall_index.RefreshStats]:
     """Refresh the index, search, and append one recall event per hit (unless log=False)."""
     if agent is not None:
+        from tiergit.config import check_slug   # PyYAML: not on recall_fast's path
+
         check_slug("agent", agent)
     if limit < 1:
         raise TiergitError(f"recall: -n must be at least 1 (got {limit})", "example: -n 5")
@@ -149,10 +152,53 @@ def recall(store, query: str, agent: str | None = None, tiers: list[str] | None 
 
             recall_history.refresh(store, db)
         hits = search(db, query, chosen, agent, limit)
+        save_fast_row(store, db)
     finally:
         db.close()
     if log and hits:
-        logs.append(store, logs.RECALLS, [
-            {"query": query, "agent": agent, "id": h.id, "path": h.path, "entry": h.entry,
-             "score": h.score, "rank": h.rank} for h in hits])
+        from tiergit import logs
+
+        logs.append(store, logs.RECALLS, log_events(query, agent, hits))
     return hits, stats
+
+
+def log_events(query: str, agent: str | None, hits: list[Hit]) -> list[dict]:
+    """One recall-log event per hit."""
+    return [{"query": query, "agent": agent, "id": h.id, "path": h.path, "entry": h.entry,
+             "score": h.score, "rank": h.rank} for h in hits]
+
+
+def save_fast_row(store, db: sqlite3.Connection) -> None:
+    """Leave what tiergit/recall_fast.py needs from the config in the index (written only when
+    it changed): the repo, the config's key, the default and allowed tiers, the log's path."""
+    import json
+
+    from tiergit import logs
+
+    cfg = store.config
+    row = json.dumps({"repo": str(store.repo), "config": str(cfg.path), "store_dir": str(cfg.store_dir),
+                      "key": recall_index.listing.config_key(store), "default": default_tiers(cfg),
+                      "allowed": list(cfg.tiers) + list(EXTRA_TIERS),
+                      "log": str(logs.log_path(store, logs.RECALLS))})
+    old = db.execute("SELECT value FROM fastpath WHERE id = 1").fetchone()
+    if not old or old[0] != row:
+        db.execute("INSERT OR REPLACE INTO fastpath VALUES (1, ?)", (row,))
+
+
+def render(query: str, agent: str | None, hits: list[Hit], files: int, full: bool, as_json: bool,
+           logged: bool, reindexed: int = 0, removed: int = 0, skipped: list[str] | None = None) -> str:
+    """The text `tiergit recall` prints (the CLI command and recall_fast print the same)."""
+    if as_json:
+        return json_mod.dumps({"query": query, "agent": agent, "logged": bool(hits) and logged,
+                               "index": {"files": files, "reindexed": reindexed, "removed": removed,
+                                         "skipped": skipped if skipped is not None else []},
+                               "hits": [h.as_dict() for h in hits]}, indent=2, default=str) + "\n"
+    if not hits:
+        return f"no items match {query!r}\n"
+    out = []
+    for h in hits:
+        # relevance (1.00 = best hit) falls with the rank; score is the share of the query the item holds
+        out.append(f"{h.rank:>2}. {h.relevance:.2f}  {h.path}:{h.line}  {h.kind}  {h.date or '-'}  {h.id}")
+        out.append(f"    {h.entry or '(no heading)'}  [matched: {', '.join(h.matched) or '-'}]")
+        out.append(textwrap.indent((h.raw or h.text).rstrip(), "    ") if full else f"    {h.snippet}")
+    return "\n".join(out) + "\n"

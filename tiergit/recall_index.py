@@ -16,7 +16,6 @@ from pathlib import Path
 
 from tiergit import listing, patterns, progress, statedir
 from tiergit.errors import TiergitError
-from tiergit.tokens import blob_id
 
 INDEX_NAME = "recall-v3.sqlite"
 SCHEMA = """
@@ -31,6 +30,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(items, 'row');
 CREATE TABLE IF NOT EXISTS summary (
     id INTEGER PRIMARY KEY CHECK (id = 1), items INTEGER NOT NULL, next_rowid INTEGER NOT NULL,
     listing TEXT);
+CREATE TABLE IF NOT EXISTS fastpath (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL);
 """
 # A file's items sit at rowids first_rowid .. first_rowid+items-1: re-indexing a file deletes
 # that range by rowid (FTS5's `path` column is UNINDEXED, so `WHERE path=?` scans the table).
@@ -154,6 +154,8 @@ def _refresh_one(store, db, src: IndexSource, old: tuple | None, next_rowid: int
         return 0, next_rowid
     if old and old[1] == st.st_mtime_ns and old[2] == st.st_size and old[3] == src.tier and old[4] == src.agent:
         return 0, next_rowid
+    from tiergit.tokens import blob_id   # not on recall_fast's path, which never re-indexes
+
     data = store.read_bytes(src.path)
     blob = blob_id(data)
     if old and old[0] == blob and old[3] == src.tier and old[4] == src.agent:

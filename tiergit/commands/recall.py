@@ -1,11 +1,9 @@
 """`tiergit recall QUERY`: ranked items from cold, wiki, archive and staging; logs each hit."""
 from __future__ import annotations
 
-import textwrap
-
 import click
 
-from tiergit.cli import echo_json, open_store
+from tiergit.cli import open_store
 
 
 @click.command()
@@ -40,24 +38,11 @@ def recall(ctx: click.Context, query: tuple[str, ...], agent: str | None, tiers:
 
     store = open_store(ctx)
     text = " ".join(query).strip()
+    from tiergit.recall import render
+
     hits, stats = run_recall(store, text, agent=agent, tiers=list(tiers) or None, limit=limit, log=not no_log)
-    if as_json:
-        echo_json({"query": text, "agent": agent, "logged": bool(hits) and not no_log,
-                   "index": {"files": stats.files, "reindexed": stats.reindexed, "removed": stats.removed,
-                             "skipped": stats.skipped},
-                   "hits": [h.as_dict() for h in hits]})
-        return
-    if not hits:
-        click.echo(f"no items match {text!r}")
-        return
-    for h in hits:
-        # relevance (1.00 = best hit) falls with the rank; score is the share of the query the item holds
-        click.echo(f"{h.rank:>2}. {h.relevance:.2f}  {h.path}:{h.line}  {h.kind}  {h.date or '-'}  {h.id}")
-        click.echo(f"    {h.entry or '(no heading)'}  [matched: {', '.join(h.matched) or '-'}]")
-        if full:
-            click.echo(textwrap.indent((h.raw or h.text).rstrip(), "    "))
-        else:
-            click.echo(f"    {h.snippet}")
+    click.echo(render(text, agent, hits, stats.files, full, as_json, not no_log, stats.reindexed, stats.removed,
+                      stats.skipped), nl=False)
     for path in stats.skipped or []:
         click.echo(f"(skipped unreadable {path}; `tiergit check` says why)", err=True)
 

@@ -1,0 +1,122 @@
+"""recall_fast: a warm `tiergit recall` answered without click or the config prints exactly what
+the full CLI prints, logs the same events, and hands over whenever anything is not as indexed."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import tiergit, write
+from test_recall import _store
+from tiergit import recall_fast
+
+FULL = {"TIERGIT_RECALL_FAST": "0"}
+ASKS = [
+    ["token cache expiry", "--no-log"],
+    ["token", "cache", "--json", "--no-log"],
+    ["token cache expiry", "--full", "--no-log"],
+    ["deploy", "--agent", "riker", "-n", "1", "--no-log"],
+    ["msal", "--tier", "wiki", "--no-log"],
+    ["zebra quokka", "--no-log"],
+]
+
+
+def _age(repo: Path) -> None:
+    """Date every file and folder 10 s back: folders changed within 2 s of a walk are not
+    trusted (listing's racy rule), so a fresh test store would never be answered fast."""
+    past = time.time() - 10
+    for dirpath, dirnames, filenames in os.walk(repo):
+        dirnames[:] = [d for d in dirnames if d != ".git"]
+        for name in filenames:
+            os.utime(os.path.join(dirpath, name), (past, past))
+        os.utime(dirpath, (past, past))
+
+
+@pytest.fixture
+def warm(squad_repo: Path) -> Path:
+    _store(squad_repo)
+    _age(squad_repo)
+    assert tiergit(squad_repo, "recall", "token", "--no-log", env=FULL).returncode == 0   # walks, indexes
+    return squad_repo
+
+
+def _fast(repo: Path, args: list[str], capsys) -> tuple[int | None, str]:
+    capsys.readouterr()
+    code = recall_fast.main(args, cwd=str(repo))
+    return code, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args", ASKS)
+def test_fast_answer_is_the_full_clis_answer(warm: Path, args: list[str], capsys) -> None:
+    code, fast = _fast(warm, args, capsys)
+    assert code == 0
+    full = tiergit(warm, "recall", *args, env=FULL)
+    assert full.returncode == 0, full.stderr
+    assert fast == full.stdout
+    assert tiergit(warm, "recall", *args).stdout == full.stdout   # `python -m tiergit` takes the fast path
+
+
+def test_both_paths_log_the_same_events(warm: Path, capsys) -> None:
+    log = warm / ".squad" / "memory" / "logs" / "recalls.jsonl"
+    assert _fast(warm, ["token cache", "--agent", "picard"], capsys)[0] == 0
+    fast = [json.loads(line) for line in log.read_text().splitlines()]
+    log.unlink()
+    assert tiergit(warm, "recall", "token cache", "--agent", "picard", env=FULL).returncode == 0
+    full = [json.loads(line) for line in log.read_text().splitlines()]
+    assert fast and [dict(e, ts=None) for e in fast] == [dict(e, ts=None) for e in full]
+
+
+def test_an_edited_file_hands_over_to_the_full_path(warm: Path, capsys) -> None:
+    cold = warm / ".squad" / "memory" / "cold" / "riker.md"
+    with open(cold, "a") as fh:
+        fh.write("- The zebra quokka rotation runs nightly.\n")
+    assert _fast(warm, ["zebra quokka", "--no-log"], capsys)[0] is None
+    got = tiergit(warm, "recall", "zebra quokka", "--no-log")
+    assert "riker.md" in got.stdout   # the full path re-indexed the edit
+    _age(warm)
+    tiergit(warm, "recall", "zebra", "--no-log", env=FULL)   # a walk that trusts the aged folders
+    code, out = _fast(warm, ["zebra quokka", "--no-log"], capsys)
+    assert code == 0 and "riker.md" in out
+
+
+def test_a_new_file_or_config_change_hands_over(warm: Path, capsys) -> None:
+    write(warm / ".squad" / "memory" / "wiki" / "new.md", "# New\n\n- [fact] quokka\n")
+    assert _fast(warm, ["quokka", "--no-log"], capsys)[0] is None
+    _age(warm)
+    tiergit(warm, "recall", "quokka", "--no-log", env=FULL)
+    assert _fast(warm, ["quokka", "--no-log"], capsys)[0] == 0
+    with open(warm / ".tiergit.yml", "a") as fh:
+        fh.write("\n# a comment changes the config's key\n")
+    assert _fast(warm, ["quokka", "--no-log"], capsys)[0] is None
+
+
+@pytest.mark.parametrize("args", [
+    ["token", "--tier", "nope"], ["token", "--agent", "../x"], ["token", "--help"], ["--no-log"],
+    ["token", "--bogus"], ["token", "-n", "0"], ["token", "--agent=picard"], ["...", "--no-log"],
+])
+def test_anything_unusual_is_left_to_the_cli(warm: Path, args: list[str], capsys) -> None:
+    assert _fast(warm, args, capsys)[0] is None
+
+
+def test_no_index_or_disabled_hands_over(squad_repo: Path, warm: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("TIERGIT_RECALL_FAST", "0")
+    assert _fast(warm, ["token"], capsys)[0] is None
+    monkeypatch.delenv("TIERGIT_RECALL_FAST")
+    for path in (warm / ".git" / "tiergit").glob("recall-*.sqlite"):
+        path.unlink()
+    assert _fast(warm, ["token"], capsys)[0] is None
+
+
+def test_the_fast_path_imports_no_cli_framework_yaml_or_parser(warm: Path) -> None:
+    code = ("import sys, io, contextlib\nfrom tiergit import recall_fast\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    rc = recall_fast.main(['token', '--no-log'])\n"
+            "print(rc, sorted(m for m in ('click', 'yaml', 'markdown_it', 'tiergit.config', 'tiergit.parse') "
+            "if m in sys.modules))\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=warm, capture_output=True, text=True)
+    assert proc.stdout.strip() == "0 []", proc.stderr
