@@ -153,6 +153,16 @@ def test_the_table_covers_every_file_of_the_tabled_projects():
     assert len(found) == 114
 
 
+def _assert_well_formed(doc) -> None:
+    """Every item lies inside its section and has an id; entries carry their heading date."""
+    for section in doc.sections:
+        last = section.line + section.text.count("\n")
+        for item in section.items:
+            assert section.line <= item.line <= item.end_line <= last
+            assert item.id.startswith("m-")
+    assert all(e.date is not None and e.level == doc.entry_level for e in doc.entries)
+
+
 def _untabled():
     return [p for p in corpus_files() if p.relative_to(CORPUS).as_posix() not in EXPECTED]
 
@@ -162,12 +172,7 @@ def test_every_other_corpus_file_parses_losslessly_and_well_formed(path):
     text = path.read_text(encoding="utf-8", errors="surrogateescape")
     doc = parse.parse(text, str(path))
     assert doc.render() == text
-    for section in doc.sections:
-        last = section.line + section.text.count("\n")
-        for item in section.items:
-            assert section.line <= item.line <= item.end_line <= last
-            assert item.id.startswith("m-")
-    assert all(e.date is not None and e.level == doc.entry_level for e in doc.entries)
+    _assert_well_formed(doc)
 
 
 @pytest.mark.parametrize("rel", sorted(EXPECTED))
@@ -176,13 +181,7 @@ def test_corpus_file_parses_losslessly_with_expected_shape(rel):
     doc = parse.parse(text, rel)
     assert doc.render() == text
     assert (len(doc.entries), len(doc.pinned), doc.entry_level) == EXPECTED[rel]
-    # Every item lies inside its section and has an id; entries carry their heading date.
-    for section in doc.sections:
-        last = section.line + section.text.count("\n")
-        for item in section.items:
-            assert section.line <= item.line <= item.end_line <= last
-            assert item.id.startswith("m-")
-    assert all(e.date is not None and e.level == doc.entry_level for e in doc.entries)
+    _assert_well_formed(doc)
 
 
 def test_replays_grow_entry_by_entry():

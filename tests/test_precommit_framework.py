@@ -10,15 +10,13 @@ PYTHONPATH, a folder of links to exactly those distributions (tiergit itself exc
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
-from importlib import metadata
-from pathlib import Path
 
 import yaml
 
 from conftest import PROJECT, git, tiergit, write
+from offline_build import lend, source_checkout
 
 HOT = ".squad/memory/hot/picard.md"
 BIG = "# Hot\n\n## Current task\n\n" + "- a line of notes that keeps growing\n" * 170
@@ -31,43 +29,10 @@ def test_hooks_manifest_declares_both_hooks():
     assert post["stages"] == ["post-merge"] and post["always_run"] is True and post["pass_filenames"] is False
 
 
-def project_clone(tmp: Path) -> tuple[Path, str]:
-    """This project's current files (committed or not) as a git repository pre-commit can clone."""
-    src = tmp / "tiergit-src"
-    src.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml"):
-        shutil.copy2(PROJECT / name, src / name)
-    shutil.copytree(PROJECT / "tiergit", src / "tiergit", ignore=shutil.ignore_patterns("__pycache__"))
-    git(src, "init", "-q", "-b", "main")
-    git(src, "add", "-A")
-    git(src, "commit", "-q", "-m", "tiergit source")
-    return src, git(src, "rev-parse", "HEAD").stdout.strip()
-
-
-def lend_dependencies(target: Path) -> None:
-    """Links to every installed distribution tiergit needs at run and build time."""
-    target.mkdir()
-    todo, seen = ["tiergit", "setuptools"], set()
-    while todo:
-        name = todo.pop()
-        key = re.sub(r"[-_.]+", "-", name).lower()
-        if key in seen:
-            continue
-        seen.add(key)
-        dist = metadata.distribution(name)
-        todo += [re.split(r"[ ;<>=!~\[(]", r, maxsplit=1)[0] for r in dist.requires or [] if "extra ==" not in r]
-        if key == "tiergit":
-            continue
-        base = Path(dist.locate_file(""))
-        for top in {Path(str(f)).parts[0] for f in dist.files or [] if not str(f).startswith("..")}:
-            if (base / top).exists() and not (target / top).exists():
-                (target / top).symlink_to(base / top)
-
-
 def test_real_pre_commit_refuses_then_accepts(tmp_path):
-    src, rev = project_clone(tmp_path)
+    src, rev = source_checkout(tmp_path)
     deps = tmp_path / "deps"
-    lend_dependencies(deps)
+    lend(deps)
     env = {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "PYTHONPATH": str(deps),
            "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0",  # pip reads "0" as: no isolation
            "HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9"}

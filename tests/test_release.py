@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
-from importlib import metadata
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import PROJECT, git
+from conftest import git
+from offline_build import lend, source_checkout
 
 pytestmark = pytest.mark.slow
 
@@ -29,7 +28,6 @@ BIN = Path(sys.executable).parent
 OFFLINE = {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": "", "PIP_EXTRA_INDEX_URL": "", "PIP_CONSTRAINT": "",
            "PIP_CONFIG_FILE": os.devnull, "HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9",
            "https_proxy": "http://127.0.0.1:9", "http_proxy": "http://127.0.0.1:9", "NO_PROXY": ""}
-SOURCE_FILES = ("pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md", "action.yml")
 
 
 def run(*argv: str | Path, cwd: Path | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
@@ -37,39 +35,6 @@ def run(*argv: str | Path, cwd: Path | None = None, timeout: int = 300) -> subpr
                           env={**os.environ, **OFFLINE})
     assert done.returncode == 0, f"{' '.join(map(str, argv))}:\n{done.stdout}\n{done.stderr}"
     return done
-
-
-def source_checkout(tmp: Path) -> tuple[Path, str]:
-    """This project's current files (committed or not) as a git repository."""
-    src = tmp / "tiergit-src"
-    src.mkdir()
-    for name in SOURCE_FILES:
-        shutil.copy2(PROJECT / name, src / name)
-    shutil.copytree(PROJECT / "tiergit", src / "tiergit", ignore=shutil.ignore_patterns("__pycache__"))
-    git(src, "init", "-q", "-b", "main")
-    git(src, "add", "-A")
-    git(src, "commit", "-q", "-m", "tiergit source")
-    return src, git(src, "rev-parse", "HEAD").stdout.strip()
-
-
-def lend(target: Path) -> None:
-    """Links to every installed distribution tiergit needs to run and build, with their metadata."""
-    target.mkdir()
-    todo, seen = ["tiergit", "setuptools"], set()
-    while todo:
-        name = todo.pop()
-        key = re.sub(r"[-_.]+", "-", name).lower()
-        if key in seen:
-            continue
-        seen.add(key)
-        dist = metadata.distribution(name)
-        todo += [re.split(r"[ ;<>=!~\[(]", r, maxsplit=1)[0] for r in dist.requires or [] if "extra ==" not in r]
-        if key == "tiergit":
-            continue
-        base = Path(dist.locate_file(""))
-        for top in {Path(str(f)).parts[0] for f in dist.files or [] if not str(f).startswith("..")}:
-            if (base / top).exists() and not (target / top).exists():
-                (target / top).symlink_to(base / top)
 
 
 def fresh_venv(tmp: Path, deps: Path) -> Path:

@@ -115,7 +115,7 @@ def check_slug(name: str, value: str) -> str:
     if not isinstance(value, str) or not SLUG.match(value):
         raise TiergitError(
             f"invalid {name} name {value!r}: must match [a-z0-9][a-z0-9._-]*",
-            f"use a plain lowercase name such as 'picard', not a path",
+            "use a plain lowercase name such as 'picard', not a path",
         )
     if ".." in value:
         raise TiergitError(f"invalid {name} name {value!r}: '..' is not allowed",

@@ -244,7 +244,6 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
         retire.append((agent, source, read_text(store, source)))
     if decisions:
         dtext = read_text(store, decisions)
-        keep = f"{cfg.repo_path(cfg.archive).rstrip('/')}/legacy/decisions.md"
         to_stage.extend(durable_items(parse.parse(dtext, decisions, cfg.labels), decisions, True))
         if retire_legacy:
             plan.notes.append(f"{decisions}: kept, Squad reads and writes it (`squad doctor` requires it)")

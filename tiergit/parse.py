@@ -287,7 +287,7 @@ def split_frontmatter(text: str, path: str = "<text>") -> tuple[str, dict, str]:
             try:
                 meta = safeyaml.load(yaml_text) if yaml_text.strip() else {}
             except safeyaml.AliasError as exc:
-                raise InputError(path, exc.line + 1, "FM001", f"frontmatter uses a YAML alias",
+                raise InputError(path, exc.line + 1, "FM001", "frontmatter uses a YAML alias",
                                  "write the value out in full") from None
             except Exception as exc:  # noqa: BLE001 - any YAML error
                 mark = getattr(exc, "problem_mark", None)
@@ -298,10 +298,10 @@ def split_frontmatter(text: str, path: str = "<text>") -> tuple[str, dict, str]:
             if meta is None:
                 meta = {}
             if not isinstance(meta, dict):
-                raise InputError(path, 2, "FM001", f"frontmatter must be a YAML mapping (key: value lines)",
+                raise InputError(path, 2, "FM001", "frontmatter must be a YAML mapping (key: value lines)",
                                  "use `key: value` lines between the --- delimiters")
             return fm, meta, "".join(lines[idx + 1:])
-    raise InputError(path, 1, "FM001", f"frontmatter is not closed",
+    raise InputError(path, 1, "FM001", "frontmatter is not closed",
                      "add a closing --- line after the metadata, or remove the opening ---")
 
 

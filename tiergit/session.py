@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 
 import yaml
 
-from tiergit import compact, git, parse, resources, tokens
+from tiergit import compact, parse, resources, tokens
 from tiergit import secrets as secrets_mod
 from tiergit.budget import judge, measure
 from tiergit.config import Config, Tier
@@ -428,7 +428,7 @@ def plan_start(cfg: Config, agent: str | None, task: str | None = None, force: b
 def end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None = None,
         now: datetime | None = None) -> SessionPlan:
     """Lock, plan, apply (cold entry first, then the hot reset)."""
-    paths = resolve(cfg, agent)
+    resolve(cfg, agent)   # a bad agent name is refused before the lock is taken
     with store_lock(cfg.repo_root):
         result = plan_end(cfg, agent, notes, now)
         result.plan.apply(cfg.repo_root)
@@ -437,7 +437,7 @@ def end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None = No
 
 def start(cfg: Config, agent: str | None, task: str | None = None, force: bool = False,
           now: datetime | None = None) -> SessionPlan:
-    paths = resolve(cfg, agent)
+    resolve(cfg, agent)   # a bad agent name is refused before the lock is taken
     with store_lock(cfg.repo_root):
         result = plan_start(cfg, agent, task, force, now)
         result.plan.apply(cfg.repo_root)
