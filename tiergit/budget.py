@@ -79,18 +79,23 @@ def measure(text: str, data: bytes, tier: Tier | None, cache: TokenCache, blob: 
     return Measure(bytes=len(data), lines=line_count(text), tokens=count.tokens, tokens_exact=count.exact)
 
 
-def over(text: str, tier: Tier, encoding: str, level: str = "max") -> bool:
-    """Is `text` at or above the tier's warn level (level="warn"), or over a hard max
-    (level="max"), in any budget metric? One token count when the tier budgets tokens."""
+def metric_value(text: str, metric: str, encoding: str) -> int:
+    """`text` measured in one budget metric (bytes, lines or tokens; a token count costs a BPE pass)."""
+    if metric == "bytes":
+        return len(text.encode("utf-8"))
+    if metric == "lines":
+        return line_count(text)
     from tiergit.tokens import count_text
 
+    return count_text(text, encoding).tokens
+
+
+def over(text: str, tier: Tier, encoding: str, level: str = "max") -> bool:
+    """Is `text` at or above the tier's warn level (level="warn"), or over a hard max
+    (level="max"), in any budget metric? Stops at the first metric over, so a token count
+    is paid only when bytes and lines are within."""
     for metric, limit in tier.budget.items():
-        if metric == "bytes":
-            value = len(text.encode("utf-8"))
-        elif metric == "lines":
-            value = line_count(text)
-        else:
-            value = count_text(text, encoding).tokens
+        value = metric_value(text, metric, encoding)
         if (value >= limit.warn) if level == "warn" else (value > limit.max and limit.hard):
             return True
     return False

@@ -162,21 +162,6 @@ def plan_archive(store, today: date) -> Plan:
     return plan
 
 
-def _measure(text: str, tier, encoding: str) -> dict[str, int]:
-    """`text` in each of the tier's budget metrics. Cost: one token count when tokens are budgeted."""
-    from tiergit import budget, tokens
-
-    out = {}
-    for metric in tier.budget:
-        if metric == "bytes":
-            out[metric] = len(text.encode("utf-8"))
-        elif metric == "lines":
-            out[metric] = budget.line_count(text)
-        else:
-            out[metric] = tokens.count_text(text, encoding).tokens
-    return out
-
-
 def fit_cuts(cfg, rel: str, text: str, tier, keep: str | None = None) -> tuple[str, list[Cut]]:
     """The oldest entries (then oldest log items) to archive so `text` gets under the warn
     level - headroom, so the next session does not block again; pinned sections never, nor a
@@ -234,7 +219,8 @@ def plan_fit(store, today: date) -> Plan:
             plan.add(rel, new, text, reason=f"{len(chosen)} oldest {plural(len(chosen), 'entry', 'entries')} archived to fit the budget")
         if budget.over(new, tier, cfg.tokenizer):   # only pinned text is left: name the fix that works
             limits = {m: lim.max for m, lim in tier.budget.items()}
-            plan.notes.append(pinned_over_note(cfg.path.name, tier.name, rel, _measure(new, tier, cfg.tokenizer), limits))
+            measured = {m: budget.metric_value(new, m, cfg.tokenizer) for m in tier.budget}
+            plan.notes.append(pinned_over_note(cfg.path.name, tier.name, rel, measured, limits))
     flush_archive(plan, store, pending)
     return plan
 
