@@ -132,8 +132,8 @@ def main() -> None:
             print(f"  output identical across {args.runs} runs: {'yes' if len(digests) == 1 else 'NO'}"
                   f" (sha256 {sorted(digests)[0][:16]})")
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-        from tiergit import history
-        from tiergit.store import Store
+        from tiergit.features import history
+        from tiergit.shell.store import Store
 
         store, times = Store.open(repo), []
         for _ in range(args.runs):

@@ -83,7 +83,7 @@ def time_commit(repo: Path, verify: bool, run: int) -> tuple[float, float]:
 def profile_hook(repo: Path, rng: random.Random) -> str:
     change_five(repo, rng, 999)
     prof = cProfile.Profile()
-    code = "from tiergit.hookrun import main\nmain('pre-commit')\n"
+    code = "from tiergit.features.hookrun import main\nmain('pre-commit')\n"
     cwd = os.getcwd()
     os.chdir(repo)
     try:

@@ -2,7 +2,7 @@
 the merge driver caps the size it merges entry by entry, and a pre-commit hook on a file
 holding a 120 KB run of punctuation finishes in about a second.
 
-1. Counting runs of `-` of growing length with tiergit.bpe (heap merge), against the old
+1. Counting runs of `-` of growing length with tiergit.core.bpe (heap merge), against the old
    rescan loop (quadratic; only up to 8 KB, it would take minutes beyond) and tiktoken's
    Rust encoder (the floor, measured in the same run). Doubling n should about double
    the heap time.
@@ -26,8 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tiergit import bpe, tokens  # noqa: E402
-from tiergit.merge import MAX_MERGE_BYTES, merge_texts  # noqa: E402
+from tiergit.core import bpe  # noqa: E402
+
+from tiergit.shell import tokens
+from tiergit.core.merge import MAX_MERGE_BYTES, merge_texts  # noqa: E402
 
 
 def timed(fn) -> float:
@@ -62,7 +64,7 @@ def bench_merge(quick: bool) -> None:
     print(f"   files over {MAX_MERGE_BYTES} bytes are merged by `git merge-file` (linear)")
     if quick:
         return
-    from tiergit.driverrun import run_driver
+    from tiergit.features.driverrun import run_driver
 
     with tempfile.TemporaryDirectory() as tmp:
         base = "# Cold\n\n" + "".join(f"### 2026-05-{i % 28 + 1:02d}: entry {i}\n\n- item {i} about the cache\n\n"

@@ -14,8 +14,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tiergit import measure
-from tiergit.store import Store
+from tiergit.features import measure
+from tiergit.shell.store import Store
 
 CORPUS = Path(sys.argv[1] if len(sys.argv) > 1 else os.environ.get(
     "TIERGIT_CORPUS", Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"))

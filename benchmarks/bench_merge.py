@@ -25,8 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 CORPUS = Path(os.environ.get("TIERGIT_CORPUS", ROOT.parent / "shared" / "corpus"))
 
-from tiergit import install, parse  # noqa: E402
-from tiergit.merge import merge_texts  # noqa: E402
+from tiergit.features import install  # noqa: E402
+
+from tiergit.core import parse
+from tiergit.core.merge import merge_texts  # noqa: E402
 
 
 def versions(base: str) -> tuple[str, str]:

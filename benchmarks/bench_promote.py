@@ -26,9 +26,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tiergit import logs, parse, promote  # noqa: E402
+from tiergit.shell import logs  # noqa: E402
+
+from tiergit.core import parse
+
+from tiergit.features.promotion import promote
 from tiergit.commands.promote import render  # noqa: E402
-from tiergit.store import Store  # noqa: E402
+from tiergit.shell.store import Store  # noqa: E402
 
 WORDS = ("token cache gateway broker tenant deploy schema migration retry timeout queue worker pod "
          "secret vault lockfile build pipeline review release rollback index shard replica latency "

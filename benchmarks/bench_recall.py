@@ -15,8 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tiergit import recall, recall_index
-from tiergit.store import Store
+from tiergit.features import recall, recall_index
+from tiergit.shell.store import Store
 
 WORDS = ("token cache expiry refresh deploy pipeline docker layer rollback slot msal auth login session "
          "schema query index budget archive merge branch review promote wiki cold hot agent spawn prompt "

@@ -9,7 +9,7 @@ hash. Each project is imported into a fresh store (`tiergit import squad
 --apply`: cold, archive and staging). A question is answered at k when one of
 the first k hits holds the answer line (letters and digits compared, markup
 ignored). "before" is the engine as it was (every query word OR-ed, exact
-tokens, bm25 x coverage); "after" is tiergit.recall.search (stop words out,
+tokens, bm25 x coverage); "after" is tiergit.features.recall.search (stop words out,
 stems, identifier parts, the last word as a prefix).
 """
 from __future__ import annotations
@@ -31,8 +31,8 @@ CORPUS = Path(__import__("os").environ.get("TIERGIT_CORPUS", PROJECT.parent / "s
 if not CORPUS.is_dir():
     CORPUS = Path("/work/shared/corpus")
 
-from tiergit import recall, recall_index  # noqa: E402
-from tiergit.store import Store  # noqa: E402
+from tiergit.features import recall, recall_index  # noqa: E402
+from tiergit.shell.store import Store  # noqa: E402
 
 QUESTIONS = PROJECT / "benchmarks" / "data" / "recall_questions.json"
 

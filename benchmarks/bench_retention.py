@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 CORPUS = Path(os.environ.get("TIERGIT_CORPUS", ROOT.parent / "shared" / "corpus"))
 
-from tiergit import parse  # noqa: E402
-from tiergit.recall import recall  # noqa: E402
-from tiergit.store import Store  # noqa: E402
+from tiergit.core import parse  # noqa: E402
+from tiergit.features.recall import recall  # noqa: E402
+from tiergit.shell.store import Store  # noqa: E402
 
 
 def sh(repo: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:

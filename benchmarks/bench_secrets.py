@@ -22,7 +22,7 @@ sys.path.insert(0, str(PROJECT / "tests"))
 sys.path.insert(0, str(PROJECT))
 
 import labelled  # noqa: E402
-from tiergit import secrets  # noqa: E402
+from tiergit.core import secrets  # noqa: E402
 
 
 def detect_secrets_scanner():
@@ -95,7 +95,7 @@ def main() -> None:
     print(f"whole corpus: {len(files)} files, {size:.1f} M chars; scan {took:.2f} s "
           f"({size / took:.1f} M chars/s), floor (read only) {floor:.2f} s; "
           f"{hits} hits = {real} labelled real credentials")
-    print(f"import: tiergit.secrets {import_seconds('tiergit.secrets') * 1000:.0f} ms, "
+    print(f"import: tiergit.core.secrets {import_seconds('tiergit.core.secrets') * 1000:.0f} ms, "
           f"detect_secrets.core.scan {import_seconds('detect_secrets.core.scan') * 1000:.0f} ms, "
           f"floor (import re) {import_seconds('re') * 1000:.1f} ms")
     print("hook time on a 1,000-file store: python benchmarks/bench_hook.py --runs 3")

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tiergit.install import shim_text  # noqa: E402
+from tiergit.features.install import shim_text  # noqa: E402
 
 
 def median_ms(argv: list[str], runs: int, env: dict) -> float:

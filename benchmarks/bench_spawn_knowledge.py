@@ -49,8 +49,12 @@ PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 sys.path.insert(0, str(PROJECT / "tests"))
 
-from tiergit import config, context, importer, retention, session, tokens  # noqa: E402
-from tiergit.store import Store  # noqa: E402
+from tiergit.shell import config, tokens  # noqa: E402
+
+from tiergit.features import context, retention, session
+
+from tiergit.features.importing import importer
+from tiergit.shell.store import Store  # noqa: E402
 import replay  # noqa: E402
 
 CORPUS = PROJECT.parent / "shared" / "corpus"

@@ -18,8 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from tiergit import parse, squad_sync
-from tiergit.store import Store
+from tiergit.core import parse
+
+from tiergit.features.importing import squad_sync
+from tiergit.shell.store import Store
 
 CORPUS = Path(sys.argv[1] if len(sys.argv) > 1 else os.environ.get(
     "TIERGIT_CORPUS", Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"))

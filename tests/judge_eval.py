@@ -10,7 +10,9 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import labelled
-from tiergit import candidates, compact, gate, parse, scoring, transcript
+from tiergit.features.promotion import candidates, gate, scoring
+from tiergit.features import compact, transcript
+from tiergit.core import parse
 
 KEEP = {"decision", "rule", "fact", "correction", "permission", "error", "open"}
 PROMOTABLE = {"decision", "rule", "fact", "correction"}

@@ -22,7 +22,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from tiergit import parse
+from tiergit.core import parse
 
 OPS = ("add", "add_same_heading", "append", "edit", "delete", "rename")
 

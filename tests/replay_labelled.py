@@ -16,7 +16,9 @@ from pathlib import Path
 
 import judge_eval as je
 import labelled
-from tiergit import config, parse, session
+from tiergit.shell import config
+from tiergit.core import parse
+from tiergit.features import session
 
 WHEN = datetime(2026, 6, 1, 12, tzinfo=timezone.utc)
 

@@ -18,9 +18,9 @@ import yaml
 from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 from conftest import PROJECT, git, write
 
-from tiergit import logs
-from tiergit.parse import item_id
-from tiergit.store import Store
+from tiergit.shell import logs
+from tiergit.core.parse import item_id
+from tiergit.shell.store import Store
 
 ACTION = yaml.safe_load((PROJECT / "action.yml").read_text())
 INPUT_RE = re.compile(r"\$\{\{\s*inputs\.([\w-]+)\s*\}\}")

@@ -7,7 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tiergit import bpe, tokens
+from tiergit.core import bpe
+
+from tiergit.shell import tokens
 
 
 @pytest.fixture(scope="module")

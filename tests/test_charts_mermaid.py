@@ -13,8 +13,8 @@ import pytest
 
 from conftest import PROJECT, git, tiergit, write
 
-from tiergit.charts import mermaid_budget_chart, mermaid_tier_sizes
-from tiergit.store import Store
+from tiergit.core.charts import mermaid_budget_chart, mermaid_tier_sizes
+from tiergit.shell.store import Store
 
 JS = PROJECT / "tests" / "js"
 BLOCK_RE = re.compile(r"```mermaid\n(.*?)```", re.S)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import PROJECT, git, tiergit, write
-from tiergit import tokens
+from tiergit.shell import tokens
 
 HOT = ".squad/memory/hot/picard.md"
 COLD = ".squad/memory/cold/picard.md"
@@ -126,7 +126,7 @@ def test_example_team_store_checks_clean_and_lists_every_tier():
 
 
 def test_conflict_markers_left_by_a_merge_are_refused_by_the_hook(squad_repo):
-    from tiergit.checks import conflict_lines
+    from tiergit.features.checks import conflict_lines
 
     wiki = squad_repo / ".squad/memory/wiki/auth.md"
     wiki.parent.mkdir(parents=True, exist_ok=True)

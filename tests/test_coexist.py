@@ -7,8 +7,9 @@ from datetime import date
 
 import pytest
 from conftest import commit, git, ok, tiergit, write
-from tiergit import openclaw_format, parse
-from tiergit.squad_compat import agent_slug, two_layer_notes
+from tiergit.features.promotion import openclaw_format
+from tiergit.core import parse
+from tiergit.features.importing.squad_compat import agent_slug, two_layer_notes
 
 TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"   # split so this file holds no token
 
@@ -139,8 +140,8 @@ def test_status_explains_squads_two_layer_state(repo):
 def test_a_labelled_item_promoted_into_memory_md_keeps_its_id(repo):
     from datetime import timedelta
 
-    from tiergit import logs
-    from tiergit.store import Store
+    from tiergit.shell import logs
+    from tiergit.shell.store import Store
 
     ok(tiergit(repo, "init", "--preset", "openclaw"))
     item = "- **Pattern:** Pin every base image by digest #docker"
@@ -162,8 +163,8 @@ def test_a_labelled_item_promoted_into_memory_md_keeps_its_id(repo):
 def test_what_openclaw_promoted_is_not_proposed_again(repo):
     from datetime import timedelta
 
-    from tiergit import logs
-    from tiergit.store import Store
+    from tiergit.shell import logs
+    from tiergit.shell.store import Store
 
     ok(tiergit(repo, "init", "--preset", "openclaw"))
     day = (date.today() - timedelta(days=40)).isoformat()

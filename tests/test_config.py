@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from conftest import git, tiergit
-from tiergit import config
+from tiergit.shell import config
 from tiergit.errors import TiergitError
 
 

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 
 from conftest import git, ok, tiergit, write
 
-from tiergit.config import load
+from tiergit.shell.config import load
 
 
 def _commit_at(repo, message: str, hours_ago: float) -> None:

@@ -1,10 +1,12 @@
-"""Durable kinds from a line's shape (tiergit/durable_shape.py), through parse.classify and session
+"""Durable kinds from a line's shape (tiergit/core/durable_shape.py), through parse.classify and session
 end's compaction: the lines below were written for this test, in the shapes real notes use."""
 from __future__ import annotations
 
 import pytest
 
-from tiergit import compact, durable_shape, parse
+from tiergit.features import compact
+
+from tiergit.core import durable_shape, parse
 
 SHAPED = [
     ("- TDD non-negotiable for Domain/Application changes", "rule"),

@@ -12,8 +12,8 @@ from datetime import date
 import pytest
 from conftest import CORPUS, commit, git, ok, tiergit
 
-from tiergit.budget import line_count
-from tiergit.config import load
+from tiergit.features.budget import line_count
+from tiergit.shell.config import load
 
 pytestmark = pytest.mark.corpus
 WORKSPACE = CORPUS / "openclaw_robertsong2019_openclaw-workspace"

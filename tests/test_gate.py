@@ -8,10 +8,10 @@ from datetime import date, timedelta
 import pytest
 from conftest import tiergit, write
 
-from tiergit import logs
-from tiergit.gate import command_with_metadata, ephemeral, instructs_model, raw_output
-from tiergit.parse import item_id
-from tiergit.store import Store
+from tiergit.shell import logs
+from tiergit.features.promotion.gate import command_with_metadata, ephemeral, instructs_model, raw_output
+from tiergit.core.parse import item_id
+from tiergit.shell.store import Store
 
 OLD = (date.today() - timedelta(days=60)).isoformat()
 TOKEN = "ghp_" + "A1b2C3d4E5" * 3 + "F6g7H8"
@@ -105,8 +105,8 @@ def test_pure_checks():
 
 
 def test_near_duplicates_in_other_words_but_not_a_changed_value():
-    from tiergit.candidates import norm_key
-    from tiergit.gate import DupIndex
+    from tiergit.features.promotion.candidates import norm_key
+    from tiergit.features.promotion.gate import DupIndex
 
     index = DupIndex()
     for n, text in enumerate(["Refresh tokens in the gateway, never in the browser client",

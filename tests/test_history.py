@@ -7,9 +7,9 @@ from pathlib import Path
 
 from conftest import git, tiergit, write
 
-from tiergit import history
-from tiergit.store import Store
-from tiergit.tokens import count_text
+from tiergit.features import history
+from tiergit.shell.store import Store
+from tiergit.shell.tokens import count_text
 
 MEM = ".squad/memory"
 LEGACY = ".squad/agents/picard/history.md"

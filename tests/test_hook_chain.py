@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import git, tiergit, write
-from tiergit import install as install_mod
+from tiergit.features import install as install_mod
 
 HOT = ".squad/memory/hot/picard.md"
 PC_CONFIG = """repos:

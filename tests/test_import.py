@@ -6,8 +6,9 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from conftest import git, tiergit, write
-from tiergit import parse, staged
-from tiergit.store import Store
+from tiergit.core import parse
+from tiergit.features.importing import staged
+from tiergit.shell.store import Store
 
 # Shaped like the corpus histories (bradygaster/squad, MIT): a title, Core Context, dated ### entries.
 ENTRY = """### {title} ({day})

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, git, tiergit
-from tiergit import importer, parse, recall, recall_index
-from tiergit.store import Store
+from tiergit.features.importing import importer
+from tiergit.core import parse
+from tiergit.features import recall, recall_index
+from tiergit.shell.store import Store
 
 pytestmark = pytest.mark.corpus
 

@@ -15,15 +15,15 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tiergit"
 ENTRY = {"tiergit.cli", "tiergit.__main__"}
-HOOK_ENTRY = ("tiergit.hookrun", "tiergit.hookgate", "tiergit.git", "tiergit.statedir", "tiergit.driverrun")
+HOOK_ENTRY = ("tiergit.features.hookrun", "tiergit.shell.hookgate", "tiergit.shell.git", "tiergit.shell.statedir", "tiergit.features.driverrun")
 HEAVY = ("click", "tiktoken", "yaml", "markdown_it")
 # Cycles that close only through an import inside a function. Each is a debt: remove the
 # entry when the cycle is gone; a new one fails the test.
 KNOWN_LAZY_CYCLES: set[frozenset[str]] = {
     # The store lock completes a half-done journaled write on entry; the journal writes under it.
-    frozenset({"tiergit.fsutil", "tiergit.journal"}),
+    frozenset({"tiergit.shell.fsutil", "tiergit.shell.journal"}),
     # The spawn prompt renders knowledge, which reads files with context's tier helpers.
-    frozenset({"tiergit.context", "tiergit.knowledge"}),
+    frozenset({"tiergit.features.context", "tiergit.features.knowledge"}),
 }
 
 
@@ -177,13 +177,13 @@ def test_the_graph_reader_sees_every_kind_of_import(tmp_path: Path) -> None:
     """The contract is only as good as the reader: module-level, lazy, `from tiergit import x`,
     `from tiergit.x import y` and TYPE_CHECKING-only imports are each classified."""
     src = tmp_path / "probe.py"
-    src.write_text("from __future__ import annotations\nimport yaml.constructor\nfrom tiergit import git\n"
-                   "from tiergit.parse import parse\nfrom typing import TYPE_CHECKING\n"
-                   "if TYPE_CHECKING:\n    from tiergit import store\n"
+    src.write_text("from __future__ import annotations\nimport yaml.constructor\nfrom tiergit.shell import git\n"
+                   "from tiergit.core.parse import parse\nfrom typing import TYPE_CHECKING\n"
+                   "if TYPE_CHECKING:\n    from tiergit.shell import store\n"
                    "def f():\n    from tiergit.commands import status\n    import click\n")
     known = set(modules())
     top, lazy = imports_of(src, known)
-    assert {"yaml", "tiergit.git", "tiergit.parse"} <= top and "tiergit.store" not in top | lazy
+    assert {"yaml", "tiergit.shell.git", "tiergit.core.parse"} <= top and "tiergit.shell.store" not in top | lazy
     assert {"tiergit.commands.status", "click"} <= lazy
     assert cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [frozenset({"a", "b"})]
 
@@ -194,6 +194,6 @@ def test_the_single_homes_are_stdlib_leaves() -> None:
     import sys
 
     top, _ = graph()
-    for name in ("tiergit.clock", "tiergit.statedir", "tiergit.resources", "tiergit.patterns"):
+    for name in ("tiergit.shell.clock", "tiergit.shell.statedir", "tiergit.shell.resources", "tiergit.core.patterns"):
         outside = sorted(t for t in top[name] if t.startswith("tiergit") or t not in sys.stdlib_module_names)
         assert outside == [], f"{name} imports {outside}"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, HAVE_CORPUS, git, tiergit, write
-from tiergit import parse
+from tiergit.core import parse
 
 ARCHIVE = ".squad/memory/archive"
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tiergit import dreams, gate, judge, parse
+from tiergit.core import dreams, judge, parse
+
+from tiergit.features.promotion import gate
 
 
 @pytest.mark.parametrize("line,kind", [
@@ -188,7 +190,7 @@ def test_the_hook_path_does_not_import_the_judgement():
     import subprocess
     import sys
 
-    code = ("import sys; import tiergit.hookrun, tiergit.checkrun, tiergit.checks, tiergit.secretscope; "
-            "print(sorted(m for m in ('tiergit.judge', 'tiergit.dreams', 'click', 'rapidfuzz') if m in sys.modules))")
+    code = ("import sys; import tiergit.features.hookrun, tiergit.features.checkrun, tiergit.features.checks, tiergit.features.secretscope; "
+            "print(sorted(m for m in ('tiergit.core.judge', 'tiergit.core.dreams', 'click', 'rapidfuzz') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

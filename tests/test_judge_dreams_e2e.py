@@ -12,8 +12,10 @@ import re
 import pytest
 
 from conftest import CORPUS, commit, corpus_files, git, ok, tiergit, write
-from tiergit import judge, logs, openclaw_format
-from tiergit.store import Store
+from tiergit.core import judge
+from tiergit.shell import logs
+from tiergit.features.promotion import openclaw_format
+from tiergit.shell.store import Store
 
 METADATA = re.compile(r"(?i)confidence\s*[:=]|status\s*[:=]\s*(?:staged|promoted|rejected)|\[likely_durable\]|"
                       r"\[unclear\]|^\s*-?\s*Candidate:|\[memory/[^\]]*\]|evidence:")

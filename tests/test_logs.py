@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from conftest import git
 
-from tiergit import logs
-from tiergit.store import Store
+from tiergit.shell import logs
+from tiergit.shell.store import Store
 
 
 def test_appending_leaves_no_lock_file_in_the_work_tree(squad_repo):
@@ -19,7 +19,7 @@ def test_appending_leaves_no_lock_file_in_the_work_tree(squad_repo):
 
 
 def test_a_commit_of_given_paths_leaves_other_staged_files_out(squad_repo):
-    from tiergit import git as gitmod
+    from tiergit.shell import git as gitmod
 
     (squad_repo / "unrelated.txt").write_text("staged by the user\n")
     git(squad_repo, "add", "unrelated.txt")

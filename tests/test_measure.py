@@ -5,9 +5,9 @@ import json
 from datetime import date, timedelta
 
 from conftest import tiergit, write
-from tiergit import measure
-from tiergit.store import Store
-from tiergit.tokens import count_text
+from tiergit.features import measure
+from tiergit.shell.store import Store
+from tiergit.shell.tokens import count_text
 
 
 def _tokens(text: str) -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 from conftest import git, tiergit, write
 
-from tiergit import parse
+from tiergit.core import parse
 
 CAPCOM = Path(__file__).parent / "fixtures/squad/sdk-history.md"  # hand-written, shaped like a real history
 COLD = ".squad/memory/cold/picard.md"
@@ -265,7 +265,7 @@ def test_driver_command_json_and_exit_codes(tmp_path):
 
 def test_driver_quoting_survives_spaces_in_the_interpreter_path(squad_repo, tmp_path):
     """install.driver_command quotes the interpreter: a python under a folder with spaces works."""
-    from tiergit import install
+    from tiergit.features import install
 
     wrapper = tmp_path / "tools with spaces" / "python"
     wrapper.parent.mkdir()

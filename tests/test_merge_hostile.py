@@ -7,9 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import commit, git, ok, tiergit, write
-from tiergit import mergederived, parse, session
-from tiergit import driverrun
-from tiergit.merge import merge_texts
+from tiergit.core import mergederived, parse
+from tiergit.features import session
+from tiergit.features import driverrun
+from tiergit.core.merge import merge_texts
 
 COLD = ".squad/memory/cold/picard.md"
 BASE = ("# Cold memory · picard\n\n"
@@ -117,7 +118,7 @@ def test_a_clean_hot_merge_gets_the_merged_bodys_hash_an_unfinished_one_does_not
 
 
 def test_a_file_over_the_size_cap_is_merged_line_by_line(tmp_path, monkeypatch):
-    from tiergit import merge
+    from tiergit.core import merge
 
     monkeypatch.setattr(merge, "MAX_MERGE_BYTES", 100)
     base, ours, theirs = (tmp_path / n for n in ("O", "A", "B"))

@@ -18,8 +18,8 @@ import pytest
 
 import merge_model as mm
 from conftest import corpus_files
-from tiergit import install
-from tiergit.merge import merge_texts
+from tiergit.features import install
+from tiergit.core.merge import merge_texts
 
 FIXTURES = Path(__file__).parent / "fixtures"
 HAND_SEEDS = sorted((FIXTURES / "merge").glob("*.md")) + sorted((FIXTURES / "squad").rglob("*.md"))

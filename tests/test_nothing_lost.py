@@ -126,7 +126,7 @@ def test_a_fifo_in_place_of_a_write_target_is_refused_without_hanging(squad_repo
     fifo.parent.mkdir(parents=True, exist_ok=True)
     os.mkfifo(fifo)
     from tiergit.errors import TiergitError
-    from tiergit.fsutil import atomic_write
+    from tiergit.shell.fsutil import atomic_write
 
     try:
         atomic_write(fifo, "x", root=squad_repo)
@@ -192,5 +192,5 @@ def test_the_hook_path_never_loads_the_lock_library(squad_repo):
                           cwd=squad_repo, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-2000:]
     loaded = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
-    assert "tiergit.checkrun" in loaded
-    assert not {"filelock", "tiergit.fsutil", "tiergit.journal"} & loaded
+    assert "tiergit.features.checkrun" in loaded
+    assert not {"filelock", "tiergit.shell.fsutil", "tiergit.shell.journal"} & loaded

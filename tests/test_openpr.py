@@ -14,9 +14,9 @@ from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 from conftest import git, tiergit, write
 from test_action import seed_candidates
 
-from tiergit import logs
-from tiergit.parse import item_id
-from tiergit.store import Store
+from tiergit.shell import logs
+from tiergit.core.parse import item_id
+from tiergit.shell.store import Store
 
 OLD = (date.today() - timedelta(days=40)).isoformat()
 
@@ -167,8 +167,8 @@ def test_promotion_pathspecs_reach_tier_files_outside_the_store_root(repo):
     """Pure part: which paths a promotion commit takes, for a custom layout with a placeholder."""
     write(repo / ".tiergit.yml", "version: 1\nroot: mem\nstaging: /notes/STAGED.md\ntiers:\n"
           "  hot: {path: \"hot.md\", next: wiki}\n  wiki: {path: \"/docs/wiki/{topic}.md\", review: pull-request}\n")
-    from tiergit.config import load
-    from tiergit.openpr import promotion_pathspecs
+    from tiergit.shell.config import load
+    from tiergit.shell.openpr import promotion_pathspecs
 
     assert promotion_pathspecs(load(repo), ["docs/wiki/auth.md", "mem/logs/reviews.jsonl", "x.md"]) == [
         "mem", ":(glob)docs/wiki/*.md", ":(glob)notes/STAGED.md", "docs/wiki/auth.md", "mem/logs/reviews.jsonl",

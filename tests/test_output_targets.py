@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import git
-from tiergit.prbody import MARKER
+from tiergit.core.prbody import MARKER
 
 TIMEOUT = 30   # a FIFO opened for writing would block forever: the run must end well before
 

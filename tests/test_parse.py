@@ -9,7 +9,8 @@ from datetime import date
 import pytest
 
 from conftest import git, write
-from tiergit import age, parse
+from tiergit.features import age
+from tiergit.core import parse
 from tiergit.errors import InputError
 
 DOC = """\

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pickle
 import sqlite3
 
-from tiergit import candidates
+from tiergit.features.promotion import candidates
 
 TEXT = "# Agent\n\n## Learnings\n\n- **Key learning:** retries need a jittered backoff\n"
 
@@ -26,7 +26,7 @@ def _rewrite(path, rows) -> None:
 
 
 def test_cache_from_an_older_vocabulary_is_rebuilt(tmp_path, monkeypatch):
-    path = tmp_path / "parse-cache-v2.sqlite"
+    path = tmp_path / "parse-cache-v3.sqlite"
     cache = candidates.ParseCache(path, {})
     assert cache.parse(TEXT, "a.md").items[0].kind == "rule"
     cache.save()
@@ -46,7 +46,7 @@ def test_cache_from_an_older_vocabulary_is_rebuilt(tmp_path, monkeypatch):
 
 
 def test_rows_no_file_uses_are_dropped(tmp_path):
-    path = tmp_path / "parse-cache-v2.sqlite"
+    path = tmp_path / "parse-cache-v3.sqlite"
     first = candidates.ParseCache(path, {})
     first.parse(TEXT, "a.md")
     first.parse(TEXT + "- more\n", "b.md")

@@ -1,7 +1,7 @@
 """Every history.md, decisions.md and replay version in the real corpus parses losslessly,
 with the entry and pinned-section counts below.
 
-The table was computed once with tiergit.parse and checked by hand on several files:
+The table was computed once with tiergit.core.parse and checked by hand on several files:
 bradygaster eecom/history.md has 24 `### … (date)` headings and 8 undated sections
 (`# EECOM`, `## Learnings` and six undated `###` such as `### CLI Entry Point Architecture`);
 pao/history.md has 14 dated `###` of 37 headings; martinopedal atlas/history.md dates its
@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import CORPUS, HAVE_CORPUS
-from tiergit import parse
+from tiergit.core import parse
 
 pytestmark = pytest.mark.corpus
 
@@ -192,7 +192,7 @@ def test_replays_grow_entry_by_entry():
 
 
 # Bold labels of the real Squad files (agents/*/history.md, decisions.md) -> (kind, items that
-# start with exactly that label). Counted once with tiergit.parse and checked against
+# start with exactly that label). Counted once with tiergit.core.parse and checked against
 # `grep -ohE '^\s*(- )?\*\*[A-Z][^*]{1,40}:?\*\*:?'` over the same files.
 REAL_LABELS = {
     "Learning": ("rule", 7), "Key learning": ("rule", 7), "Key lessons": ("rule", 2),
@@ -250,5 +250,5 @@ def test_each_project_has_more_durable_items_than_the_narrow_vocabulary_gave():
         project = path.relative_to(CORPUS).parts[0]
         items = parse.parse(path.read_text(encoding="utf-8"), str(path)).items
         durable[project] = durable.get(project, 0) + sum(i.durable for i in items)
-    # The label vocabulary alone found 56 and 89; plain-language judgement (tiergit/judge.py) adds to them.
+    # The label vocabulary alone found 56 and 89; plain-language judgement (tiergit/core/judge.py) adds to them.
     assert durable["bradygaster_squad"] >= 56 and durable["martinopedal_azure-analyzer"] >= 89

@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from conftest import corpus_files
-from tiergit import parse
+from tiergit.core import parse
 
 EDGE_CASES = [
     "# Title\n\nintro para\n\n## Learnings\n\n- a fact\n- [rule] never do x\n  continued\n\n### 2026-01-02 s\n\n- x\n",

@@ -10,8 +10,9 @@ from datetime import date
 from pathlib import Path
 
 from conftest import commit, git, ok, tiergit, write
-from tiergit import blame_cache, listing, recall_index
-from tiergit.store import Store
+from tiergit.shell import blame_cache, listing
+from tiergit.features import recall_index
+from tiergit.shell.store import Store
 
 ROOT = Path(".squad") / "memory"
 
@@ -96,7 +97,7 @@ def test_blame_cache_runs_blame_once_per_blob_and_matches_git(squad_repo: Path) 
     first = cache.dates(rel)
     cache.close()
     assert cache.blamed == 1
-    from tiergit import git as tgit
+    from tiergit.shell import git as tgit
     assert first == tgit.blame_dates(squad_repo, rel) and first[max(first)] == date(2026, 3, 4)
     again = blame_cache.BlameCache.for_repo(squad_repo)
     assert again.dates(rel) == first and again.blamed == 0
@@ -157,8 +158,8 @@ def test_history_walk_dates_lines_like_blame_without_running_blame(squad_repo: P
         write(other, _cold("riker", lines[:1]))
         git(squad_repo, "add", "-A")
         git(squad_repo, "commit", "-q", "--no-verify", "-m", day, env={"GIT_AUTHOR_DATE": f"{day}T10:00:00Z"})
-    from tiergit import git as tgit
-    from tiergit.history import pathspecs
+    from tiergit.shell import git as tgit
+    from tiergit.features.history import pathspecs
 
     store = Store.open(squad_repo)
     cache = blame_cache.BlameCache.for_repo(squad_repo, pathspecs(store.config))
@@ -169,7 +170,7 @@ def test_history_walk_dates_lines_like_blame_without_running_blame(squad_repo: P
 
 
 def test_carry_keeps_dates_of_surviving_lines() -> None:
-    from tiergit.linedates import carry, forward_dates
+    from tiergit.core.linedates import carry, forward_dates
 
     d1, d2, d3 = date(2026, 1, 1), date(2026, 2, 1), date(2026, 3, 1)
     assert carry([b"a", b"b", b"c"], [d1, d1, d2], [b"a", b"x", b"c", b"d"], d3) == [d1, d3, d2, d3]
@@ -178,7 +179,7 @@ def test_carry_keeps_dates_of_surviving_lines() -> None:
 
 
 def test_token_cache_keeps_the_newest_counts_only(tmp_path: Path, monkeypatch) -> None:
-    from tiergit import tokens
+    from tiergit.shell import tokens
 
     monkeypatch.setattr(tokens, "MAX_ENTRIES", 3)
     cache = tokens.TokenCache(tmp_path / "tokens.json", "cl100k_base")

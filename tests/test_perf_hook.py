@@ -9,8 +9,8 @@ from pathlib import Path
 
 from conftest import commit, git, write
 
-HEAVY = ("yaml", "tiktoken", "markdown_it", "click", "tiergit.config", "tiergit.checks")
-PROBE = ("import sys; from tiergit import hookrun; rc = hookrun.run('pre-commit'); "
+HEAVY = ("yaml", "tiktoken", "markdown_it", "click", "tiergit.shell.config", "tiergit.features.checks")
+PROBE = ("import sys; from tiergit.features import hookrun; rc = hookrun.run('pre-commit'); "
          "import json; print(json.dumps({'rc': rc, 'heavy': sorted(m for m in %r if m in sys.modules)}))")
 
 
@@ -39,7 +39,7 @@ def test_non_memory_commit_skips_the_config_once_patterns_are_cached(squad_repo:
     # A staged memory file still gets the full check.
     _cold(squad_repo, "- fact two\n")
     git(squad_repo, "add", "-A")
-    assert "tiergit.checks" in _hook_in_process(squad_repo)["heavy"]
+    assert "tiergit.features.checks" in _hook_in_process(squad_repo)["heavy"]
 
 
 def test_bad_memory_file_is_still_refused_after_the_shortcut(squad_repo: Path) -> None:
@@ -65,7 +65,7 @@ def test_a_config_change_is_never_short_cut(squad_repo: Path) -> None:
     assert refused.returncode == 1 and "notes/picard.md" in refused.stderr, refused.stderr
 
 
-DRIVER_PROBE = ("import sys; from tiergit import driverrun; rc = driverrun.main(sys.argv[1:]); "
+DRIVER_PROBE = ("import sys; from tiergit.features import driverrun; rc = driverrun.main(sys.argv[1:]); "
                 "import json; print(json.dumps({'rc': rc, 'heavy': sorted(m for m in %r if m in sys.modules)}))")
 
 
@@ -105,7 +105,7 @@ def test_driver_bad_arguments_go_to_the_cli_message(tmp_path: Path) -> None:
 
 
 def test_progress_is_silent_off_a_terminal_and_in_hooks(monkeypatch) -> None:
-    from tiergit import progress
+    from tiergit.shell import progress
 
     class Tty:
         def isatty(self) -> bool:
@@ -143,7 +143,7 @@ def test_progress_is_silent_off_a_terminal_and_in_hooks(monkeypatch) -> None:
 
 
 def test_progress_iterate_yields_every_item_when_silent() -> None:
-    from tiergit import progress
+    from tiergit.shell import progress
 
     assert list(progress.iterate(list(range(500)), "x")) == list(range(500))
     assert list(progress.iterate([1, 2], "x", show=False)) == [1, 2]

@@ -7,9 +7,9 @@ from datetime import date, timedelta
 
 from conftest import git, tiergit, write
 
-from tiergit import logs
-from tiergit.parse import item_id
-from tiergit.store import Store
+from tiergit.shell import logs
+from tiergit.core.parse import item_id
+from tiergit.shell.store import Store
 
 OLD = (date.today() - timedelta(days=45)).isoformat()
 RULES = ["- [rule] Retries must be idempotent across gateway pods",

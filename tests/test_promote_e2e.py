@@ -10,8 +10,8 @@ from datetime import date, timedelta
 
 from conftest import git, tiergit, write
 
-from tiergit import logs
-from tiergit.store import Store
+from tiergit.shell import logs
+from tiergit.shell.store import Store
 
 TODAY = date.today()
 
@@ -47,7 +47,7 @@ PROMOTED = [
 
 
 def recall_events(store: Store, text: str, n: int = 4) -> list[dict]:
-    from tiergit.parse import item_id
+    from tiergit.core.parse import item_id
 
     iid = item_id(f"- {text}")[0]
     return [{"ts": f"{d(1 + i * 2)}T10:00:00Z", "query": f"query {i} about {text[:12]}", "agent": "picard",
@@ -56,7 +56,7 @@ def recall_events(store: Store, text: str, n: int = 4) -> list[dict]:
 
 
 def _item_id(text: str, kind: str) -> str:
-    from tiergit.parse import item_id
+    from tiergit.core.parse import item_id
 
     return item_id(f"- [{kind}] {text}")[0]
 
@@ -160,7 +160,7 @@ def test_real_squad_history_ages_from_headings_and_git_blame(squad_repo):
     undated section from `git blame`; both are promoted into their kind's topic."""
     from conftest import CORPUS
 
-    from tiergit.parse import parse
+    from tiergit.core.parse import parse
 
     source = CORPUS / "martinopedal_azure-analyzer/.squad/agents/atlas/history.md"
     cold = squad_repo / ".squad/memory/cold/atlas.md"

@@ -7,9 +7,9 @@ from datetime import date, timedelta
 
 from conftest import tiergit, write
 
-from tiergit import logs
-from tiergit.parse import item_id
-from tiergit.store import Store
+from tiergit.shell import logs
+from tiergit.core.parse import item_id
+from tiergit.shell.store import Store
 
 
 def test_status_shows_waiting_candidates_last_promotion_and_over_budget(squad_repo):

@@ -5,8 +5,8 @@ import json
 from pathlib import Path
 
 from conftest import git, tiergit, write
-from tiergit import recall, recall_index
-from tiergit.store import Store
+from tiergit.features import recall, recall_index
+from tiergit.shell.store import Store
 
 COLD_PICARD = """# picard
 

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import tiergit, write
 from test_recall import _store
-from tiergit import recall_fast
+from tiergit.features import recall_fast
 
 FULL = {"TIERGIT_RECALL_FAST": "0"}
 ASKS = [
@@ -113,10 +113,10 @@ def test_no_index_or_disabled_hands_over(squad_repo: Path, warm: Path, capsys, m
 
 
 def test_the_fast_path_imports_no_cli_framework_yaml_or_parser(warm: Path) -> None:
-    code = ("import sys, io, contextlib\nfrom tiergit import recall_fast\n"
+    code = ("import sys, io, contextlib\nfrom tiergit.features import recall_fast\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             "    rc = recall_fast.main(['token', '--no-log'])\n"
-            "print(rc, sorted(m for m in ('click', 'yaml', 'markdown_it', 'tiergit.config', 'tiergit.parse') "
+            "print(rc, sorted(m for m in ('click', 'yaml', 'markdown_it', 'tiergit.shell.config', 'tiergit.core.parse') "
             "if m in sys.modules))\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=warm, capture_output=True, text=True)
     assert proc.stdout.strip() == "0 []", proc.stderr

@@ -5,7 +5,7 @@ import json
 import re
 
 from conftest import tiergit, write
-from tiergit import query, snippet
+from tiergit.core import query, snippet
 
 COLD = """# data
 

@@ -23,7 +23,7 @@ def test_question_set_top3_and_no_regression(tmp_path):
     bench = _bench()
     data = json.loads(bench.QUESTIONS.read_text())["questions"]
     assert len(data) >= 20 and all(set(q["answer"]) == {"path", "line", "sha256"} for q in data)
-    from tiergit import recall, recall_index
+    from tiergit.features import recall, recall_index
 
     before = after = 0
     for project in dict.fromkeys(q["project"] for q in data):

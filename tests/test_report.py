@@ -7,8 +7,10 @@ from html.parser import HTMLParser
 
 from conftest import git, tiergit, write
 
-from tiergit import logs, report
-from tiergit.store import Store
+from tiergit.shell import logs
+
+from tiergit.features import report
+from tiergit.shell.store import Store
 
 MEM = ".squad/memory"
 

@@ -6,9 +6,9 @@ from datetime import date, timedelta
 
 from conftest import git, tiergit, write
 
-from tiergit import logs
-from tiergit.parse import item_id
-from tiergit.store import Store
+from tiergit.shell import logs
+from tiergit.core.parse import item_id
+from tiergit.shell.store import Store
 
 OLD = (date.today() - timedelta(days=50)).isoformat()
 RULE = "- [rule] Keep retries idempotent across gateway pods ^m-abcd1234"

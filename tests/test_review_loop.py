@@ -7,10 +7,10 @@ from datetime import date
 
 from conftest import tiergit, write
 
-from tiergit import logs
-from tiergit.patterns import MANAGED_BEGIN, MANAGED_END
-from tiergit.review_loop import clear_staging, decided, plan_prune_sync
-from tiergit.store import Store
+from tiergit.shell import logs
+from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END
+from tiergit.features.promotion.review_loop import clear_staging, decided, plan_prune_sync
+from tiergit.shell.store import Store
 
 DREAMS = (
     "# Dreams\n\n## Candidates\n\n"

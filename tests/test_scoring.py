@@ -8,10 +8,10 @@ from datetime import date, timedelta
 import pytest
 from conftest import tiergit, write
 
-from tiergit import logs
-from tiergit.parse import item_id
-from tiergit.scoring import DEFAULT_WEIGHTS, concepts, recall_stats, score, weights_of
-from tiergit.store import Store
+from tiergit.shell import logs
+from tiergit.core.parse import item_id
+from tiergit.features.promotion.scoring import DEFAULT_WEIGHTS, concepts, recall_stats, score, weights_of
+from tiergit.shell.store import Store
 
 TODAY = date(2026, 6, 1)
 

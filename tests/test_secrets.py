@@ -8,7 +8,8 @@ import pytest
 
 import labelled
 from conftest import CORPUS, PROJECT, git, tiergit, write
-from tiergit import gate, secrets
+from tiergit.features.promotion import gate
+from tiergit.core import secrets
 
 
 def kinds(text: str) -> list[str]:

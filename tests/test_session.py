@@ -6,7 +6,9 @@ from pathlib import Path
 
 from session_helpers import squad_store  # noqa: F401
 from conftest import git, tiergit, write
-from tiergit import config, parse, session
+from tiergit.shell import config
+from tiergit.core import parse
+from tiergit.features import session
 
 HOT = ".squad/memory/hot/picard.md"
 COLD = ".squad/memory/cold/picard.md"

@@ -7,8 +7,10 @@ from datetime import datetime, timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tiergit import compact, parse, session
-from tiergit.tokens import count_text
+from tiergit.features import compact, session
+
+from tiergit.core import parse
+from tiergit.shell.tokens import count_text
 
 ENC = "cl100k_base"
 

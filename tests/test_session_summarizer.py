@@ -11,7 +11,9 @@ import pytest
 
 from session_helpers import squad_store  # noqa: F401
 from conftest import tiergit, write
-from tiergit import config, parse, session
+from tiergit.shell import config
+from tiergit.core import parse
+from tiergit.features import session
 
 FIXTURES = Path(__file__).parent / "fixtures" / "summarizers"
 HOT = ".squad/memory/hot/picard.md"

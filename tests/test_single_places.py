@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from conftest import git, write
-from tiergit import checks, clock, patterns, resources, statedir
-from tiergit.store import Store
+from tiergit.features import checks
+from tiergit.shell import clock, resources, statedir
+from tiergit.core import patterns
+from tiergit.shell.store import Store
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tiergit"
 
@@ -29,7 +31,7 @@ def test_today_honours_the_pin_and_ignores_a_malformed_one(monkeypatch) -> None:
 
 def test_the_spawn_prompt_date_follows_the_pin(squad_repo: Path, monkeypatch) -> None:
     """context used date.today() before: the prompt's `Date:` ignored TIERGIT_TODAY."""
-    from tiergit import context
+    from tiergit.features import context
 
     write(squad_repo / ".squad/memory/hot/picard.md", "# picard\n\n- [decision] use the staging DB\n")
     monkeypatch.setenv("TIERGIT_TODAY", "2030-07-14")
@@ -61,7 +63,7 @@ def test_outside_git_one_fallback_folder(tmp_path: Path) -> None:
 
 
 def test_the_store_lock_and_journal_live_in_the_state_dir(repo: Path) -> None:
-    from tiergit import fsutil, journal
+    from tiergit.shell import fsutil, journal
 
     assert fsutil.store_lock_path(repo).parent.parent == statedir.local(repo)
     assert journal.journal_path(repo).parent == statedir.local(repo)

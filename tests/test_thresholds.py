@@ -14,9 +14,15 @@ import pytest
 
 from conftest import git
 
-from tiergit import budget, config, dream_health, gate, parse, retention, transcript
-from tiergit.candidates import Candidate
-from tiergit.scoring import Score
+from tiergit.features import budget, retention, transcript
+
+from tiergit.shell import config
+
+from tiergit.features.promotion import dream_health, gate
+
+from tiergit.core import parse
+from tiergit.features.promotion.candidates import Candidate
+from tiergit.features.promotion.scoring import Score
 
 TODAY = date(2026, 6, 30)
 
@@ -80,7 +86,7 @@ def test_cold_ttl_30_days(age, expired):
 
 
 def _daily_plan(tmp_path: Path, age_days: int, archive_month_age: int | None = None):
-    from tiergit.store import Store
+    from tiergit.shell.store import Store
 
     cfg = _cfg(tmp_path, "openclaw")
     day = TODAY - timedelta(days=age_days)
@@ -99,7 +105,7 @@ def test_openclaw_daily_notes_archive_after_30_days(tmp_path, age, moved):
 
 @pytest.mark.parametrize("days_after_month_end, deleted", [(89, False), (90, False), (91, True)])
 def test_openclaw_archive_kept_90_days(tmp_path, days_after_month_end, deleted):
-    from tiergit.store import Store
+    from tiergit.shell.store import Store
 
     cfg = _cfg(tmp_path, "openclaw")
     store = Store(repo=tmp_path, config=cfg)
@@ -187,7 +193,7 @@ def test_daily_notes_for_recent_days(gap, expected):
     ("openclaw", "cold", "`tiergit audit --apply` on the promotion branch"),
 ])
 def test_every_over_budget_hint_names_the_command_that_fixes_its_tier(tmp_path, preset, tier, command):
-    from tiergit.checks import budget_findings
+    from tiergit.features.checks import budget_findings
 
     cfg = _cfg(tmp_path, preset, f"tiers:\n  {tier}: {{budget: {{lines: {{warn: 2, max: 3}}}}}}\n")
     t = cfg.tiers[tier]
@@ -198,7 +204,7 @@ def test_every_over_budget_hint_names_the_command_that_fixes_its_tier(tmp_path, 
 
 
 def _signals(count: int = 0, queries: int = 0, last_days_ago: int | None = None, concepts: int = 0) -> dict:
-    from tiergit.scoring import DEFAULT_WEIGHTS, RecallStats, score
+    from tiergit.features.promotion.scoring import DEFAULT_WEIGHTS, RecallStats, score
 
     days = {TODAY - timedelta(days=last_days_ago)} if last_days_ago is not None else set()
     st = RecallStats(count=count, score_sum=float(count), queries={f"q{i}" for i in range(queries)}, days=days)
@@ -227,7 +233,7 @@ def test_conceptual_saturates_at_6_tags_or_links(n, full):
 
 
 def test_score_weights_are_openclaws():
-    from tiergit.scoring import DEFAULT_WEIGHTS
+    from tiergit.features.promotion.scoring import DEFAULT_WEIGHTS
 
     assert DEFAULT_WEIGHTS == {"relevance": 0.30, "frequency": 0.24, "diversity": 0.15, "recency": 0.15,
                                "consolidation": 0.10, "conceptual": 0.06}

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import CORPUS, git, tiergit, write
-from tiergit import tokens
+from tiergit.shell import tokens
 
 OFFLINE_ENV = {  # any network attempt would fail fast
     "HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": "",

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from session_helpers import squad_store  # noqa: F401
 from conftest import tiergit, write
-from tiergit import parse, transcript
+from tiergit.core import parse
+from tiergit.features import transcript
 
 CORRECTION = "- [correction] Never push to main directly; open a pull request."
 DECISION = "**Decision:** cache token counts by git blob id."

@@ -12,7 +12,7 @@ import yaml
 from conftest import PROJECT, git, tiergit
 
 from tiergit import __version__
-from tiergit.workflows import https_url, install_spec
+from tiergit.features.workflows import https_url, install_spec
 
 TEMPLATES = PROJECT / "tiergit/templates"
 

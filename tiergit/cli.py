@@ -77,13 +77,13 @@ def cli(ctx: click.Context, repo: Path | None, debug: bool) -> None:
 
 def open_store(ctx: click.Context):
     """The Store for --repo (or the cwd). Commands call this, never Store.open directly."""
-    from tiergit.store import Store
+    from tiergit.shell.store import Store
 
     return Store.open(ctx.obj.get("repo") if ctx.obj else None)
 
 
 def repo_root(ctx: click.Context) -> Path:
-    from tiergit import git
+    from tiergit.shell import git
 
     start = (ctx.obj or {}).get("repo") or Path.cwd()
     return git.work_root(start)

@@ -26,9 +26,9 @@ def archive(ctx: click.Context, do_apply: bool, show_diff: bool, as_json: bool) 
       tiergit archive            # preview
       tiergit archive --apply && git add -A && git commit -m "tiergit archive"
     """
-    from tiergit import retention
-    from tiergit import clock
-    from tiergit.fsutil import store_lock_if
+    from tiergit.features import retention
+    from tiergit.shell import clock
+    from tiergit.shell.fsutil import store_lock_if
 
     store = open_store(ctx)
     with store_lock_if(store.repo, do_apply):
@@ -54,14 +54,14 @@ def restore(ctx: click.Context, path: str, do_apply: bool, as_json: bool) -> Non
     Example:
       tiergit restore .squad/memory/archive/2026-04/cold/picard.md --apply
     """
-    from tiergit import retention
+    from tiergit.features import retention
 
     store = open_store(ctx)
     rel = store.rel(path)
     if rel in ("", ".") or (store.repo / rel).is_dir():
         raise TiergitError(f"{path or repr(path)}: is a folder; restore brings back one file",
                            "name a file in it (`git log --stat -- FOLDER` lists the files it held)")
-    from tiergit.fsutil import store_lock_if
+    from tiergit.shell.fsutil import store_lock_if
 
     with store_lock_if(store.repo, do_apply):
         plan = retention.restore(store, rel)

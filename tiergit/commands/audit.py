@@ -33,15 +33,15 @@ def audit(ctx: click.Context, do_apply: bool, pr_body: Path | None, as_json: boo
       tiergit audit
       git switch -c tiergit/promote && tiergit audit --apply --pr-body body.md
     """
-    from tiergit import audit as audit_mod
-    from tiergit import logs
-    from tiergit import clock
-    from tiergit.outfile import check_output
+    from tiergit.features.promotion import audit as audit_mod
+    from tiergit.shell import logs
+    from tiergit.shell import clock
+    from tiergit.shell.outfile import check_output
 
     check_output(pr_body, "--pr-body", json_too=as_json)   # refused before the cut, not after it
     store = open_store(ctx)
     today = clock.today()
-    from tiergit.fsutil import store_lock_if
+    from tiergit.shell.fsutil import store_lock_if
 
     # Planned and applied under one lock: two audits at once would archive the same cut twice.
     with store_lock_if(store.repo, do_apply):
@@ -70,13 +70,13 @@ def audit(ctx: click.Context, do_apply: bool, pr_body: Path | None, as_json: boo
 
 def _append_body(path: Path, findings) -> None:
     """A section for the promotion PR: what the cut removes, and how to keep a line."""
-    from tiergit.fsutil import atomic_write
+    from tiergit.shell.fsutil import atomic_write
 
     rows = [f"| `{f.path}:{f.line}` | {f.text[:70].replace('|', '/')} | {f.reason} |" for f in findings]
     section = ("\n## Proposed for the archive (audit)\n\n"
                "To keep an item, restore its line in this PR before merging.\n\n"
                "| where | item | why |\n| --- | --- | --- |\n" + "\n".join(rows) + "\n")
-    from tiergit.outfile import is_stdout
+    from tiergit.shell.outfile import is_stdout
 
     if is_stdout(path):   # `-`: the section alone, after the report
         click.echo(section, nl=False)

@@ -5,7 +5,7 @@ import os
 
 import click
 
-from tiergit import diagnostics
+from tiergit.shell import diagnostics
 from tiergit.cli import echo_json, open_store
 from tiergit.errors import TiergitError
 
@@ -38,14 +38,14 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
       tiergit check --all --format github    # annotations in a workflow
       tiergit check --hooks                  # hooks installed, chained, not cut short
     """
-    from tiergit.checkrun import findings_of, run_checks, staged_sources, worktree_sources
+    from tiergit.features.checkrun import findings_of, run_checks, staged_sources, worktree_sources
 
     if hooks:
         _check_hooks(ctx, "json" if as_json else fmt)
         return
     store = open_store(ctx)
     if fix:
-        from tiergit.retention import fix_budgets  # type: ignore[import-not-found]
+        from tiergit.features.retention import fix_budgets  # type: ignore[import-not-found]
 
         notes: list[str] = []
         changed = fix_budgets(store, notes)
@@ -69,7 +69,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
     reports = run_checks(sources, store.config, store.token_cache)
     findings = findings_of(reports)
     if not staged:   # the hook stays lean: ignored store paths are a work-tree check
-        from tiergit import gitignore
+        from tiergit.features import gitignore
 
         findings += gitignore.findings(store.repo, store.config)
     if fmt == "json":
@@ -82,7 +82,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
             click.echo(diagnostics.summary_line(findings, len(reports)))
     summary = diagnostics.summary_markdown(findings, len(reports))
     if os.environ.get("GITHUB_STEP_SUMMARY"):
-        from tiergit.charts import summary_chart
+        from tiergit.core.charts import summary_chart
 
         summary += "\n" + summary_chart(store)
     diagnostics.write_step_summary(summary)
@@ -93,7 +93,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
 def _check_hooks(ctx: click.Context, fmt: str) -> None:
     """`check --hooks`: HK findings for this clone's hooks; exit 1 on a critical one."""
     from tiergit.cli import repo_root
-    from tiergit.hookstate import inspect
+    from tiergit.features.hookstate import inspect
 
     findings = inspect(repo_root(ctx))
     if fmt == "json":

@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from tiergit.cli import echo_json, open_store
-from tiergit.context import SITUATIONS
+from tiergit.features.context import SITUATIONS
 
 
 @click.command()
@@ -46,11 +46,11 @@ def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tup
       tiergit context --agent picard --for incident --task "login 500s"
       tiergit context --agent picard --include-cold --include-wiki auth
     """
-    from tiergit import context as ctx_mod
+    from tiergit.features import context as ctx_mod
 
     store = open_store(ctx)
     if agent is None:   # one hot file (openclaw): the same agent name `session` uses
-        from tiergit.session import resolve
+        from tiergit.features.session import resolve
         agent = resolve(store.config, None).agent
     spawn = ctx_mod.build(store, agent, include_cold=include_cold, include_wiki=list(wiki), situation=situation,
                           task=task, why=why, success=list(success), template=template)

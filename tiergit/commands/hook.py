@@ -21,6 +21,6 @@ def hook(ctx: click.Context, name: str, args: tuple[str, ...], as_json: bool) ->
       tiergit hook pre-commit
       tiergit hook pre-commit --json   # the staged findings, for a script
     """
-    from tiergit.hookrun import run
+    from tiergit.features.hookrun import run
 
     ctx.exit(run(name, (ctx.obj or {}).get("repo"), as_json))

@@ -30,9 +30,9 @@ def import_(ctx: click.Context, layout: str, do_apply: bool, retire_legacy: bool
       tiergit import squad              # preview
       tiergit import squad --apply      # write, then review with git diff
     """
-    from tiergit import import_sync, importer, importer_openclaw
+    from tiergit.features.importing import import_sync, importer, importer_openclaw
 
-    from tiergit.fsutil import store_lock_if
+    from tiergit.shell.fsutil import store_lock_if
 
     store = open_store(ctx)
     with store_lock_if(store.repo, do_apply):

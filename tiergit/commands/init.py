@@ -5,10 +5,10 @@ from pathlib import Path
 
 import click
 
-from tiergit import config as config_mod
-from tiergit import resources
+from tiergit.shell import config as config_mod
+from tiergit.shell import resources
 from tiergit.cli import echo_json, repo_root
-from tiergit.plan import Plan
+from tiergit.features.plan import Plan
 
 GITATTR_BEGIN = "# >>> tiergit >>>"
 GITATTR_END = "# <<< tiergit <<<"
@@ -33,7 +33,7 @@ def openclaw_bootstrap_notes(cfg: config_mod.Config) -> list[str]:
     """With OpenClaw's MEMORY.md as a tier: how hot and warm reach the model. OpenClaw's
     bootstrap injects only fixed basenames; its bootstrap-extra-files hook adds more files
     named MEMORY.md (or AGENTS.md, …) from the workspace."""
-    from tiergit.openclaw_format import is_openclaw_memory
+    from tiergit.features.promotion.openclaw_format import is_openclaw_memory
 
     if not any(is_openclaw_memory(t.path) for t in cfg.tiers.values()):
         return []
@@ -91,7 +91,7 @@ def plan_init(repo: Path, preset: str, with_workflows: bool, install_spec: str |
 def _plan_workflows(plan: Plan, repo: Path, cfg: config_mod.Config, spec: str | None, standard: bool,
                     reusable: bool) -> None:
     """The workflows and the action they call, with an install spec that resolves before a release."""
-    from tiergit import workflows
+    from tiergit.features import workflows
 
     source = "given with --install-spec"
     if not spec:
@@ -112,8 +112,8 @@ def _plan_workflows(plan: Plan, repo: Path, cfg: config_mod.Config, spec: str | 
 
 def _keep_store_tracked(repo) -> list:
     """A .gitignore rule hiding part of the store gets a scoped negation (or a clear error)."""
-    from tiergit import gitignore
-    from tiergit.fsutil import store_lock
+    from tiergit.features import gitignore
+    from tiergit.shell.fsutil import store_lock
 
     with store_lock(repo):
         return gitignore.ensure_tracked(repo, config_mod.load(repo)).effective
@@ -149,12 +149,12 @@ def init(ctx: click.Context, preset: str, with_workflows: bool, reusable: bool, 
       tiergit init --preset squad --with-workflows
       tiergit init --mcp               # also register `tiergit mcp` with the agent clients
     """
-    from tiergit import install as install_mod
+    from tiergit.features import install as install_mod
 
     repo = repo_root(ctx)
     plan = plan_init(repo, preset, with_workflows, install_spec, reusable)
     if with_mcp:
-        from tiergit.mcp_config import plan_clients
+        from tiergit.features.mcp_config import plan_clients
         plan_clients(repo, plan)
     actions: list[str] = []
     if not dry_run:
@@ -191,7 +191,7 @@ def install(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
     Example:
       tiergit install
     """
-    from tiergit import install as install_mod
+    from tiergit.features import install as install_mod
 
     actions = install_mod.install(repo_root(ctx), dry_run=dry_run)
     if as_json:
@@ -214,7 +214,7 @@ def uninstall(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
     Example:
       tiergit uninstall
     """
-    from tiergit import install as install_mod
+    from tiergit.features import install as install_mod
 
     actions = install_mod.uninstall(repo_root(ctx), dry_run=dry_run)
     if as_json:

@@ -117,7 +117,7 @@ def _bound(fn, repo: Path):
 
     @functools.wraps(fn)
     def call(**kwargs):
-        from tiergit.store import Store
+        from tiergit.shell.store import Store
 
         try:
             return fn(Store.open(repo), **kwargs)
@@ -140,7 +140,7 @@ def recall(store, query: str, agent: str | None = None, tiers: list[str] | None 
     """Search cold history, the wiki and the archive for items about `query`, best first; logs each hit
     (recalled items count toward promotion). Each hit has its id, path:line, matched words, best sentence and
     whole text."""
-    from tiergit.recall import recall as run_recall
+    from tiergit.features.recall import recall as run_recall
 
     hits, _stats = run_recall(store, query, agent=agent, tiers=tiers, limit=limit)
     keys = RecallHit.__annotations__
@@ -151,9 +151,9 @@ def context(store, agent: str | None = None, task: str | None = None, situation:
             include_cold: bool = False, include_wiki: list[str] | None = None) -> ContextResult:
     """The spawn prompt for an agent: hot memory, the items most relevant to `task`, the wiki's topic index;
     whole tiers with `situation` (resume/debug/incident add cold, spec/onboard/incident add wiki)."""
-    from tiergit import context as ctx_mod
-    from tiergit.session import resolve
-    from tiergit.tokens import count_text
+    from tiergit.features import context as ctx_mod
+    from tiergit.features.session import resolve
+    from tiergit.shell.tokens import count_text
 
     agent = agent or resolve(store.config, None).agent
     spawn = ctx_mod.build(store, agent, include_cold=include_cold, include_wiki=include_wiki or [],
@@ -169,7 +169,7 @@ def propose(store, text: str, topic: str, kind: Kind = "rule", agent: str | None
             apply: bool = False) -> ProposeResult:
     """Propose durable knowledge for the wiki topic: a preview unless apply=true, which stages it for the
     next promotion pull request (a human reviews it). Credentials and prompt injections are refused."""
-    from tiergit import promote as promote_mod
+    from tiergit.features.promotion import promote as promote_mod
 
     plan = promote_mod.propose(store, topic, text, kind, agent)
     if apply:
@@ -179,7 +179,7 @@ def propose(store, text: str, topic: str, kind: Kind = "rule", agent: str | None
 
 def session_start(store, agent: str | None = None, task: str | None = None, force: bool = False) -> SessionResult:
     """Start a session: write a fresh hot file for the agent, carrying over open blockers and todos."""
-    from tiergit import session as session_mod
+    from tiergit.features import session as session_mod
 
     result = session_mod.start(store.config, agent, task, force)
     r = result.report
@@ -188,7 +188,7 @@ def session_start(store, agent: str | None = None, task: str | None = None, forc
 
 def session_end(store, agent: str | None = None) -> SessionResult:
     """End the session: compact the hot file into one dated cold entry (labelled items verbatim), reset hot."""
-    from tiergit import session as session_mod
+    from tiergit.features import session as session_mod
 
     result = session_mod.end(store.config, agent, [])
     r = result.report
@@ -197,7 +197,7 @@ def session_end(store, agent: str | None = None) -> SessionResult:
 
 def status(store) -> StatusResult:
     """Each tier's files, bytes, tokens and worst health (healthy / warning / critical)."""
-    from tiergit.statusmodel import collect
+    from tiergit.features.statusmodel import collect
 
     data = collect(store)
     return {"tiers": [{"tier": t["tier"], "files": t["files"], "bytes": t["bytes"], "tokens": t["tokens"],
@@ -215,9 +215,9 @@ def _resources(server, repo: Path) -> None:
 
     def reader(tier: str, key: str):
         def read(name: str) -> str:
-            from tiergit import parse
-            from tiergit.config import check_slug
-            from tiergit.store import Store
+            from tiergit.core import parse
+            from tiergit.shell.config import check_slug
+            from tiergit.shell.store import Store
 
             try:
                 check_slug(key, name)
@@ -272,7 +272,7 @@ def mcp(ctx: click.Context, check: bool, as_json: bool) -> None:
       tiergit mcp --check          # what a client would get, without serving
     """
     from tiergit.cli import echo_json
-    from tiergit.store import Store
+    from tiergit.shell.store import Store
 
     store = Store.open(repo_root(ctx))   # a bad repo or config fails here, before a client connects
     try:

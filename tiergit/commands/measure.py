@@ -22,7 +22,7 @@ def measure(ctx: click.Context, as_json: bool) -> None:
     Example:
       tiergit measure --json
     """
-    from tiergit import measure as measure_mod
+    from tiergit.features import measure as measure_mod
 
     store = open_store(ctx)
     rows = measure_mod.measure(store)

@@ -7,8 +7,8 @@ import click
 
 from tiergit.cli import echo_json
 
-# The merge itself lives beside the click-free entry git runs (`tiergit.driverrun`).
-from tiergit.driverrun import run_driver
+# The merge itself lives beside the click-free entry git runs (`tiergit.features.driverrun`).
+from tiergit.features.driverrun import run_driver
 
 
 @click.command("merge-driver")

@@ -89,14 +89,14 @@ def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: P
       git checkout -b tiergit/promote
       tiergit promote --apply --pr-body /tmp/body.md
     """
-    from tiergit.outfile import check_output
+    from tiergit.shell.outfile import check_output
 
     check_output(pr_body, "--pr-body", json_too=as_json)   # a link, FIFO or device: refused before any work
     store = open_store(ctx)
     if open_pr:
         _check_open_pr(store, pr_body)
         _check_ready(store)   # gh, a remote, not the default branch: refused before any write
-    from tiergit.fsutil import store_lock_if
+    from tiergit.shell.fsutil import store_lock_if
 
     with store_lock_if(store.repo, do_apply and not selector):
         _promote(ctx, store, do_apply, selector, pr_body, limit, show_all, open_pr, as_json)
@@ -104,8 +104,8 @@ def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: P
 
 def _promote(ctx: click.Context, store, do_apply: bool, selector: str | None, pr_body: Path | None,
              limit: int | None, show_all: bool, open_pr: bool, as_json: bool) -> None:
-    from tiergit import promote as promote_mod
-    from tiergit import prbody
+    from tiergit.features.promotion import promote as promote_mod
+    from tiergit.core import prbody
 
     promo = promote_mod.build(store, limit=limit, explain=selector)
     if selector:
@@ -120,9 +120,9 @@ def _promote(ctx: click.Context, store, do_apply: bool, selector: str | None, pr
             click.echo(render_explain(rows))
         return
     if pr_body is not None:
-        from tiergit.audit import themes
+        from tiergit.features.promotion.audit import themes
 
-        from tiergit.outfile import is_stdout, write_output
+        from tiergit.shell.outfile import is_stdout, write_output
 
         body = prbody.render(store, promo, themes(store, promo.today))
         if not is_stdout(pr_body):
@@ -160,7 +160,7 @@ def _summary(store, promo, do_apply: bool, show_all: bool, err: bool = False) ->
 
 
 def _note_branch(store, err: bool = False) -> None:
-    from tiergit import git
+    from tiergit.shell import git
 
     branch = git.current_branch(store.repo)
     if branch in ("main", "master"):
@@ -180,13 +180,13 @@ def _check_open_pr(store, pr_body: Path | None) -> None:
 def _check_ready(store) -> None:
     """The delivery module's own preconditions (gh, a remote, not the default branch), checked
     before anything is written: a refused --open-pr leaves the work tree and the body file as they were."""
-    from tiergit import git, openpr
+    from tiergit.shell import git, openpr
 
     openpr.check_ready(store, git.current_branch(store.repo) or "HEAD")
 
 
 def _open_pr(store, promo, pr_body: Path | None, written: list[str]) -> None:
-    from tiergit import git, openpr
+    from tiergit.shell import git, openpr
 
     branch = git.current_branch(store.repo) or "tiergit/promote"
     title = f"tiergit: promote {len(promo.accepted)} item(s) into reviewed memory"
@@ -218,10 +218,10 @@ def propose(ctx: click.Context, topic: str, kind: str, agent: str | None, do_app
       tiergit propose --apply --topic auth --kind correction --agent picard \\
         "Tokens are refreshed by the gateway, never by the client"
     """
-    from tiergit import promote as promote_mod
+    from tiergit.features.promotion import promote as promote_mod
 
     store = open_store(ctx)
-    from tiergit.fsutil import store_lock_if
+    from tiergit.shell.fsutil import store_lock_if
 
     with store_lock_if(store.repo, do_apply):
         plan = promote_mod.propose(store, topic, text, kind, agent)

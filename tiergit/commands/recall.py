@@ -34,11 +34,11 @@ def recall(ctx: click.Context, query: tuple[str, ...], agent: str | None, tiers:
     Example:
       tiergit recall "token cache expiry" --agent picard -n 5
     """
-    from tiergit.recall import recall as run_recall
+    from tiergit.features.recall import recall as run_recall
 
     store = open_store(ctx)
     text = " ".join(query).strip()
-    from tiergit.recall import render
+    from tiergit.features.recall import render
 
     hits, stats = run_recall(store, text, agent=agent, tiers=list(tiers) or None, limit=limit, log=not no_log)
     click.echo(render(text, agent, hits, stats.files, full, as_json, not no_log, stats.reindexed, stats.removed,

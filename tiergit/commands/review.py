@@ -36,7 +36,7 @@ def sync(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
     Example:
       tiergit review sync
     """
-    from tiergit import review as review_mod
+    from tiergit.features.promotion import review as review_mod
 
     store = open_store(ctx)
     new, cleared = review_mod.sync(store, apply=not dry_run)
@@ -54,7 +54,7 @@ def sync(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
 
 
 def _decide(ctx: click.Context, iid: str, action: str, reason: str | None, as_json: bool) -> None:
-    from tiergit import review as review_mod
+    from tiergit.features.promotion import review as review_mod
 
     store = open_store(ctx)
     ev = review_mod.decide(store, iid, action, reason or "")

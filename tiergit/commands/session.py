@@ -42,7 +42,7 @@ def start(ctx: click.Context, agent: str | None, task: str | None, force: bool, 
     Example:
       tiergit session start --agent picard --task "Fix token cache expiry"
     """
-    from tiergit import session as session_mod
+    from tiergit.features import session as session_mod
 
     store = open_store(ctx)
     synced = _sync_from_squad(store, agent)
@@ -69,7 +69,7 @@ def start(ctx: click.Context, agent: str | None, task: str | None, force: bool, 
 def _sync_from_squad(store, agent: str | None) -> list[str]:
     """Squad preset: bring what Scribe appended to the agent's history.md into cold first
     (see squad_sync); the paths written, each with its reason."""
-    from tiergit import squad_sync
+    from tiergit.features.importing import squad_sync
 
     return squad_sync.sync(store, agent) if agent else []
 
@@ -119,8 +119,8 @@ def end(ctx: click.Context, agent: str | None, notes_files: tuple[str, ...], as_
       tiergit transcript compact chat.jsonl -o /tmp/s.md && \\
         tiergit session end --agent picard --notes /tmp/s.md
     """
-    from tiergit import parse
-    from tiergit import session as session_mod
+    from tiergit.core import parse
+    from tiergit.features import session as session_mod
 
     store = open_store(ctx)
     notes = []
@@ -160,7 +160,7 @@ def instructions(ctx: click.Context, agent: str | None, as_json: bool) -> None:
     Example:
       tiergit instructions --agent picard >> .squad/agents/picard/charter.md
     """
-    from tiergit import instructions as instructions_mod
+    from tiergit.features import instructions as instructions_mod
 
     store = open_store(ctx)
     data = instructions_mod.render(store.config, agent)

@@ -5,15 +5,15 @@ from pathlib import Path
 
 import click
 
-from tiergit import budget
+from tiergit.features import budget
 from tiergit.cli import echo_json, open_store
-from tiergit.statusmodel import MARK, collect, tok_text
-from tiergit.store import Store
+from tiergit.features.statusmodel import MARK, collect, tok_text
+from tiergit.shell.store import Store
 
 def add_sparks(store: Store, model: dict, last: int = 20) -> None:
     """Each file's `spark`: its size over its last committed versions (+ the working copy)."""
-    from tiergit.charts import sparkline
-    from tiergit.history import file_sparks
+    from tiergit.core.charts import sparkline
+    from tiergit.features.history import file_sparks
 
     sizes = file_sparks(store, last=last)
     for row in model["files"]:
@@ -74,7 +74,7 @@ def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
         # A stale Dreaming run is the store's health too: the total row says so.
         model["total"]["health"] = budget.worst([model["total"]["health"], extra["promotion"]["health"]])
     model["notes"] = model.get("notes", []) + _hook_notes(store.repo)
-    from tiergit.squad_compat import two_layer_notes   # Squad keeps histories off this tree
+    from tiergit.features.importing.squad_compat import two_layer_notes   # Squad keeps histories off this tree
 
     squad = two_layer_notes(store.repo)
     if squad:
@@ -89,14 +89,14 @@ def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
 
 def _extras(store: Store, files: list[dict]) -> dict:
     """Promotion health: candidates waiting, days since the last promotion, files over budget."""
-    from tiergit import promotion_health
+    from tiergit.features.promotion import promotion_health
 
     return promotion_health.extras(store, files)
 
 
 def _hook_notes(repo: Path) -> list[str]:
     """Installed hooks that misbehave (call themselves, cut off another tool's lines): one line each."""
-    from tiergit.hookstate import inspect
+    from tiergit.features.hookstate import inspect
 
     shown = ("HK002", "HK003", "HK006")
     return [f"hooks: {f.path}:{f.line}: {f.code} [{f.severity}] {f.message}"

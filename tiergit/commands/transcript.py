@@ -41,9 +41,9 @@ def compact(file: Path, output: Path | None, as_json: bool, tokenizer: str) -> N
       tiergit transcript compact session.jsonl -o /tmp/session.md
       tiergit session end --agent picard --notes /tmp/session.md
     """
-    from tiergit import parse
-    from tiergit import transcript as transcript_mod
-    from tiergit.fsutil import atomic_write
+    from tiergit.core import parse
+    from tiergit.features import transcript as transcript_mod
+    from tiergit.shell.fsutil import atomic_write
 
     name = str(file)
     try:

@@ -1,0 +1,274 @@
+"""Text judgement: what a line of memory is (its kind in plain language), whether it is junk,
+and whether it is instruction text aimed at an agent. One place for every caller: parse's
+classifier (so session end, transcript compact, import and audit), and the promotion gate.
+
+Deterministic and offline; only `re` and `unicodedata` are imported, so the pre-commit hook
+path stays lean. Every function is pure and costs a few regex scans of one line.
+Dreaming metadata (confidence, status, evidence) is read by `tiergit.core.dreams`.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from tiergit.core.patterns import TRANSCRIPT_OPENING_RE
+
+# Zero-width and invisible characters that can hide a word from a reader and a regex.
+INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u180e"))
+# Letters from other scripts that look like Latin ones (the common homoglyph attack set).
+HOMOGLYPHS = str.maketrans({
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
+    "ԁ": "d", "ɡ": "g", "һ": "h", "ӏ": "l", "ո": "n", "ս": "u", "ԝ": "w", "ү": "y",
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
+    "Х": "X", "У": "Y", "І": "I", "Ј": "J", "Ѕ": "S",
+    "α": "a", "ο": "o", "ρ": "p", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "τ": "t", "υ": "u",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
+    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+})
+
+
+def normalize(text: str) -> str:
+    """NFKC, invisible characters removed, look-alike letters folded to Latin: what a reader sees."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFKC", text).translate(INVISIBLE).translate(HOMOGLYPHS)
+
+
+# ---- kind from plain language -------------------------------------------------------------
+# Unlabelled items longer than this are reports, not rules: they are condensed, and only a label
+# (`**Pattern:**`, `[rule]`) keeps a long item verbatim. Chosen so the corpus replay keeps <= 15 %.
+MAX_PLAIN_CHARS = 200
+MARKUP = re.compile(r"^\s*(?:>\s*)?(?:[-*+]\s+|\d+[.)]\s+)?(?:\[[ xX]\]\s+)?(?:\*\*[^*\n]{0,60}\*\*:?\s*)?")
+CORRECTION = re.compile(
+    r"^(?:no[,.!:;]|nope\b|wrong[,.:!]|actually[,:]|correction\b|not quite\b|that(?:'s| is| was) (?:wrong|incorrect|not right|not true)\b)"
+    r"|\b(?:that(?:'s| is| was) (?:wrong|incorrect|not (?:right|true|how))|is (?:wrong|incorrect)[:;,] (?:we|it|use)"
+    r"|(?:owner|user|\w+) corrected (?:me|us|the agent)|i was wrong)\b")
+PERMISSION = re.compile(
+    r"\b(?:you (?:may|can|are allowed to|have permission to)|go ahead and|feel free to|(?:is|are) (?:approved|allowed|permitted) to"
+    r"|(?:not|never) allowed to|(?:it'?s|is) (?:ok|okay|fine) to|permission to|may not|must ask before)\b")
+ERROR = re.compile(
+    r"\b(?:root[- ]cause|fixed by|the fix (?:was|is)|fix(?:ed)?:|caused by|the bug (?:was|is)|broke because|fails? (?:because|when)"
+    r"|failed because|the problem (?:was|is)|workaround|regression (?:from|in|caused))\b")
+OPEN = re.compile(
+    r"^(?:todo\b|to-do\b|next steps?:|next session:|follow[- ]up:|open question:)|\bnext session\W{0,4}:|\b(?:still need(?:s)? to|blocked (?:on|by)|waiting (?:on|for) \w+ to"
+    r"|not yet (?:done|fixed|merged|implemented)|needs? to be (?:done|fixed|added|written|decided|tested)|still needs to)\b")
+DECISION = re.compile(
+    r"\b(?:we (?:decided|chose|agreed|settled on|went with|are going with|will use|standardi[sz]ed on)|decided (?:to|on|that)"
+    r"|(?:the )?decision (?:is|was) to|going forward|from now on|chose \w+ over)\b|\bdecision\W{0,4}:")
+RULE = re.compile(
+    r"\b(?:never|always|must(?: not)?|mustn't|should(?: not)?|shouldn't|don't|do not|avoid|i prefer|we prefer|prefers?"
+    r"|make sure|ensure|only ever|rule of thumb|is required|are required"
+    r"|(?:the )?(?:owner|user|captain|team|client)s? (?:wants|prefers|likes|expects|asked for|asked us to))\b")
+IMPERATIVE = re.compile(
+    r"^(?:use|keep|run|check|pin|wrap|prefer|avoid|never|always|don't|do not|make sure|ensure|treat|escape|validate|"
+    r"store|name|remember|beware|watch out|stick to|default to|only|wait for|ask before|close|rotate)\b")
+FACT = re.compile(
+    r"\b(?:defaults? to|is stored in|are stored in|lives? (?:in|at|under)|runs? on|is limited to|expires? after|"
+    r"is (?:case[- ]sensitive|idempotent|deprecated|read-only|immutable)|only works|doesn't support|does not support|"
+    r"takes? (?:about |around )?\d+ (?:s|sec|seconds|minutes|min|hours)|limit is|maximum is|requires the)\b")
+# Bold labels that say an item is context whatever its wording (`**Task:** Write the tests`).
+CONTEXT_LABEL = re.compile(
+    r"(?i)^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*(?:context|status|task|pr|why|background|summary|outcome|result|impact|"
+    r"scope|files?|changes?|by|date|owner|author|requested by|notes?|what happened)\b[^*\n]{0,20}\*\*")
+# Plain-text labels (`Rule: …`, `News preference: …`, `Bug fix (links): …`), up to three words before them.
+PLAIN_LABELS = {"rule": "rule", "preference": "rule", "policy": "rule", "convention": "rule", "lesson": "rule",
+                "principle": "rule", "guideline": "rule", "decision": "decision", "fix": "error", "root cause": "error",
+                "workaround": "error", "todo": "open", "correction": "correction"}
+PLAIN_LABEL = re.compile(r"^(?:[\w'-]+\s+){0,2}?(" + "|".join(PLAIN_LABELS) + r")s?(?:\s*\([^)]{0,30}\))?\s*:\s")
+# A rule leads with its directive: the modal sits in the first words of a clause.
+CLAUSE = re.compile(r"\s(?:—|–|-|->|→)\s|[:;]\s|,\s(?:so|but|and|or|then)\s")
+NARRATIVE = re.compile(r"^(?:📌|team update|implemented|added|created|wrote|updated|refactored|merged|reviewed|completed|finished|"
+                       r"fixed|removed|renamed|moved|deleted|migrated|upgraded|installed|configured|deployed|released|"
+                       r"shipped|built|started|worked|spent|ran|tested|investigated|explored|discussed|met|opened|closed|"
+                       r"session|today|yesterday|this session)\b")
+# Headings whose list bodies are learnings (`### DTO Patterns`, `## Gotchas`, `### Key decisions`).
+LEARNING_HEADING = re.compile(
+    r"(?i)\b(?:patterns?|lessons?(?: learned)?|rules|conventions?|gotchas?|guidelines?|best practices|pitfalls?|"
+    r"anti-patterns?|do'?s and don'?ts)\s*:?\s*$")
+
+
+def body_of(text: str) -> str:
+    """The item's words: normalized, without list marker, checkbox, leading bold label or date."""
+    first = normalize(text).strip()
+    body = MARKUP.sub("", first, count=1)
+    return re.sub(r"^\d{4}-\d{2}-\d{2}(?:[T ][0-9:.]+Z?)?\s*[-—–:·]*\s*", "", body).strip()
+
+
+def plain_kind(text: str) -> str | None:
+    """The kind plain language gives an unlabelled item, or None (context).
+
+    Order matters: an owner's correction or permission outranks the rule wording it carries
+    ("No, that's wrong: always use tabs" is a correction)."""
+    if len(" ".join(text.split())) > MAX_PLAIN_CHARS or CONTEXT_LABEL.match(text):
+        return None
+    # The first sentence carries a rule's wording; a modal buried in a long report does not make one.
+    body = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", body_of(text), maxsplit=1)[0][:200]
+    why = junk(text)
+    if len(body) < 12 or (why is not None and why != "a fragment"):
+        return None
+    low = body.lower()
+    if CORRECTION.search(low):
+        return "correction"
+    if PERMISSION.search(low):
+        return "permission"
+    if ERROR.search(low):
+        return "error"
+    if OPEN.search(low):
+        return "open"
+    if m := PLAIN_LABEL.match(low):
+        return PLAIN_LABELS[m[1]]
+    if DECISION.search(low):
+        return "decision"
+    if NARRATIVE.match(low):
+        return None
+    if IMPERATIVE.match(low) or any(RULE.search(" ".join(clause.split()[:6])) for clause in CLAUSE.split(low)):
+        return "rule"
+    if FACT.search(low):
+        return "fact"
+    # No marker word: the line's shape (a constraint, "X because Y", a config value, a claim about code).
+    from tiergit.core import durable_shape
+    return None if why else durable_shape.shape_kind(body, bool(re.match(r"^\s*(?:[-*+]|\d+[.)])\s", text)))
+
+
+def narrative(text: str) -> bool:
+    """A work report ("Fixed …", "Implemented …"), also behind a short `Title:` lead."""
+    body = body_of(text).lower()
+    lead, sep, rest = body.partition(": ")
+    return bool(NARRATIVE.match(body) or (sep and len(lead.split()) <= 5 and NARRATIVE.match(rest.lstrip("*"))))
+
+
+def heading_kind(heading: str | None) -> str | None:
+    """The kind a learning-style sub-heading gives the list items under it."""
+    if not heading:
+        return None
+    return "rule" if LEARNING_HEADING.search(heading) else None
+
+
+# ---- junk by shape -------------------------------------------------------------------------
+SHELL = re.compile(
+    r"^(?:\$\s+|>\s+)?(?:sudo\s+)?(?:git|npm|npx|pnpm|yarn|pip3?|python3?|uv|docker|kubectl|curl|wget|rm|cd|ls|cat|make|cargo|"
+    r"go|node|bash|sh|az|gh|chmod|chown|mv|cp|mkdir|tiergit|openclaw|pwsh|dotnet|helm|terraform|brew|apt(?:-get)?|"
+    r"systemctl|journalctl|ssh|scp|export|echo|grep|sed|awk|find|tail|head)\s+[-\w./:=@\"'$`]")
+CODE = re.compile(r"^(?:[{}\[\]();]+$|(?:def|class|function|const|let|var|import|from|return|public|private|using|"
+                  r"namespace|if|for|while|async|await)\b[^.!?]*[;{(:=]\s*$|//|/\*|\*/|<[a-zA-Z/][^>]*>\s*$)")
+DIFF = re.compile(r"^(?:@@ .* @@|diff --git |index [0-9a-f]{6,}|--- a/|\+\+\+ b/|[+-]{1}\s*[\w{}();<>/\"'=]+.*[;{}]\s*$)")
+HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+BARE = re.compile(r"^\s*(?:[-*+]\s*|\d+[.)]\s*)?(?:\*\*[^*\n]*\*\*:?|__[^_\n]*__:?|[-*_=|:`~#>\s]*|\[[ xX]?\])\s*:?\s*$")
+TABLE = re.compile(r"^\s*\|.*\|\s*$")
+META = re.compile(r"(?i)^\s*(?:[-*+]\s+)?(?:\*\*)?(?:date|status|author|by|owner|updated|created|time|timestamp|"
+                  r"session|duration|commit|branch|pr|issue|version|tags?|requested by|assigned|priority|agent|model|"
+                  r"tokens?|cost)(?:\*\*)?\s*[:=]")
+STATUS = re.compile(r"(?i)(?:✅|❌|⏳|🟢|🔴|🟡|\b(?:complete[d]?|done|in progress|pending|passed|failed|ok|success)\b)\s*$")
+LOG = re.compile(r"(?i)^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?[^\]]*\]?|\[?(?:info|warn(?:ing)?|error|debug|trace)\]?[: ]"
+                 r"|\d{2}:\d{2}(?::\d{2})?\s|(?:traceback|exit code|exited with|stdout|stderr)\b)")
+REPORT = re.compile(r"(?i)\b(?:cron|heartbeat|scheduled (?:job|task)|delivery (?:report|status)|health ?check)\b.{0,80}"
+                    r"\b(?:ok|succeeded|failed|completed|ran|delivered|sent|posted|status)\b"
+                    r"|^(?:tasks? completed|status report|monitoring|summary)\s*:|持续监控|监控项|无新|无重大|突破\s*[:：#]|状态[:：（(]|执行时间|cron 任务|由 cron")
+PATH_ONLY = re.compile(r"^`?[\w.~/\\-]+(?:/[\w.-]+)+`?:?\s*$|^`?[\w.-]+\.(?:md|py|ts|js|cs|json|ya?ml|toml|sh)`?\s*$")
+WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def junk(text: str) -> str | None:
+    """Why a line is junk by its shape (no knowledge a reviewer would keep), or None."""
+    raw = normalize(text).strip()
+    if not raw:
+        return "empty"
+    first = raw.splitlines()[0].strip()
+    if first.startswith(("```", "~~~")):
+        return "a code fence"
+    if HEADING.match(first):
+        return "a bare heading"
+    if TRANSCRIPT_OPENING_RE.match(first):
+        return "a transcript line"
+    body = MARKUP.sub("", first, count=1).strip()
+    if BARE.match(first) or not WORD.search(body):
+        return "bare markup, no words"
+    if TABLE.match(first):
+        return "a table row"
+    if DIFF.match(first):
+        return "a diff hunk"
+    plain = body.strip("`")
+    if SHELL.match(plain) and plain.count(" ") < 25 and not re.search(r"[.!?]\s+[A-Z]", plain):
+        return "a shell command"
+    if CODE.match(plain):
+        return "a line of code"
+    if PATH_ONLY.match(plain):
+        return "a file path"
+    if LOG.match(plain):
+        return "a log line"
+    if REPORT.search(plain):
+        return "a cron / status report"
+    if META.match(first) and (len(WORD.findall(body)) < 8 or STATUS.search(body)):
+        return "a metadata / status line"
+    words = len(WORD.findall(body))
+    if words < 3 or (words < 15 and raw.splitlines()[0].rstrip().rstrip("*_ ").endswith(":")):
+        return "a fragment"
+    return None
+
+
+# ---- instruction text aimed at an agent, by shape ----------------------------------------------
+_NEG = r"(?<!never )(?<!not )(?<!n't )(?<!no )(?<!don't )"
+OVERRIDE = re.compile(
+    r"\b(?:ignore|disregard|forget|override|overrule|bypass|drop|abandon|discard|set aside|pay no attention to|stop following)\b"
+    r"(?![-:*])\s+(?:(?:all|any|of|the|your|my|these|those|previous|prior|above|earlier|existing|original|system|safety|every|"
+    r"other|current|initial|preceding)\s+){1,4}(?:\w+\s+)?(?:instructions?|rules|guidelines|guardrails|prompts?|constraints|policies|directives|"
+    r"system (?:message|prompt)|safety|training|programming|what (?:you were|you've been) told)\b")
+IDENTITY = re.compile(
+    r"\b(?:(?:forget|ignore|disregard) (?:everything|anything|all) (?:above|before|earlier|so far|you(?:'ve| have)? (?:been told|learned))|"
+    r"you are now|from now on,? you(?:'ll| will| are| must)?|act as (?:an? )?(?:unrestricted|different|new|dan|root|admin)|"
+    r"pretend (?:to be|you are|that you)|new (?:system )?instructions?:|enter developer mode|jailbreak|"
+    r"your (?:new|real|true) (?:instructions|role|purpose|goal) (?:is|are))\b")
+EXFIL = re.compile(
+    r"\b(?:send|post|upload|email|e-mail|print|reveal|leak|share|output|forward|paste|dump|exfiltrate|include)\b[^.;\n]{0,50}"
+    r"\b(?:system prompt|your (?:prompt|instructions)|secrets?|credentials|api keys?|tokens|env(?:ironment)? var(?:iable)?s|"
+    r"\.env\b|ssh keys?|private keys?|passwords?)\b[^.;\n]{0,60}\b(?:to|into|at|in) (?:https?://|\S+@|the (?:chat|issue|pr|comment|url)|"
+    r"an? (?:external|public|remote)|pastebin|webhook|gist)")
+CONCEAL = re.compile(
+    r"\b(?:don't|do not|never) (?:tell|inform|mention (?:this|it) to|show|notify|alert) (?:the )?(?:user|owner|human|reviewer|team|maintainers?)"
+    r"|\b(?:hide|conceal|keep) (?:this|it|these changes?) (?:from|secret from) (?:the )?(?:user|owner|human|reviewer|team)"
+    r"|\bwithout (?:telling|informing|asking) (?:the )?(?:user|owner|human|reviewer|team)\b")
+# An imperative (at a clause start, or after "just", "you can", "feel free to") to skip a safeguard.
+SABOTAGE_VERB = re.compile(
+    r"(?:^|[.;:!?]\s+|\b(?:just|always|simply|you can|you should|you may|feel free to|it'?s (?:ok|okay|fine) to|go ahead and)\s+)"
+    r"(?:skip|bypass|disable|turn off|switch off|silence|suppress|circumvent|ignore|comment out)\s+"
+    r"(?:(?:the|all|any|every|those|these|our|your|code|failing|flaky|pre-commit|git|security|required)\s+){0,3}"
+    r"(?:reviews?|tests?|test suite|hooks?|checks?|ci|linters?|lint|scans?|verification|signing|signatures?|2fa|mfa|"
+    r"branch protection|approvals?|tiergit|secret scanning|audits?)\b")
+SABOTAGE = re.compile(
+    r"\btiergit=0\b|" + _NEG + r"(?:--no-verify|--insecure|verify\s*=\s*false|sslverify\s*=?\s*false|strict-ssl\s+false)"
+    r"|\bcurl\b[^|\n]{0,120}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\bpipe (?:the |an? )?\w*\s*(?:installer|script)?\s*(?:from curl )?into (?:ba|z)?sh\b"
+    r"|" + _NEG + r"\bmerge\b[^.;\n]{0,40}\bwithout (?:a |any )?(?:review|approval|tests|ci)\b"
+    r"|" + _NEG + r"\b(?:force[- ]push|push --force(?!-with-lease)|push -f)\b[^.;\n]{0,30}\b(?:to )?(?:main|master|production)\b"
+    r"|" + _NEG + r"\b(?:commit|push|paste) (?:the )?(?:secrets?|credentials|api keys?|\.env)\b(?! (?:scan|check))")
+FOREIGN = re.compile(
+    r"(?:ignora|olvida)\w* (?:todas )?(?:las |tus )?(?:instrucciones|reglas)|ignore[rz]? (?:toutes )?(?:les |tes |vos )?(?:instructions|consignes|règles)"
+    r"|ignorier\w* (?:alle |die |deine )?(?:vorherigen |bisherigen )?(?:anweisungen|regeln)|ignor[ae] (?:as |todas )?(?:instruções|regras)"
+    r"|игнорир\w*[^.\n]{0,20}инструкц|забудь[^.\n]{0,20}(?:инструкц|правил)|忽略[^。\n]{0,12}(?:指令|指示|提示|规则|說明|说明)|無視[^。\n]{0,12}(?:指示|命令)"
+    r"|前の指示を無視|이전 지시를 무시")
+SELF_ADDRESS = re.compile(r"\b(?:you|your|yourself|assistant|ai|model|agent|claude|gpt|llm)\b")
+
+
+def injection(text: str) -> str | None:
+    """Why a line is instruction text aimed at an agent (an attack on its rules, its review or its
+    safety), judged on what a reader sees (normalized), or None."""
+    low = " ".join(normalize(text).lower().split())
+    if m := OVERRIDE.search(low):
+        return f"tells the model to drop its instructions (\"{m[0][:60]}\")"
+    if m := FOREIGN.search(low):
+        return f"tells the model to drop its instructions, translated (\"{m[0][:40]}\")"
+    if (m := IDENTITY.search(low)) and not NEGATION.search(re.split(r"[.;:!?]\s", low[:m.start()])[-1]):
+        return f"re-assigns the model's role (\"{m[0][:60]}\")"
+    if m := CONCEAL.search(low):
+        return f"hides work from the people it serves (\"{m[0][:60]}\")"
+    if m := EXFIL.search(low):
+        return f"sends secrets or the prompt out (\"{m[0][:60]}\")"
+    for pattern, what in ((SABOTAGE, "weakens review or safety"), (SABOTAGE_VERB, "tells agents to bypass a safeguard")):
+        for m in pattern.finditer(low):
+            clause = re.split(r"[.;:!?]\s", low[:m.start()])[-1]
+            if not NEGATION.search(clause):
+                return f"{what} (\"{m[0][:60]}\")"
+    return None
+
+
+NEGATION = re.compile(r"\b(?:never|won't|will not|cannot|can't|don't|do not|must not|mustn't|shouldn't|should not|no|not|avoid|refuse|forbid\w*|"
+                      r"prohibit\w*|instead of|rather than|stop|warn\w* against|was caught|were caught|blocked|rejected)\b")

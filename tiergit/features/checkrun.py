@@ -1,0 +1,119 @@
+"""Gather memory files (staged blobs, the work tree, or given paths) and check them."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from tiergit.shell import git
+
+from tiergit.features import secretscope
+from tiergit.features.checks import FileReport, check_file
+from tiergit.shell.config import Config
+from tiergit.shell.diagnostics import Finding
+from tiergit.errors import InputError
+from tiergit.shell.readsafe import read_regular
+from tiergit.shell.store import Store
+from tiergit.shell.tokens import TokenCache, blob_id
+
+
+@dataclass
+class CheckSource:
+    path: str            # repo-relative
+    data: bytes | None   # None when unreadable (finding explains)
+    blob: str | None
+    problem: Finding | None = None
+
+
+def staged_sources(repo: Path, config: Config, staged: list | None = None) -> list[CheckSource]:
+    """Staged memory files, read as blobs from the index (never the work tree).
+    `staged`: the entries `git.staged_changes` already listed (None: list them here)."""
+    # Submodules (160000) have no blob to read; symlinks (120000) are read for their target.
+    staged = staged if staged is not None else git.staged_entries(repo)
+    entries = [e for e in staged if e.mode != "160000"
+               and (config.tier_for(e.path) or secretscope.in_scope(config, e.path))]
+    # a link anywhere in the store (a folder, the recall log) is refused like a linked memory file
+    inside = store_prefixes(config)
+    entries += [e for e in staged if e.mode == "120000" and e not in entries
+                and any(e.path == p or e.path.startswith(p + "/") for p in inside)]
+    blobs = git.read_blobs(repo, [e.blob for e in entries])   # one cat-file process for all
+    sources: list[CheckSource] = []
+    for e in entries:
+        if e.mode == "120000":
+            target = blobs.get(e.blob, b"").decode("utf-8", "replace")
+            sources.append(CheckSource(e.path, None, e.blob, _symlink_finding(repo, e.path, target)))
+        else:
+            sources.append(CheckSource(e.path, blobs.get(e.blob, b""), e.blob))
+    return sources
+
+
+def store_prefixes(config: Config) -> list[str]:
+    """Repo-relative folders that belong to the store: its root, else (root ".") the tier
+    folders, the archive and the logs."""
+    root = config.repo_path(".")
+    if root not in ("", "."):
+        return [root]
+    folders = [config.repo_path(t.path.split("{", 1)[0]).rsplit("/", 1)[0] for t in config.tiers.values()]
+    return sorted({f for f in [*folders, config.repo_path(config.archive), config.repo_path(config.logs)]
+                   if f not in ("", ".")})
+
+
+def _symlink_finding(repo: Path, rel: str, target: str) -> Finding | None:
+    joined = os.path.normpath(PurePosixPath(rel).parent / target) if not target.startswith("/") else target
+    resolved = (repo / joined).resolve()
+    try:
+        resolved.relative_to(repo.resolve())
+        return Finding(rel, 1, "TG004", "critical", f"memory file is a symlink (to {target})",
+                       "memory files must be regular files: replace the link with the file itself")
+    except ValueError:
+        return Finding(rel, 1, "TG004", "critical", f"symlink points outside the repository ({target})",
+                       "replace the link with a regular file inside the store")
+
+
+def worktree_sources(store: Store, paths: list[str] | None = None) -> list[CheckSource]:
+    rels = paths if paths is not None else store.memory_files() + secretscope.extra_files(store)
+    out = []
+    for rel in rels:
+        full = store.abs(rel)
+        if full.is_symlink():
+            out.append(CheckSource(rel, None, None, _symlink_finding(store.repo, rel, os.readlink(full))))
+            continue
+        try:
+            data = read_regular(full, rel)  # a FIFO or device is a finding, never a hang
+        except InputError as exc:
+            out.append(CheckSource(rel, None, None, Finding(rel, exc.line, exc.code, "critical", exc.detail, exc.hint or "")))
+            continue
+        except OSError as exc:
+            out.append(CheckSource(rel, None, None, Finding(rel, 1, "TG005", "critical", f"cannot read: {exc.strerror}",
+                                                        "check the file's permissions")))
+            continue
+        out.append(CheckSource(rel, data, blob_id(data)))
+    return out
+
+
+def run_checks(sources: list[CheckSource], config: Config, cache: TokenCache) -> list[FileReport]:
+    reports = []
+    for src in sources:
+        match = config.tier_for(src.path)
+        if match is None:
+            if src.problem is not None:   # a link in the store that is not a memory file
+                reports.append(FileReport(src.path, None, None, [src.problem]))  # type: ignore[arg-type]
+            # Not a tier file, but under the store root or a legacy file: the secret check only,
+            # reported (and counted) only when it finds something.
+            elif src.data is not None and secretscope.in_scope(config, src.path):
+                found = secretscope.findings(src.path, src.data)
+                if found:
+                    reports.append(FileReport(src.path, None, None, found))  # type: ignore[arg-type]
+            continue
+        tier = match[0]
+        if src.problem is not None or src.data is None:
+            rep = FileReport(src.path, tier, None, [src.problem] if src.problem else [])
+        else:
+            rep = check_file(src.path, src.data, tier, config, cache, src.blob)
+        reports.append(rep)
+    cache.save()
+    return reports
+
+
+def findings_of(reports: list[FileReport]) -> list[Finding]:
+    return [f for r in reports for f in r.findings]

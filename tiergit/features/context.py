@@ -1,0 +1,359 @@
+"""The spawn prompt: a template filled with the agent's hot tier, the items relevant to the task
+(tiergit/features/knowledge.py), and cold / wiki only when asked.
+
+Which tiers a situation loads (the seed's "when to load each tier" table):
+hot always; cold for resume, debug and incident; wiki for spec, onboard and incident.
+"Hot" is every `load: always` tier, "cold" every `load: on-demand` tier (for a
+`{date}` tier such as daily notes, the two newest files), "wiki" every
+`load: selective` tier with a `{topic}` placeholder.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from tiergit.features import budget
+
+from tiergit.shell import clock, resources
+
+from tiergit.core import parse
+from tiergit.shell.config import check_slug
+from tiergit.errors import TiergitError
+from tiergit.core.prompt_clean import clean as clean_prompt
+from tiergit.shell.tokens import count_text
+
+SITUATIONS: dict[str, tuple[str, ...]] = {
+    "new": ("hot",), "resume": ("hot", "cold"), "debug": ("hot", "cold"), "spec": ("hot", "wiki"),
+    "onboard": ("hot", "wiki"), "incident": ("hot", "cold", "wiki"),
+}
+PLACEHOLDERS = ("agent", "date", "situation", "task", "why", "success", "escalation", "hot", "cold", "wiki",
+                "knowledge")
+TEMPLATE_PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-zA-Z_]+)\s*\}\}")
+TEMPLATE_NOTE_RE = re.compile(r"\A<!--\s*tiergit spawn template.*?-->\n?", re.S)
+DAILY_FILES = 2           # newest `{date}` files a cold load includes (today + yesterday, OpenClaw's habit)
+AUTO_WIKI_TOPICS = 3      # topics picked by recall for --for without --include-wiki
+DEFAULT_WIKI_TOKENS = 4000
+
+
+@dataclass
+class Part:
+    """One tier file as it appears in the prompt."""
+    path: str
+    tier: str
+    text: str
+
+
+@dataclass
+class Spawn:
+    prompt: str
+    sections: dict[str, str]              # task, why, success, hot, cold, wiki, knowledge: the rendered text
+    parts: list[Part]
+    wiki_topics: list[str]
+    notes: list[str] = field(default_factory=list)
+    over_budget: list[str] = field(default_factory=list)   # one line per hot file over its budget
+    knowledge: object = None              # knowledge.Knowledge: the task-relevant items picked
+
+
+def tier_groups(config) -> dict[str, list[str]]:
+    """hot / cold / wiki -> tier names, by load policy."""
+    groups: dict[str, list[str]] = {"hot": [], "cold": [], "wiki": []}
+    for name, tier in config.tiers.items():
+        if tier.load == "always":
+            groups["hot"].append(name)
+        elif tier.load == "on-demand":
+            groups["cold"].append(name)
+        elif tier.load == "selective" and "{topic}" in tier.path:
+            groups["wiki"].append(name)
+    return groups
+
+
+def agent_files(store, agent: str, tier_names: list[str]) -> list[tuple[str, str]]:
+    """(path, tier) of the files of these tiers that belong to `agent` or to no agent."""
+    cfg = store.config
+    out = []
+    for name in tier_names:
+        tier = cfg.tiers[name]
+        if "{agent}" in tier.path:
+            path = cfg.tier_file(name, agent=agent)
+            if path.exists():   # a FIFO or folder there is read (and refused), never skipped
+                out.append((path.relative_to(store.repo).as_posix(), name))
+        elif "{date}" in tier.path:
+            dated = sorted(p for p in store.tier_files(name))
+            out.extend((p, name) for p in dated[-DAILY_FILES:])
+        elif "{" not in tier.path:
+            path = store.repo / cfg.repo_path(tier.path)
+            if path.exists():
+                out.append((path.relative_to(store.repo).as_posix(), name))
+    return out
+
+
+def wiki_topics(store) -> dict[str, str]:
+    """topic -> path of every wiki file."""
+    topics = {}
+    for name in tier_groups(store.config)["wiki"]:
+        for rel in store.tier_files(name):
+            match = store.config.tier_for(rel)
+            if match and "topic" in match[1]:
+                topics[match[1]["topic"]] = rel
+    return topics
+
+
+def legacy_files(store, agent: str) -> list[str]:
+    """The legacy files (config `legacy`) that exist for this agent, repo-relative."""
+    out = []
+    for pattern in store.config.legacy:
+        rel = pattern.lstrip("/")
+        if "{agent}" in rel:
+            rel = rel.replace("{agent}", agent)
+        elif "{" in rel:
+            continue
+        if (store.repo / rel).is_file():
+            out.append(rel)
+    return out
+
+
+def read_text(store, rel: str) -> str:
+    return parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
+
+
+def load_template(store, template: str | Path | None) -> tuple[str, str]:
+    """(name, text): --template FILE, else <root>/templates/spawn.md, else the packaged one."""
+    if template is not None:
+        path = Path(template)
+        if not path.is_file():
+            raise TiergitError(f"{template}: template not found", "pass a markdown file with {{task}} / {{hot}} placeholders")
+        name = str(template)
+    else:
+        path = store.root / "templates" / "spawn.md"
+        name = path.relative_to(store.repo).as_posix() if path.is_relative_to(store.repo) else str(path)
+        if not path.is_file():
+            path, name = resources.template("store", "spawn.md"), "spawn.md (packaged)"
+    text = TEMPLATE_NOTE_RE.sub("", parse.decode(path.read_bytes(), name, 256 * 1024))
+    if not text.strip():  # an empty prompt would spawn the agent with no memory at all
+        raise TiergitError(f"{name}: template is empty",
+                           "pass a markdown file with {{task}} / {{hot}} placeholders")
+    unknown = sorted({m for m in TEMPLATE_PLACEHOLDER_RE.findall(text) if m not in PLACEHOLDERS})
+    if unknown:
+        raise TiergitError(f"{name}: unknown placeholder {{{{{unknown[0]}}}}}",
+                           f"placeholders are: {', '.join(PLACEHOLDERS)}")
+    return name, text
+
+
+def render(template: str, values: dict[str, str]) -> str:
+    """Fill {{placeholders}}; blank lines left by empty sections fold to one."""
+    out = TEMPLATE_PLACEHOLDER_RE.sub(lambda m: values.get(m[1], ""), template)
+    return re.sub(r"\n{3,}", "\n\n", out).rstrip() + "\n"
+
+
+def block(title: str, parts: list[Part]) -> str:
+    if not parts:
+        return ""
+    chunks = [f"### {title}\n"]
+    for p in parts:
+        # Frontmatter is tiergit's bookkeeping (session ids, hashes), not memory: left out.
+        _fm, _meta, body = parse.split_frontmatter(p.text, p.path)
+        chunks.append(f"<!-- {p.path} -->\n{body.strip()}\n")
+    return "\n".join(chunks)
+
+
+def hot_task(text: str) -> str | None:
+    """The body of a hot file's `Current task` section, if it has one."""
+    doc = parse.parse(text, "hot", with_items=False)
+    for sec in doc.sections:
+        if sec.heading and sec.heading.strip().lower() == "current task":
+            body = sec.text.split("\n", 1)[1].strip() if "\n" in sec.text else ""
+            body = re.sub(r"<!--.*?-->", "", body, flags=re.S).strip()
+            return body or None
+    return None
+
+
+def pick_wiki(store, topics: dict[str, str], task: str | None, notes: list[str]) -> list[str]:
+    """Topics for a --for situation without --include-wiki: by recall on the task, else all within a budget."""
+    if not topics:
+        notes.append("wiki: the store has no wiki topics yet")
+        return []
+    if task and task.strip():
+        from tiergit.features import recall, recall_index
+
+        db = recall_index.connect(recall_index.index_path(store.repo))
+        try:
+            recall_index.refresh(store, db)
+            try:
+                hits = recall.search(db, task, tier_groups(store.config)["wiki"], limit=50)
+            except TiergitError:
+                hits = []
+        finally:
+            db.close()
+        by_path = {v: k for k, v in topics.items()}
+        chosen: list[str] = []
+        for h in hits:
+            topic = by_path.get(h.path)
+            if topic and topic not in chosen:
+                chosen.append(topic)
+            if len(chosen) >= AUTO_WIKI_TOPICS:
+                break
+        if chosen:
+            notes.append(f"wiki: picked {', '.join(chosen)} (best recall matches for the task)")
+            return chosen
+    limit = DEFAULT_WIKI_TOKENS
+    for name in tier_groups(store.config)["wiki"]:
+        tb = store.config.tiers[name].budget.get("tokens")
+        if tb:
+            limit = int(tb.max)
+    chosen, used = [], 0
+    for topic in sorted(topics):
+        tokens = count_text(read_text(store, topics[topic]), store.config.tokenizer).tokens
+        if used + tokens > limit:
+            continue
+        chosen.append(topic)
+        used += tokens
+    skipped = sorted(set(topics) - set(chosen))
+    notes.append(f"wiki: all topics within {limit} tokens: {', '.join(chosen) or 'none'}"
+                 + (f" (left out: {', '.join(skipped)})" if skipped else ""))
+    return chosen
+
+
+def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[str] | None = None,
+          situation: str | None = None, task: str | None = None, why: str | None = None,
+          success: str | list[str] | None = None, template: str | Path | None = None,
+          today: date | None = None) -> Spawn:
+    from tiergit.features import spawn_template
+
+    check_slug("agent", agent)
+    shape = spawn_template.settings(store.config)
+    if situation is not None and situation not in SITUATIONS:
+        raise TiergitError(f"unknown situation {situation!r}", f"choose one of: {', '.join(SITUATIONS)}")
+    groups = tier_groups(store.config)
+    wants = set(SITUATIONS[situation]) if situation else {"hot"}
+    if include_cold:
+        wants.add("cold")
+    topics = wiki_topics(store)
+    notes: list[str] = []
+    chosen_topics: list[str] = []
+    for topic in include_wiki or []:
+        check_slug("topic", topic)
+        if topic not in topics:
+            raise TiergitError(f"no wiki topic {topic!r} in {store.config.root}",
+                               f"topics are: {', '.join(sorted(topics)) or '(none yet)'}")
+        chosen_topics.append(topic)
+    hot_parts = [Part(p, t, read_text(store, p)) for p, t in agent_files(store, agent, groups["hot"])]
+    trimmed = [(part, *spawn_template.trim_recent(part.text, shape["recent_actions"], part.path))
+               for part in hot_parts]
+    cold_parts = [Part(p, t, read_text(store, p)) for p, t in agent_files(store, agent, groups["cold"])] \
+        if "cold" in wants else []
+    own_legacy = [p for p in store.config.legacy if "{agent}" in p]
+    if not hot_parts and not agent_files(store, agent, groups["cold"]) and not any(
+            (store.repo / p.lstrip("/").replace("{agent}", agent)).is_file() for p in own_legacy):
+        known = sorted(set(store.agents()))
+        raise TiergitError(f"no memory for agent {agent!r} in {store.config.root}",
+                           f"agents are: {', '.join(known) or '(none yet)'}; "
+                           f"`tiergit session start --agent {agent}` creates a hot file")
+    hot_text = next((hot_task(p.text) for p in hot_parts if hot_task(p.text)), None)
+    if "wiki" in wants and not chosen_topics:
+        chosen_topics = pick_wiki(store, topics, task or hot_text, notes)
+    wiki_parts = [Part(topics[t], "wiki", read_text(store, topics[t])) for t in chosen_topics]
+    notes += [f"hot: {p.path}: {n} older action(s) left out (keeping the last {shape['recent_actions']}; "
+              f"`tiergit session end` condenses them into cold)" for p, _, n in trimmed if n]
+    if not hot_parts:
+        notes.append(f"hot: {agent} has no hot file yet (`tiergit session start --agent {agent}`)")
+    over = hot_over_budget(store, hot_parts)
+    task_text = (task or hot_text or "").strip()
+    if not task_text:
+        notes.append("task: none given (pass --task, or write one under the hot file's Current task)")
+    from tiergit.features import knowledge as knowledge_mod
+
+    known = knowledge_mod.plan(store, agent, task_text, topics=topics, read=lambda rel: read_text(store, rel),
+                               skip_paths={p.path for p in cold_parts + wiki_parts})
+    notes.extend(known.notes)
+    sections = {
+        "task": task_text,
+        "why": (why or "").strip(),
+        "success": spawn_template.checklist(success),
+        "escalation": spawn_template.escalation(shape["escalation"]),
+        # Budgets above judge the hot file as it is; the prompt carries the recent actions only.
+        "hot": clean_prompt(block("Hot", [Part(p.path, p.tier, text) for p, text, _ in trimmed]))
+        or "### Hot\n\n(empty)\n",
+        "cold": block("Cold", cold_parts),
+        "wiki": block("Wiki", wiki_parts),
+        "knowledge": knowledge_mod.render(known),
+    }
+    prompt = fill(store, template, {**sections, "agent": agent, "date": (today or clock.today()).isoformat(),
+                                    "situation": situation or "custom"})
+    store.token_cache.save()
+    return Spawn(prompt=prompt, sections=sections, parts=hot_parts + cold_parts + wiki_parts,
+                 wiki_topics=chosen_topics, notes=notes, over_budget=over, knowledge=known)
+
+
+def hot_over_budget(store, hot_parts: list[Part]) -> list[str]:
+    """One line per hot file over its budget (critical), measured exactly."""
+    over = []
+    for part in hot_parts:
+        tier = store.config.tiers[part.tier]
+        data = part.text.encode("utf-8")
+        m = budget.measure(part.text, data, tier, store.token_cache, force_tokens=True)
+        fh = budget.judge(part.path, tier, m)
+        for v in fh.verdicts:
+            if v.health == "critical":
+                over.append(f"{part.path}: {v.metric} {v.value} over the {part.tier} budget of {v.limit.max:g}")
+    return over
+
+
+def fill(store, template: str | Path | None, values: dict[str, str]) -> str:
+    """The template filled in, template noise left out (tiergit/core/prompt_clean.py)."""
+    _name, text = load_template(store, template)
+    if "knowledge" not in TEMPLATE_PLACEHOLDER_RE.findall(text):   # a store's own older template: knowledge after hot
+        values = {**values, "hot": values["hot"] + "\n" + values["knowledge"]}
+    return clean_prompt(render(text, values))
+
+
+def stats(store, agent: str, spawn: Spawn) -> dict:
+    """Bytes and tokens per section and in total, beside loading every tier and the legacy files."""
+    enc = store.config.tokenizer
+
+    def size(text: str) -> dict:
+        c = count_text(text, enc)
+        return {"bytes": len(text.encode("utf-8")), "tokens": c.tokens, "tokens_exact": c.exact}
+
+    rows = {name: size(text) for name, text in spawn.sections.items() if text}
+    total = size(spawn.prompt)
+    all_tier_files = agent_files(store, agent, [n for g in tier_groups(store.config).values() for n in g])
+    all_tier_files += [(p, "wiki") for p in wiki_topics(store).values() if (p, "wiki") not in all_tier_files]
+    every_tier = size("".join(read_text(store, p) for p, _ in dict.fromkeys(all_tier_files)))
+    legacy = legacy_files(store, agent)
+    legacy_size = size("".join(read_text(store, p) for p in legacy)) if legacy else None
+
+    def saving(base: dict | None) -> float | None:
+        if not base or not base["tokens"]:
+            return None
+        return round(100.0 * (1 - total["tokens"] / base["tokens"]), 1)
+
+    return {"sections": rows, "total": total, "every_tier": every_tier, "every_tier_files": len(all_tier_files),
+            "legacy": legacy_size, "legacy_files": legacy, "saved_vs_every_tier": saving(every_tier),
+            "saved_vs_legacy": saving(legacy_size)}
+
+
+def render_stats(st: dict) -> str:
+    def row(name: str, s: dict | None, note: str = "") -> str:
+        if s is None:
+            return f"  {name:<22} {'-':>8} {'-':>8}  {note}"
+        tok = str(s["tokens"]) if s["tokens_exact"] else f"~{s['tokens']}"
+        return f"  {name:<22} {s['bytes']:>8} {tok:>8}  {note}"
+
+    def verdict(pct: float | None) -> str:
+        if pct is None:
+            return ""
+        # A new agent's prompt (task + template around a small hot file) can outweigh its tiers.
+        return f"; the prompt saves {pct}%" if pct >= 0 else f"; the prompt is {-pct}% larger (task and template text)"
+
+    lines = [f"  {'section':<22} {'bytes':>8} {'tokens':>8}"]
+    lines += [row(name, s) for name, s in st["sections"].items()]
+    lines.append(row("prompt total", st["total"]))
+    pct = st["saved_vs_every_tier"]
+    lines.append(row("every tier", st["every_tier"], f"{st['every_tier_files']} file(s)"
+                     + verdict(pct)))
+    pct = st["saved_vs_legacy"]
+    lines.append(row("legacy files", st["legacy"], (", ".join(st["legacy_files"]) or "none")
+                     + verdict(pct)))
+    return "\n".join(lines)

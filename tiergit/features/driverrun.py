@@ -1,0 +1,125 @@
+"""What git runs for each file marked `merge=tiergit`, without the CLI framework.
+
+git starts one driver process per conflicting file, so start-up is most of the cost: this
+entry imports no click, and reads the three versions before importing the parser. When one
+side did not change the file (or both made the same change) the answer is the other side,
+as in any three-way merge, and no parser is loaded at all. `--help`, `--json` and bad
+arguments go to the full CLI (`tiergit merge-driver`), which prints the usual messages.
+
+Odd files: git hands the driver three regular temp files. A symlink, FIFO, device or
+folder in their place is refused before anything is read or written (exit 2, one line):
+reading a FIFO would hang, and writing %A through a link would write wherever it points.
+
+No store lock: the driver writes only %A, git's own temp file (git then writes the
+merged file into the tree itself, under its index.lock), never a store file a tiergit
+command reads or writes. Waiting on the store lock would add nothing but a stall: a
+merge run while `session end` or a nightly `archive` holds it would sit for up to 60 s
+per file, and a merge started under a tiergit command would wait for itself.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from pathlib import Path
+
+LABELS = ("ours", "theirs")
+
+
+def _fallback(base: Path, ours: Path, theirs: Path, path: str, why: str) -> dict:
+    """A file that does not parse: a plain line merge, so nothing is lost (git keeps all stages)."""
+    from tiergit.shell import fsutil, git
+
+    merged, conflicts = git.merge_file(ours, base, theirs, (LABELS[0], "base", LABELS[1]))
+    if conflicts < 0:
+        # Binary: leave ours in place; git keeps base and theirs in the index for `git checkout --theirs`.
+        return {"path": path, "conflicts": 1, "fallback": True, "notes": [
+            f"{why}; kept ours as it is (git checkout --theirs -- {path} takes the other side)"]}
+    fsutil.atomic_write(ours, merged)
+    return {"path": path, "conflicts": conflicts, "fallback": True,
+            "notes": [f"{why}; merged line by line instead"]}
+
+
+def check_inputs(paths: list[Path]) -> None:
+    """Refuse any input that is not a regular file (no link, FIFO, device, folder). Cost: 3 lstats."""
+    from tiergit.errors import TiergitError
+
+    for p in paths:
+        try:
+            mode = os.lstat(p).st_mode
+        except OSError as exc:
+            raise TiergitError(f"{p}: cannot be read ({exc.strerror})",
+                               "run it as git does: tiergit merge-driver %O %A %B %P") from None
+        if not stat.S_ISREG(mode):
+            kind = ("a symlink" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode)
+                    else "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket")
+            raise TiergitError(f"{p}: is {kind}, not a regular file; the merge driver reads and writes "
+                               "only the regular temp files git gives it",
+                               "nothing was written; run it as git does: tiergit merge-driver %O %A %B %P")
+
+
+def run_driver(base: Path, ours: Path, theirs: Path, path: str) -> dict:
+    from tiergit.shell import fsutil
+    from tiergit.core import parse
+    from tiergit.errors import TiergitError
+    from tiergit.core.merge import MAX_MERGE_BYTES, merge_texts
+
+    check_inputs([base, ours, theirs])
+    largest = max(p.stat().st_size for p in (base, ours, theirs))
+    if largest > MAX_MERGE_BYTES:   # entry matching is not worth minutes: git's line merge is linear
+        return _fallback(base, ours, theirs, path, f"{largest} bytes is over the entry-merge cap "
+                         f"({MAX_MERGE_BYTES} bytes)")
+    try:
+        texts = [parse.decode(p.read_bytes(), path) for p in (base, ours, theirs)]
+        result = merge_texts(*texts, path=path, labels=LABELS)
+    except TiergitError as exc:
+        return _fallback(base, ours, theirs, path, exc.message)
+    fsutil.atomic_write(ours, result.text)
+    return {"path": path, "conflicts": result.conflicts, "fallback": False,
+            "conflict_sections": result.conflict_sections, "notes": result.notes}
+
+
+def trivial(base: bytes, ours: bytes, theirs: bytes) -> bytes | None:
+    """The merge result when at most one side changed the file, else None. Pure."""
+    if ours == theirs or base == theirs:
+        return ours
+    if base == ours:
+        return theirs
+    return None
+
+
+def main(args: list[str]) -> int:
+    """`python -m tiergit merge-driver BASE OURS THEIRS [PATH]`: exit 0 merged, 1 conflicts."""
+    paths = [Path(a) for a in args[:3]]
+    if len(args) not in (3, 4) or any(a.startswith("-") for a in args) or not all(p.exists() for p in paths):
+        from tiergit.cli import main as cli_main   # the CLI explains what is wrong (exit 2)
+
+        cli_main()
+        return 2
+    from tiergit.errors import TiergitError
+
+    try:
+        return _merge(paths, args)
+    except TiergitError as exc:   # a link, FIFO or device: the usual one-line error, exit 2
+        sys.stderr.write(f"tiergit: error: {exc.message}\n" + (f"  hint: {exc.hint}\n" if exc.hint else ""))
+        return 2
+
+
+def _merge(paths: list[Path], args: list[str]) -> int:
+    check_inputs(paths)
+    base, ours, theirs = paths
+    path = args[3] if len(args) == 4 else str(ours)
+    data = [p.read_bytes() for p in paths]
+    result = trivial(*data)
+    if result is not None:
+        if result is not data[1]:
+            from tiergit.shell import fsutil
+
+            fsutil.atomic_write(ours, result)
+        return 0
+    outcome = run_driver(base, ours, theirs, path)
+    for note in outcome["notes"]:
+        sys.stderr.write(f"tiergit merge: {outcome['path']}: {note}\n")
+    for where in outcome.get("conflict_sections", []):
+        sys.stderr.write(f"tiergit merge: {outcome['path']}: conflict inside {where}\n")
+    return 1 if outcome["conflicts"] else 0

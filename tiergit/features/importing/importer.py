@@ -1,0 +1,266 @@
+"""`import squad`: adopt `.squad/agents/*/history.md` and `.squad/decisions.md` into tiers.
+
+For each agent's history.md (nothing is lost: cold + archive together hold every line):
+- cold tier = the file minus what does not fit its budget (the warn level, so the
+  first `session end` has room): dated entries go, oldest first (items of a dated log
+  section one by one). Pinned sections (every undated section: title, Core Context,
+  Project Context, an undated Learnings block) always stay, even when cold cannot fit:
+  the import then reports cold over budget and names the fix (`fixhint.pinned_over_note`).
+- archive = what was taken out, in `<root>/<archive>/<yyyy>-<mm>/<agent>.md` by the
+  entry's month - by date, never by position.
+- staging = every durable item (decision, rule, fact, correction) of the history
+  files, and every decision of decisions.md, as promotion candidates (see staged.py).
+- hot = created from the hot template when the agent has none.
+Legacy histories stay as they are unless `retire_legacy`; decisions.md always
+stays (Squad needs it). A legacy history is removed only after the written files are
+re-read and hold every one of its items (`import_sync.apply_squad`). Agent folder names
+map to slugs (`Rai` -> `rai`, see squad_compat.py). An agent whose cold file exists
+already gets only what its history gained since (tiergit.features.importing.import_sync): a rerun never
+duplicates, and changes nothing when nothing is new.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from tiergit.shell import clock
+
+from tiergit.features.importing import import_sync, staged
+
+from tiergit.core import judge, parse
+from tiergit.features.importing.squad_compat import agent_slug, two_layer_notes
+from tiergit.errors import TiergitError
+from tiergit.core.fixhint import pinned_over_note
+from tiergit.features.plan import Plan
+from tiergit.shell.tokens import count_text
+
+DECISION_LABEL_RE = re.compile(r"(?mi)^\s*(?:[-*+]\s+)?\*\*(?:what|decision)\s*:?\*\*")
+FALLBACK_HOT = ("# {agent}: hot memory\n\n## Current task\n\n## Active decisions\n\n## Last actions\n\n"
+                "## Blockers\n\n## Talking to\n")
+
+
+@dataclass
+class Unit:
+    """A removable piece of a history file: whole lines [first, last], 1-based."""
+    first: int
+    last: int
+    date: date | None
+    parent: str | None     # heading of the section a log item sits in (None for a whole section)
+    tokens: int = 0
+
+
+@dataclass
+class AgentImport:
+    agent: str
+    source: str
+    cold_text: str
+    archived: list[Unit]
+    archive_texts: dict[str, str]          # archive path -> text to add
+    staged: list[staged.Staged]
+    cold_tokens: int
+    cold_bytes: int
+    over_budget: bool
+    kept_entries: int
+    notes: list[str] = field(default_factory=list)
+
+
+def _heading_key(heading: str | None) -> str:
+    return re.sub(r"[^a-z ]", "", (heading or "").lower()).strip()
+
+
+def units_of(doc: parse.MemoryDoc) -> list[Unit]:
+    """Removable units in removal order: dated entries and dated log items, oldest first.
+    Pinned (undated) sections and the undated items of a log section are never units. Cost: one pass."""
+    dated = []
+    for sec in doc.sections:
+        if sec.level == 0:
+            continue
+        if sec.date is not None:
+            dated.append(Unit(sec.line, sec.end_line, sec.date, None))
+        elif sec.is_log_section:
+            for item in sec.items:
+                if item.date is not None:
+                    dated.append(Unit(item.line, item.end_line, item.date, sec.heading))
+        # Any other undated section is pinned (DESIGN: never expired, never archived): it
+        # stays in cold even when cold cannot fit, and the import reports the overflow.
+    dated.sort(key=lambda u: (u.date, u.first))
+    return dated
+
+
+def fit(lines: list[str], units: list[Unit], limits: dict[str, float], encoding: str) -> tuple[set[int], list[Unit]]:
+    """Take units out (in order) until the remaining lines fit every limit. -> (removed line numbers, units taken)."""
+    for u in units:
+        u.tokens = count_text("".join(lines[u.first - 1:u.last]), encoding).tokens
+
+    def sizes(removed: set[int]) -> dict[str, int]:
+        text = "".join(ln for n, ln in enumerate(lines, 1) if n not in removed)
+        return {"bytes": len(text.encode("utf-8")), "lines": text.count("\n"),
+                "tokens": count_text(text, encoding).tokens}
+
+    removed: set[int] = set()
+    taken: list[Unit] = []
+    current = sizes(removed)
+    queue = list(units)
+    while queue and any(current.get(m, 0) > lim for m, lim in limits.items()):
+        # Subtract estimates unit by unit, then recount exactly once per batch.
+        while queue and any(current.get(m, 0) > lim for m, lim in limits.items()):
+            u = queue.pop(0)
+            chunk = "".join(lines[u.first - 1:u.last])
+            removed.update(range(u.first, u.last + 1))
+            taken.append(u)
+            current = {"bytes": current["bytes"] - len(chunk.encode("utf-8")),
+                       "lines": current["lines"] - chunk.count("\n"), "tokens": current["tokens"] - u.tokens}
+        current = sizes(removed)
+    # Backfill: a large unit taken late can leave room for smaller, newer ones taken before it.
+    for u in reversed(taken[:-1]):
+        trial = removed - set(range(u.first, u.last + 1))
+        if all(v <= limits.get(m, float("inf")) for m, v in sizes(trial).items()):
+            removed = trial
+    kept = [u for u in taken if u.first in removed]
+    return removed, kept
+
+
+def hot_template(store, agent: str) -> str:
+    """A fresh (idle) hot file, exactly as `session end` leaves one: the session module renders it."""
+    try:
+        from tiergit.features import session
+    except ImportError:  # the session feature is not installed: a minimal hot file
+        return FALLBACK_HOT.format(agent=agent)
+    return session.render_hot(store.config, agent, None, [], session.new_session_id(), None)
+
+
+def read_text(store, rel: str) -> str:
+    return parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
+
+
+def budget_limits(tier) -> dict[str, float]:
+    return {metric: limit.warn for metric, limit in tier.budget.items()}
+
+
+def durable_items(doc: parse.MemoryDoc, source: str, decisions_file: bool) -> list[staged.Staged]:
+    out = []
+    for sec in doc.sections:
+        for item in sec.items:
+            kind = item.kind
+            if decisions_file and not item.durable and (
+                    DECISION_LABEL_RE.search(item.text) or _heading_key(sec.heading).startswith("decision")):
+                kind = "decision"
+            # Only what the judgement calls knowledge is staged: no bare labels, metadata lines,
+            # fragments, paths, code or agent-aimed instructions.
+            if kind in parse.DURABLE_KINDS and not judge.junk(item.clean) and not judge.injection(item.text):
+                out.append(staged.Staged(item.id, kind, item.clean, source, sec.heading))
+    return out
+
+
+def import_agent(store, agent: str, source: str, today: date) -> AgentImport:
+    cfg = store.config
+    text = read_text(store, source)
+    doc = parse.parse(text, source, cfg.labels)
+    lines = parse.split_lines(text)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    removed, taken = fit(lines, units_of(doc), budget_limits(cfg.tiers["cold"]), cfg.tokenizer)
+    cold_text = "".join(ln for n, ln in enumerate(lines, 1) if n not in removed)
+    archive_base = cfg.repo_path(cfg.archive).rstrip("/")
+    groups: dict[str, list[Unit]] = {}
+    for u in sorted(taken, key=lambda u: u.first):
+        month = (u.date or today).strftime("%Y-%m")   # units are dated; `today` only guards the type
+        groups.setdefault(f"{archive_base}/{month}/{agent}.md", []).append(u)
+    archive_texts = {}
+    for path, units in groups.items():
+        chunks, parent = [], None
+        for u in units:
+            if u.parent and u.parent != parent:
+                chunks.append(f"## {u.parent}\n\n")
+            parent = u.parent
+            body = "".join(lines[u.first - 1:u.last])
+            chunks.append(body if body.endswith("\n\n") else body.rstrip("\n") + "\n\n")
+        archive_texts[path] = "".join(chunks)
+    size = count_text(cold_text, cfg.tokenizer)
+    limits = {m: lim.max for m, lim in cfg.tiers["cold"].budget.items()}
+    measured = {"bytes": len(cold_text.encode("utf-8")), "tokens": size.tokens, "lines": cold_text.count("\n")}
+    over = any(measured.get(m, 0) > lim for m, lim in limits.items())
+    kept = sum(1 for s in parse.parse(cold_text, source, cfg.labels).sections if s.date is not None)
+    notes = [pinned_over_note(cfg.path.name, "cold", agent, measured, limits)] if over else []
+    return AgentImport(agent, source, cold_text, taken, archive_texts, durable_items(doc, source, False),
+                       size.tokens, measured["bytes"], over, kept, notes)
+
+
+def squad_sources(store) -> tuple[list[tuple[str, str]], list[str], str | None]:
+    """([(agent, history path)], skipped notes, decisions path) from the .squad layout."""
+    base = store.repo / ".squad"
+    if not (base / "agents").is_dir() and not (base / "decisions.md").is_file():
+        raise TiergitError(f"{store.repo}/.squad: no Squad layout found (agents/*/history.md, decisions.md)",
+                           "run `tiergit import squad` at the root of a repository that uses Squad")
+    agents, notes = [], []
+    for hist in sorted((base / "agents").glob("*/history.md")):
+        name = hist.parent.name
+        rel = hist.relative_to(store.repo).as_posix()
+        slug = agent_slug(name)   # Squad takes any folder name (its default `Rai`): files use a slug
+        if slug is None or slug in {a for a, _ in agents}:
+            notes.append(f"skipped {rel}: no agent slug can be made from {name!r}, or it is taken")
+            continue
+        if slug != name:
+            notes.append(f"{name}: agent files use the slug {slug!r} ({rel} keeps its name)")
+        agents.append((slug, rel))
+    notes.extend(two_layer_notes(store.repo))
+    dec = base / "decisions.md"
+    return agents, notes, dec.relative_to(store.repo).as_posix() if dec.is_file() else None
+
+
+def plan_squad(store, retire_legacy: bool = False, today: date | None = None) -> tuple[Plan, list[AgentImport]]:
+    cfg = store.config
+    for needed in ("hot", "cold"):
+        if needed not in cfg.tiers or "{agent}" not in cfg.tiers[needed].path:
+            raise TiergitError(f"{cfg.path.name}: import squad needs per-agent `hot` and `cold` tiers",
+                               "use `tiergit init --preset squad`, or add tiers.hot/cold with {agent} paths")
+    today = today or clock.today()
+    agents, notes, decisions = squad_sources(store)
+    plan = Plan("tiergit import squad" + (" --retire-legacy" if retire_legacy else ""))
+    plan.notes.extend(notes)
+    results: list[AgentImport] = []
+    to_stage: list[staged.Staged] = []
+    archive_adds: dict[str, str] = {}
+    retire: list[tuple[str, str, str]] = []
+    for agent, source in agents:
+        cold_rel = store.rel(cfg.tier_file("cold", agent=agent))
+        hot_rel = store.rel(cfg.tier_file("hot", agent=agent))
+        if (store.repo / cold_rel).exists():   # imported before: only what is new since
+            legacy = read_text(store, source)
+            if not import_sync.plan_agent(store, plan, agent, source, cold_rel, legacy):
+                plan.notes.append(f"{agent}: nothing new in {source} since the last import")
+            to_stage.extend(durable_items(parse.parse(legacy, source, cfg.labels), source, False))
+            retire.append((agent, source, legacy))
+            continue
+        res = import_agent(store, agent, source, today)
+        results.append(res)
+        plan.add(cold_rel, res.cold_text, reason=f"cold from {source}: {res.kept_entries} "
+                                                 f"entr{'y' if res.kept_entries == 1 else 'ies'}, "
+                                                 f"{res.cold_tokens} tokens")
+        if not (store.repo / hot_rel).exists():
+            plan.add(hot_rel, hot_template(store, agent), reason="hot from the template")
+        for path, text in res.archive_texts.items():
+            archive_adds[path] = archive_adds.get(path, "") + text
+        to_stage.extend(res.staged)
+        plan.notes.extend(res.notes)
+        retire.append((agent, source, read_text(store, source)))
+    if decisions:
+        dtext = read_text(store, decisions)
+        to_stage.extend(durable_items(parse.parse(dtext, decisions, cfg.labels), decisions, True))
+        if retire_legacy:
+            plan.notes.append(f"{decisions}: kept, Squad reads and writes it (`squad doctor` requires it)")
+    for path in sorted(archive_adds):
+        old = (store.repo / path).read_text(encoding="utf-8") if (store.repo / path).is_file() else None
+        body = archive_adds[path]
+        new = (old.rstrip("\n") + "\n\n" + body) if old else (
+            f"# Archive: {Path(path).stem}\n\n<!-- moved from the legacy history by `tiergit import squad`"
+            f" on {today.isoformat()} -->\n\n" + body)
+        plan.add(path, new.rstrip("\n") + "\n", old, reason="older entries, out of the cold budget")
+    staged.plan_stage(store, plan, to_stage)
+    if retire_legacy:
+        import_sync.plan_retire(store, plan, retire)
+    return plan, results
+
+

@@ -1,0 +1,130 @@
+"""Hook shims and merge-driver config: install chains an existing hook, uninstall restores it.
+
+Where each shim goes beside other hook managers is decided in `tiergit.shell.hookchain`;
+this module applies that plan (new files written first, then moves). Cost: a few
+small file reads and writes, two `git config` calls.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import nullcontext
+from pathlib import Path
+
+from tiergit.shell import git, resources
+from tiergit.errors import TiergitError
+from tiergit.shell.fsutil import atomic_write, lock
+from tiergit.shell.hookchain import HOOKS, MARKER_RE, ChainError, Step, plan_install, plan_uninstall
+from tiergit.features.hookstate import framework_runs_tiergit
+
+MARKER = "tiergit-hook v"
+DRIVER_NAME = "tiergit entry-by-entry memory merge"
+
+
+def sh_quote(text: str) -> str:
+    """One POSIX-sh word: single quotes, with any quote in the text closed and escaped."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def python_for_sh(python: str | None = None) -> str:
+    """The interpreter path as Git for Windows' sh and Linux sh both read it (forward slashes)."""
+    path = python or sys.executable
+    return path.replace("\\", "/") if os.name == "nt" else path
+
+
+def shim_text(hook: str, python: str | None = None) -> str:
+    text = resources.read("hooks", hook)
+    return text.replace("@INSTALL_PYTHON@", sh_quote(python_for_sh(python)))
+
+
+def is_ours(path: Path) -> bool:
+    try:
+        return bool(MARKER_RE.search(path.read_text(errors="replace")[:400]))
+    except OSError:
+        return False
+
+
+def driver_command(python: str | None = None) -> str:
+    """git runs this with sh (Git for Windows too) and quotes %O %A %B %P itself."""
+    return f"{sh_quote(python_for_sh(python))} -m tiergit merge-driver %O %A %B %P"
+
+
+def _apply(steps: list[Step]) -> None:
+    """Writes first (temp, fsync, rename; LF endings even on Windows), then moves and removals."""
+    for step in steps:
+        if step.op == "move":
+            if step.dst.exists():
+                raise TiergitError(f"{step.dst}: exists", "move it away, then run the command again")
+            step.src.rename(step.dst)
+        elif step.op == "remove":
+            step.src.unlink()
+        elif step.op == "write":
+            atomic_write(step.dst, step.text.encode("utf-8"))
+            step.dst.chmod(0o755)
+
+
+def _order(steps: list[Step]) -> list[Step]:
+    """Moves out of a slot happen before the write into it; removals before restores."""
+    rank = {"remove": 0, "move": 1, "write": 2, "none": 3}
+    return sorted(steps, key=lambda s: rank[s.op])
+
+
+def _locked(repo: Path, dry_run: bool):
+    """One install or uninstall at a time per clone: the plan is made and applied under the lock."""
+    return nullcontext() if dry_run else lock(git.common_dir(repo) / "tiergit-hooks.lock")
+
+
+def install(repo: Path, dry_run: bool = False, python: str | None = None) -> list[str]:
+    """Install both shims and the merge driver; returns what was done, one line each.
+
+    `python`: the interpreter the shims and driver run (default: this one)."""
+    with _locked(repo, dry_run):
+        return _install(repo, dry_run, python)
+
+
+def _install(repo: Path, dry_run: bool, python: str | None) -> list[str]:
+    hooks_dir = git.hooks_dir(repo)
+    done = []
+    try:
+        plans = [plan_install(hooks_dir, hook, shim_text(hook, python), framework_runs_tiergit(repo, hook))
+                 for hook in HOOKS]
+    except ChainError as exc:
+        raise TiergitError(str(exc), exc.hint) from None
+    for steps in plans:
+        done += [s.note for s in steps]
+        if not dry_run:
+            hooks_dir.mkdir(parents=True, exist_ok=True)
+            _apply(_order(steps))
+    if hooks_dir.name == "_" and hooks_dir.parent.name == ".husky":  # husky rewrites its folder
+        done.append("note: husky manages these hooks and may rewrite them; add `tiergit hook pre-commit` to "
+                    ".husky/pre-commit and `tiergit hook post-merge` to .husky/post-merge")
+    done.append("registered merge driver merge.tiergit.driver in .git/config")
+    if not dry_run:
+        git.config_set(repo, "merge.tiergit.name", DRIVER_NAME)
+        git.config_set(repo, "merge.tiergit.driver", driver_command(python))
+    return done
+
+
+def uninstall(repo: Path, dry_run: bool = False) -> list[str]:
+    """Remove tiergit's shims (restoring what they chained) and the merge driver config."""
+    with _locked(repo, dry_run):
+        return _uninstall(repo, dry_run)
+
+
+def _uninstall(repo: Path, dry_run: bool) -> list[str]:
+    hooks_dir = git.hooks_dir(repo)
+    done = []
+    try:
+        plans = [plan_uninstall(hooks_dir, hook) for hook in HOOKS]
+    except ChainError as exc:
+        raise TiergitError(str(exc), exc.hint) from None
+    for steps in plans:
+        done += [s.note for s in steps]
+        if not dry_run:
+            _apply(_order(steps))
+    if git.config_get(repo, "merge.tiergit.driver"):
+        done.append("removed merge driver config")
+        if not dry_run:
+            git.config_unset(repo, "merge.tiergit.driver")
+            git.config_unset(repo, "merge.tiergit.name")
+    return done or ["nothing to uninstall"]

@@ -1,0 +1,299 @@
+"""The graduation gate: outright rejections, then kind, age, recalls and score.
+
+Every check is a pure function of the candidate and plain context; a verdict is the
+first failing check (or acceptance) with a one-line reason.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Callable, Iterable
+
+from rapidfuzz import fuzz
+
+from tiergit.core import dreams, judge, parse, secrets
+from tiergit.features.promotion.candidates import Candidate, content_words, norm_key
+from tiergit.core.patterns import TRANSCRIPT_ANYWHERE_RE
+from tiergit.features.promotion.scoring import Score
+
+DEFAULT_GATE = {"min_score": 0.70, "min_recalls": 2, "min_age_days": 30, "duplicate_ratio": 85,
+                "min_confidence": dreams.MIN_CONFIDENCE}
+
+DREAM_META_RE = re.compile(r"(?i)confidence:\s*0(?:\.0+)?\b|status:\s*staged\b|evidence:\s*memory/\.dreams/")
+SCORE_META_RE = re.compile(r"(?i)\[\s*(?:score|confidence|recalls?|rank)\s*[=:]\s*[\d.]+[^\]]*\]")
+SHELL_RE = re.compile(
+    r"^(?:`|\$\s|(?:sudo|git|npm|npx|pnpm|yarn|pip3?|python3?|uv|docker|kubectl|curl|wget|rm|cd|ls|cat|"
+    r"make|cargo|go|node|bash|sh|az|gh|chmod|mv|cp|tiergit|openclaw|pwsh)\s)")
+CRON_RE = re.compile(
+    r"(?i)\b(?:cron|scheduled (?:job|task)|heartbeat)\b.{0,100}\b(?:deliver\w*|sent|succeeded|failed|"
+    r"completed|ran|posted|status)\b|\bdelivery (?:report|status|receipt)\b")
+TIME_RE = re.compile(r"(?<![\d.])(?:\d{4}-\d{2}-\d{2}[T ])?(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:Z|\s?UTC|[+-]\d{2}:?\d{2})?(?!\d)")
+RECURRING_RE = re.compile(r"(?i)\b(?:every|each|daily|nightly|weekly|monthly|hourly|always|never|runs? at|from \S+ (?:utc )?(?:to|until|on)|"
+                          r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days|weekdays|weekends|cron)\b")
+ONE_OFF_RE = re.compile(r"(?i)'s ask\W{0,4}:|\b(?:today|yesterday|tonight|this morning|this afternoon|this evening|"
+                        r"just now|right now|earlier today|this session)\b")
+RESOLVED_ISSUE_RE = re.compile(r"(?i)\b(?:issue|bug|ticket|incident|outage|problem|pr|#\d+)\b[^.;]{0,80}?\b"
+                         r"(?:is |was |now |has been |got )?(?:resolved|closed|fixed|merged)\b")
+
+
+class DupIndex:
+    """Near-duplicate lookup: an inverted index of content words picks the texts that share
+    at least half of the shorter one's words; rapidfuzz's token_set_ratio decides among them."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+        self.labels: list[str] = []
+        self.words: list[frozenset[str]] = []
+        self.postings: dict[str, list[int]] = {}
+
+    def add(self, key: str, label: str) -> None:
+        words = set(key.split())
+        if not words:
+            return
+        idx = len(self.keys)
+        self.keys.append(key)
+        self.labels.append(label)
+        self.words.append(frozenset(words))
+        for w in words:
+            self.postings.setdefault(w, []).append(idx)
+
+    def find(self, key: str, ratio: float) -> str | None:
+        words = set(key.split())
+        if not words or not self.keys:
+            return None
+        shared: dict[int, int] = {}
+        for w in words:
+            for idx in self.postings.get(w, ()):
+                shared[idx] = shared.get(idx, 0) + 1
+        best: tuple[float, int] | None = None
+        for idx, n in sorted(shared.items()):
+            theirs = self.words[idx]
+            if n * 2 < min(len(words), len(theirs)):
+                continue
+            other = self.keys[idx]
+            value = fuzz.token_set_ratio(key, other, score_cutoff=ratio)
+            if not value or _swapped(words, theirs):
+                continue
+            # token_set_ratio is 100 for any subset; a short text must match closely as a whole.
+            if min(len(words), len(theirs)) < 4 and fuzz.ratio(key, other) < ratio:
+                continue
+            if value and (best is None or value > best[0]):
+                best = (value, idx)
+        return None if best is None else f"{self.labels[best[1]]} ({best[0]:.0f}% similar)"
+
+
+def _swapped(a: set[str] | frozenset[str], b: frozenset[str]) -> bool:
+    """Exactly one word differs on each side and the two are not spelling variants:
+    "cache JWKS for ten minutes" vs "… five minutes" states a different fact."""
+    only_a, only_b = a - b, b - a
+    if len(only_a) != 1 or len(only_b) != 1:
+        return False
+    return fuzz.ratio(next(iter(only_a)), next(iter(only_b))) < 80
+
+
+@dataclass
+class Check:
+    name: str
+    passed: bool
+    detail: str
+
+
+@dataclass
+class GateVerdict:
+    accepted: bool
+    reason: str
+    failed: str | None = None           # name of the first failing check
+    checks: list[Check] = field(default_factory=list)
+
+
+@dataclass
+class ReviewState:
+    """What the review log says: per id, the last outcome."""
+    rejected: dict[str, tuple[str, str]] = field(default_factory=dict)   # id -> (normalized text, day)
+    pending: dict[str, str] = field(default_factory=dict)                # id -> day proposed
+    accepted: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_events(cls, events: Iterable[dict[str, Any]]) -> "ReviewState":
+        """The last outcome per id (events are in log order; later wins). Cost: one pass."""
+        st = cls()
+        for ev in events:
+            iid, action = ev.get("id"), ev.get("action")
+            if not isinstance(iid, str) or action not in ("proposed", "accepted", "rejected"):
+                continue   # other events (prune proposals and outcomes) say nothing about promotion
+            day = str(ev.get("ts", ""))[:10]
+            st.pending.pop(iid, None)
+            st.rejected.pop(iid, None)
+            st.accepted.pop(iid, None)
+            if action == "proposed":
+                st.pending[iid] = day
+            elif action == "rejected":
+                st.rejected[iid] = (norm_key(str(ev.get("text", ""))), day)
+            elif action == "accepted":
+                st.accepted[iid] = day
+        return st
+
+
+@dataclass
+class Context:
+    settings: dict[str, Any]
+    today: date
+    review: ReviewState
+    wiki_ids: dict[str, str]
+    wiki_index: DupIndex = field(default_factory=DupIndex)        # items already in reviewed tiers
+    accepted_index: DupIndex = field(default_factory=DupIndex)    # accepted earlier in this run
+
+
+def settings_of(gate: dict[str, Any]) -> dict[str, Any]:
+    out = dict(DEFAULT_GATE)
+    out.update({k: v for k, v in (gate or {}).items() if k in DEFAULT_GATE})
+    return out
+
+
+def _short(text: str, n: int = 50) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def raw_output(raw: str, min_confidence: float = DEFAULT_GATE["min_confidence"]) -> str | None:
+    """Dreaming metadata decides a Dreaming candidate (staged and confident may pass; promoted,
+    rejected, reflections and zero confidence never); otherwise transcript lines are refused."""
+    meta = dreams.read(raw)
+    if meta.present:
+        why = dreams.verdict(meta, min_confidence, raw)
+        return f"dreaming output: {why}" if why else None
+    if ":" not in raw:
+        return None
+    m = TRANSCRIPT_ANYWHERE_RE.search(raw)
+    if m:
+        return f"raw transcript / dreaming output (`{m[1].capitalize()}:`), not distilled knowledge"
+    m = DREAM_META_RE.search(raw)
+    if m:
+        return f"dreaming output (`{m[0].strip()}`), not reviewed knowledge"
+    return None
+
+
+def junk(text: str) -> str | None:
+    why = judge.junk(text)
+    return f"junk: {why}, not knowledge" if why else None
+
+
+def credential(raw: str) -> str | None:
+    hits = secrets.scan(raw)
+    return f"looks like a credential ({hits[0].kind}); secrets never enter memory" if hits else None
+
+
+def instructs_model(raw: str) -> str | None:
+    why = judge.injection(raw)
+    return f"instructs the model: {why}; possible prompt injection" if why else None
+
+
+def command_with_metadata(text: str, raw: str) -> str | None:
+    meta = SCORE_META_RE.search(raw) if "[" in raw else None
+    if meta is None:
+        return None
+    body = parse.KIND_PREFIX_RE.sub("", text)
+    if SHELL_RE.match(body):
+        return f"shell command with {_short(meta[0], 24)} metadata, not knowledge"
+    return f"recall/dreaming metadata ({_short(meta[0], 24)}) in the text, not knowledge"
+
+
+def ephemeral(text: str) -> str | None:
+    low = text.lower()
+    if any(w in low for w in ("cron", "scheduled", "heartbeat", "delivery")) and CRON_RE.search(text):
+        return "ephemeral: a cron / delivery report, not durable knowledge"
+    m = RESOLVED_ISSUE_RE.search(text) if any(w in low for w in ("resolved", "closed", "fixed", "merged")) else None
+    if m:
+        return f"ephemeral: a resolved issue (\"{_short(m[0], 40)}\")"
+    # A recurring time ("from 18:00 UTC on Fridays", "the cron runs at 03:00") is a standing fact.
+    m = TIME_RE.search(text) if ":" in text and not RECURRING_RE.search(text) else None
+    if m:
+        return f"ephemeral: a one-off timestamp ({m[0].strip()})"
+    m = ONE_OFF_RE.search(text)
+    if m:
+        return f"ephemeral: a one-off event (\"{m[0]}\")"
+    return None
+
+
+def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool = False) -> GateVerdict:
+    """Run the checks in order; stop at the first failure unless `explain` asks for all."""
+    s = ctx.settings
+    key = c.mention_key or " ".join(content_words(c.text))
+    steps: list[tuple[str, Callable[[], str | None], str]] = [
+        ("review", lambda: _review(c, key, ctx), "not rejected or pending in review"),
+        ("in-wiki", lambda: (f"already in {ctx.wiki_ids[c.id]}" if c.id in ctx.wiki_ids else None),
+         "not in the wiki yet"),
+        ("raw-output", lambda: raw_output(c.raw, float(s["min_confidence"])), "no transcript or dreaming markers"),
+        ("credential", lambda: credential(c.raw), "no credentials"),
+        ("instruction", lambda: instructs_model(c.raw), "does not instruct the model"),
+    ]
+    if not c.dreamed:
+        steps.append(("command", lambda: command_with_metadata(c.text, c.raw), "no command or score metadata"))
+    steps.append(("junk", lambda: junk(c.text), "reads as knowledge"))
+    if not c.forced:
+        steps.append(("ephemeral", lambda: ephemeral(c.text), "not ephemeral"))
+    steps.append(("kind", lambda: (None if c.kind in parse.DURABLE_KINDS
+                                   else f"kind `{c.kind}` is not durable (decision, rule, fact, correction)"),
+                  f"kind `{c.kind}` is durable"))
+    if not c.forced:
+        age = (ctx.today - c.age_day).days if c.age_day else None
+        steps += [
+            ("age", lambda: (f"too young: {age if age is not None else 'unknown'} day(s) old < {s['min_age_days']}"
+                             if s["min_age_days"] > 0 and (age is None or age < s["min_age_days"]) else None),
+             f"{age} days old >= {s['min_age_days']}"),
+        ]
+    if not c.forced and not c.dreamed:
+        # Dreaming's confidence already weighed recalls and relevance: it stands in for both.
+        steps += [
+            ("recalls", lambda: (f"recalled {recalls} time(s) < {s['min_recalls']}"
+                                 if recalls < s["min_recalls"] else None),
+             f"recalled {recalls} times >= {s['min_recalls']}"),
+            ("score", lambda: (f"score {sc.total:.2f} < {s['min_score']:.2f} (weakest: {sc.weakest()} "
+                               f"{sc.signals[sc.weakest()]:.2f})" if sc.total < s["min_score"] else None),
+             f"score {sc.total:.2f} >= {s['min_score']:.2f}"),
+        ]
+    # Fuzzy matching is the costly check: it runs last, on what passed everything else.
+    # An agent's proposed correction restates a similar wiki line by nature: the reviewer decides.
+    if not (c.forced and c.kind == "correction"):
+        steps.append(("duplicate", lambda: _duplicate(key, ctx, float(s["duplicate_ratio"])),
+                      "no near-duplicate in the wiki"))
+    checks: list[Check] = []
+    failed: Check | None = None
+    for name, run, ok_detail in steps:
+        problem = run()
+        check = Check(name, problem is None, problem or ok_detail)
+        checks.append(check)
+        if problem and failed is None:
+            failed = check
+            if not explain:
+                break
+    if failed is not None:
+        return GateVerdict(False, failed.detail, failed.name, checks)
+    if c.forced:
+        reason = "proposed by an agent (`propose`): skips the score gate, still reviewed here"
+    elif c.dreamed:
+        reason = f"staged by Dreaming ({c.dreamed}), {_age(c, ctx)} old"
+    else:
+        reason = f"score {sc.total:.2f}, {recalls} recalls, {_age(c, ctx)} old"
+    return GateVerdict(True, reason, None, checks)
+
+
+def _age(c: Candidate, ctx: Context) -> str:
+    return f"{(ctx.today - c.age_day).days} days" if c.age_day else "age not known (not committed yet)"
+
+
+def _review(c: Candidate, key: str, ctx: Context) -> str | None:
+    rej = ctx.review.rejected.get(c.id)
+    if rej is not None and rej[0] == key:
+        return f"rejected in review on {rej[1]}; not proposed again unless the text changes"
+    if c.id in ctx.review.pending:
+        return f"already proposed on {ctx.review.pending[c.id]}, awaiting review"
+    return None
+
+
+def _duplicate(key: str, ctx: Context, ratio: float) -> str | None:
+    hit = ctx.wiki_index.find(key, ratio)
+    if hit:
+        return f"near-duplicate of {hit}"
+    hit = ctx.accepted_index.find(key, ratio)
+    return f"near-duplicate of {hit}, accepted above in this run" if hit else None

@@ -1,0 +1,330 @@
+"""`promote`: score every candidate, run the gate, and plan the wiki appends.
+
+`build(store)` reads the tree and the logs once and returns a `Promotion` (rows with
+score, breakdown and verdict, plus the Plan of file changes); `apply` is the only
+writer. Output is sorted by (verdict, score, id), so it is identical across runs.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from tiergit.shell import clock, logs
+
+from tiergit.features.promotion import openclaw_format
+
+from tiergit.core import parse
+from tiergit.features.promotion.candidates import Candidate, Corpus, FORCED_RE, gather, norm_key, target_path
+from tiergit.features.promotion.gate import Context, GateVerdict, ReviewState, evaluate, settings_of
+from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
+from tiergit.features.plan import Plan
+from tiergit.features.promotion.scoring import Score, concepts, read_events, recall_stats, score, weights_of
+
+SETTLED = ("review", "in-wiki")        # verdicts about items already handled: hidden unless asked
+LABEL_RE = re.compile(r"^\*\*([^*\n]{1,60}?):?\*\*:?\s*")
+
+
+@dataclass
+class Row:
+    cand: Candidate
+    score: Score
+    recalls: int
+    mentions: int
+    verdict: GateVerdict
+    target: str
+
+    @property
+    def settled(self) -> bool:
+        return self.verdict.failed in SETTLED
+
+    def as_dict(self) -> dict[str, Any]:
+        c = self.cand
+        return {"id": c.id, "text": c.text, "kind": c.kind, "source": f"{c.source}:{c.line}", "entry": c.entry,
+                "age_day": c.age_day.isoformat() if c.age_day else None, "topic": c.topic, "target": self.target,
+                "forced": c.forced, "staged": c.staged, "recalls": self.recalls, "mentions": self.mentions,
+                "score": round(self.score.total, 4),
+                "signals": {k: round(v, 4) for k, v in self.score.signals.items()},
+                "verdict": "promote" if self.verdict.accepted else "reject",
+                "failed": self.verdict.failed, "reason": self.verdict.reason}
+
+
+@dataclass
+class Promotion:
+    today: date
+    settings: dict[str, Any]
+    rows: list[Row]
+    plan: Plan
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> list[Row]:
+        return [r for r in self.rows if r.verdict.accepted]
+
+    @property
+    def rejected(self) -> list[Row]:
+        return [r for r in self.rows if not r.verdict.accepted]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"today": self.today.isoformat(), "gate": self.settings,
+                "promote": len(self.accepted), "reject": len(self.rejected),
+                "candidates": [r.as_dict() for r in self.rows], "plan": self.plan.as_dict()}
+
+
+def _clean(c: Candidate) -> str:
+    """The item's text without its kind label and any `tiergit:forced` marker."""
+    text = c.text
+    m = LABEL_RE.match(text)
+    if m and parse.classify(text) == c.kind:
+        text = text[m.end():]
+    return FORCED_RE.sub("", text).strip()
+
+
+def wiki_line(c: Candidate, sc: Score, today: date) -> str:
+    """The clean, one-line form an item takes in the wiki: kind, text, provenance, block id."""
+    text = _clean(c)
+    how = "proposed by an agent" if c.forced else f"Dreaming {c.dreamed}" if c.dreamed else f"score {sc.total:.2f}"
+    evidence = f", evidence {' '.join(c.evidence)}" if c.evidence else ""
+    return (f"- [{c.kind}] {text} <!-- tiergit: from {c.source}:{c.line}, {how}{evidence}, {today.isoformat()} -->"
+            f" ^{c.id}")
+
+
+def _mentions(c: Candidate, corpus: Corpus) -> tuple[int, set[date]]:
+    by_text = max(0, corpus.mentions.get(c.mention_key, 0) - 1) if c.mention_key else 0
+    by_id = max(0, corpus.mentions.get(c.id, 0) - (1 if c.id in c.raw else 0))
+    days = set(corpus.mention_days.get(c.mention_key, set())) | set(corpus.mention_days.get(c.id, set()))
+    return by_text + by_id, days
+
+
+def build(store, today: date | None = None, limit: int | None = None, explain: str | None = None) -> Promotion:
+    cfg = store.config
+    today = today or clock.today()
+    settings = settings_of(cfg.gate)
+    weights = weights_of(cfg.scoring)
+    half_life = float(cfg.scoring.get("recency_half_life_days", 14) or 14)
+    stats = recall_stats(read_events(store, logs.RECALLS))
+    corpus = gather(store, set(stats))
+    reviews = ReviewState.from_events(read_events(store, logs.REVIEWS))
+    ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids)
+    for _, _, ln, path, key in corpus.wiki:
+        ctx.wiki_index.add(key, f"{path}:{ln}")
+    scored: list[tuple[Candidate, Score, int, int]] = []
+    seen: set[str] = set()
+    # The same item in two places: the first (by path, line) speaks for it, except that the copy
+    # Dreaming vouched for (a `[likely_durable]` tag, a confidence) outranks an untagged copy.
+    for c in sorted(corpus.candidates, key=lambda c: not c.dreamed):
+        if c.id in seen:
+            continue
+        seen.add(c.id)
+        st = stats.get(c.id)
+        n_mentions, days = _mentions(c, corpus)
+        sc = score(st, n_mentions, days, concepts(c.raw), today, c.age_day, weights, half_life)
+        scored.append((c, sc, st.count if st else 0, n_mentions))
+    # Forced items first, then by score: the within-run duplicate check keeps the best one.
+    scored.sort(key=lambda t: (not t[0].forced, -t[1].total, t[0].id))
+    rows: list[Row] = []
+    targets: dict = {}
+    promoted = openclaw_format.promoted_in_store(store)
+    for c, sc, recalls, n_mentions in scored:
+        want_all = explain is not None and _selects(explain, c)
+        verdict = evaluate(c, sc, recalls, ctx, explain=want_all)
+        if promoted and openclaw_format.already_promoted(promoted, c.text):
+            verdict = GateVerdict(False, "already promoted into MEMORY.md (openclaw-memory-promotion marker)",
+                              "in-wiki", verdict.checks)
+        target = target_path(store, c, targets)
+        if verdict.accepted and limit is not None and sum(r.verdict.accepted for r in rows) >= limit:
+            verdict = GateVerdict(False, f"over --limit {limit} for this run", "limit", verdict.checks)
+        if verdict.accepted:
+            ctx.accepted_index.add(c.mention_key, f"{c.id} ({c.source}:{c.line})")
+        rows.append(Row(c, sc, recalls, n_mentions, verdict, target))
+    rows.sort(key=lambda r: (not r.verdict.accepted, r.settled, -r.score.total, r.cand.id))
+    promo = Promotion(today=today, settings=settings, rows=rows, plan=Plan("tiergit promote"))
+    _plan_writes(store, promo)
+    return promo
+
+
+def _selects(selector: str, c: Candidate) -> bool:
+    s = selector.strip().lower()
+    return (c.id == s or (s.startswith("m-") and c.id.startswith(s)) or f"{c.source}:{c.line}" == s
+            or (len(s) >= 3 and s in c.text.lower()))
+
+
+def explain_rows(promo: Promotion, selector: str) -> list[Row]:
+    return [r for r in promo.rows if _selects(selector, r.cand)]
+
+
+def _append_to_topic(old: str | None, topic: str, lines: list[str], fixed_file: bool) -> str:
+    title = topic.replace("-", " ").replace("_", " ").capitalize()
+    block = "\n".join(lines) + "\n"
+    if old is None:
+        return (f"# {title}\n\n{block}" if not fixed_file else f"## {title}\n\n{block}")
+    if not fixed_file:
+        body = old.rstrip("\n") + "\n"
+        last = body.rstrip("\n").rsplit("\n", 1)[-1]
+        return body + ("" if last.lstrip().startswith(("- ", "* ")) else "\n") + block
+    # One file for the whole tier (openclaw MEMORY.md): append under `## Title`, made if missing.
+    doc = parse.parse(old, "<target>", with_items=False)
+    for sec in doc.sections:
+        if sec.heading and parse_slug(sec.heading) == parse_slug(topic):
+            before = old[: _offset(old, sec.line)]
+            section = sec.text.rstrip("\n") + "\n"
+            after = old[len(before) + len(sec.text):]
+            last = section.rstrip("\n").rsplit("\n", 1)[-1]
+            section += ("" if last.lstrip().startswith(("- ", "* ")) else "\n") + block
+            return before + section + ("\n" + after if after else "")
+    return old.rstrip("\n") + f"\n\n## {title}\n\n{block}"
+
+
+def parse_slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _offset(text: str, line: int) -> int:
+    pos = 0
+    for _ in range(line - 1):
+        pos = text.index("\n", pos) + 1
+    return pos
+
+
+def _plan_writes(store, promo: Promotion) -> None:
+    cfg = store.config
+    by_target: dict[str, list[Row]] = defaultdict(list)
+    for r in promo.accepted:
+        by_target[r.target].append(r)
+    for target in sorted(by_target):
+        rows = sorted(by_target[target], key=lambda r: (r.cand.topic, -r.score.total, r.cand.id))
+        path = store.repo / target
+        old = path.read_text(encoding="utf-8") if path.is_file() else None
+        tier_path = cfg.tiers[rows[0].cand.target_tier].path
+        fixed = "{topic}" not in tier_path
+        if openclaw_format.is_openclaw_memory(tier_path):
+            new = _openclaw_append(old, promo.today, rows)
+        else:
+            new = old
+            for topic in sorted({r.cand.topic for r in rows}):
+                lines = [wiki_line(r.cand, r.score, promo.today) for r in rows if r.cand.topic == topic]
+                new = _append_to_topic(new, topic, lines, fixed)
+        promo.plan.add(target, new, old, reason=f"promote {len(rows)} item(s) for review")
+        for r in rows:
+            ev = {"id": r.cand.id, "action": "proposed", "text": r.cand.text,
+                  "topic": r.cand.topic, "source": f"{r.cand.source}:{r.cand.line}",
+                  "target": target, "reason": r.verdict.reason}
+            # Dreaming's provenance, where the target's format has no room for it (OpenClaw's MEMORY.md).
+            if r.cand.dreamed:
+                ev["dreamed"] = r.cand.dreamed
+            if r.cand.evidence:
+                ev["evidence"] = list(r.cand.evidence)
+            promo.events.append(ev)
+    _plan_staging(store, promo)
+
+
+def _openclaw_append(old: str | None, today: date, rows: list[Row]) -> str:
+    """OpenClaw's MEMORY.md: one `## Promoted From Short-Term Memory (day)` section, a marker per item.
+    A tier item's snippet is its own clean text (labels kept), so the line in MEMORY.md hashes
+    to the same id. A staged item (a Dreaming candidate, a proposal) is written as its cleaned
+    text (`_clean`: no `Candidate:` prefix, confidence, status, evidence refs or tags): its raw
+    line is Dreaming's bookkeeping, not knowledge; `review sync` finds it by the marker's source
+    line, and Dreaming's confidence and evidence stay in the review log's `proposed` event."""
+    lines = []
+    for r in rows:
+        c = r.cand
+        text = _clean(c) if c.staged else FORCED_RE.sub("", parse.clean_text(c.raw)).strip()
+        lines += openclaw_format.promotion_lines(c.source, c.line, c.raw.rstrip("\n").count("\n") + 1, text,
+                                                 c.kind, r.score.total, r.recalls, r.score.signals.get("relevance", 0.0))
+    return openclaw_format.append_promotions(old, today, lines)
+
+
+def _plan_staging(store, promo: Promotion) -> None:
+    """Forced (proposed) items leave the staging file once applied; with a configured staging
+    file (openclaw DREAMS.md) tiergit also lists this run's candidates there, in a managed block."""
+    applied: dict[str, list[Row]] = defaultdict(list)
+    for r in promo.accepted:
+        if r.cand.forced:
+            applied[r.cand.source].append(r)
+    # With nothing to promote the run changes no file: a nightly job then opens no empty PR.
+    managed = (store.config.repo_path(store.config.staging)
+               if store.config.staging and promo.accepted else None)
+    for rel in sorted(set(applied) | ({managed} if managed else set())):
+        path = store.repo / rel
+        old = path.read_text(encoding="utf-8") if path.is_file() else None
+        new = old or ""
+        for r in applied.get(rel, []):
+            new = new.replace(r.cand.raw.rstrip("\n") + "\n", "", 1)
+        if rel == managed:
+            new = _managed_block(new, promo)
+        if new != (old or ""):
+            why = "this run's candidates listed" if rel == managed else "applied proposals leave the staging file"
+            promo.plan.add(rel, new, old, reason=why)
+
+
+def _managed_block(text: str, promo: Promotion) -> str:
+    lines = [MANAGED_BEGIN, f"## tiergit candidates ({promo.today.isoformat()})", ""]
+    for r in promo.rows:
+        if r.settled:
+            continue
+        mark = "promote" if r.verdict.accepted else "reject"
+        lines.append(f"- {mark} `{r.cand.id}` {r.score.total:.2f} {r.cand.text[:80]} ({r.verdict.reason})")
+    lines.append(MANAGED_END)
+    return splice_managed(text, "\n".join(lines) + "\n")
+
+
+def apply(store, promo: Promotion) -> list[str]:
+    """Wiki lines and their review-log events as one journaled unit (a kill never leaves
+    items in the wiki that the log does not know were proposed)."""
+    from tiergit.shell.fsutil import store_lock
+
+    with store_lock(store.repo):
+        if promo.events:
+            logs.plan_append(store, promo.plan, logs.REVIEWS, promo.events)
+        return promo.plan.apply(store.repo)
+
+
+def propose(store, topic: str, text: str, kind: str, agent: str | None, today: date | None = None) -> Plan:
+    """Stage an agent's wiki write: the next `promote --apply` takes it past the score gate."""
+    from tiergit.features.promotion.candidates import default_staging, slug
+    from tiergit.shell.config import check_slug
+    from tiergit.errors import TiergitError
+    from tiergit.features.promotion.gate import credential, instructs_model, raw_output
+
+    check_slug("topic", topic)
+    if agent is not None:  # --agent '' is a mistake, not "no agent"
+        check_slug("agent", agent)
+    one_line = " ".join(text.split())
+    if not one_line:
+        raise TiergitError("propose: the text is empty", 'pass the knowledge to record, e.g. propose --topic auth "…"')
+    if kind not in parse.DURABLE_KINDS:
+        raise TiergitError(f"propose: kind {kind!r} is not durable",
+                           f"use one of: {', '.join(sorted(parse.DURABLE_KINDS))}")
+    for problem in (credential(one_line), instructs_model(one_line), raw_output(one_line),
+                    None if kind == "correction" else _in_wiki(store, one_line)):
+        if problem:
+            raise TiergitError(f"propose: refused: {problem}", "write the distilled knowledge, without it")
+    today = today or clock.today()
+    rel = default_staging(store)
+    path = store.repo / rel
+    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    who = f" by={slug(agent)}" if agent else ""
+    line = f"- [{kind}] {one_line} <!-- tiergit:forced topic={topic} kind={kind}{who} date={today.isoformat()} -->\n"
+    base = old if old is not None else "# Staged for promotion\n\n"
+    new = base + ("" if base.endswith("\n") else "\n") + line
+    plan = Plan("tiergit propose")
+    plan.add(rel, new, old, reason=f"staged for topic {topic}: skips the score gate, still reviewed")
+    plan.notes.append(f"id {parse.item_id(line)[0]}; the next `tiergit promote --apply` puts it in the promotion PR")
+    return plan
+
+
+def _in_wiki(store, text: str) -> str | None:
+    """The near-duplicate rule `propose` never skips: the wiki item it repeats, if any.
+    Costs one read of the store (parsed documents come from the parse cache)."""
+    from tiergit.features.promotion.gate import DupIndex
+
+    index = DupIndex()
+    for _, _, line, path, key in gather(store, set(), blame=False).wiki:
+        index.add(key, f"{path}:{line}")
+    hit = index.find(norm_key(text), float(settings_of(store.config.gate)["duplicate_ratio"]))
+    return f"near-duplicate of {hit}; edit that item instead" if hit else None
+
+
+__all__ = ["build", "apply", "propose", "explain_rows", "wiki_line", "Promotion", "Row", "norm_key"]

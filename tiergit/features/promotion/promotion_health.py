@@ -1,0 +1,67 @@
+"""Promotion health for `tiergit status`: candidates waiting, the Dreaming checks
+(`dream_health`: promotion recency, DREAMS.md, daily notes, hour-granular), files over budget.
+`extras(store, files)` returns keys merged into the status model."""
+from __future__ import annotations
+
+from datetime import date
+
+from tiergit.features.promotion import dream_health
+
+from tiergit.shell import logs
+from tiergit.features.budget import worst
+from tiergit.core.fixhint import fixes_for
+
+
+def last_promotion(store) -> date | None:
+    last = None
+    for ev in logs.read(store, logs.REVIEWS):
+        if ev.get("action") == "proposed":
+            try:
+                day = date.fromisoformat(str(ev.get("ts", ""))[:10])
+            except ValueError:
+                continue
+            last = day if last is None or day > last else last
+    return last
+
+
+def _counts(store, today: date) -> tuple[int | None, int | None]:
+    """(waiting, considered) of a promotion plan, cached by the state it reads (`health_cache`)."""
+    from tiergit.shell import health_cache
+    from tiergit.features.promotion import promote
+
+    key = health_cache.state_key(store, today.isoformat())
+    cached = health_cache.load(store, key)
+    if cached is not None:
+        return cached
+    try:
+        promo = promote.build(store, today=today)
+    except Exception:  # noqa: BLE001 - status must not fail on a bad candidate file
+        return None, None
+    waiting, considered = len(promo.accepted), len(promo.rows)
+    health_cache.save(store, key, waiting, considered)
+    return waiting, considered
+
+
+def extras(store, files: list[dict]) -> dict:
+    """`files`: the status model's rows (already measured: the store is not read twice)."""
+    from tiergit.shell import clock
+
+    today = clock.today()
+    waiting, considered = _counts(store, today)
+    last = last_promotion(store)
+    days = (today - last).days if last else None
+    dreams = dream_health.checks(store)
+    health = worst(c.health for c in dreams)
+    over = [f["path"] for f in files if f["health"] == "critical" and not f.get("error")]
+    # "waiting" = passes the gate now; the others still need recalls or age, say how many.
+    notes = [f"promotion: {waiting if waiting is not None else '?'} candidate(s) waiting"
+             + (f" of {considered} considered" if considered else "")
+             + (" (run `tiergit promote`)" if waiting else "")]
+    notes += [c.note for c in dreams]
+    if over:
+        notes.append(f"over budget: {len(over)} file(s): {', '.join(over)} ({fixes_for(store.config, over)})")
+    return {"promotion": {"candidates_waiting": waiting, "candidates_considered": considered,
+                          "last_promotion": last.isoformat() if last else None,
+                          "days_since": days, "health": health, "scheduled": dream_health.scheduled(store),
+                          "checks": [c.as_dict() for c in dreams], "over_budget": over},
+            "notes": notes}

@@ -1,0 +1,204 @@
+"""`recall`: rank items in cold, wiki, archive and staging by BM25 (SQLite FTS5), and log each hit.
+
+Ranking is FTS5's bm25() over the item text (weight 1.0) and its entry heading
+(weight 0.5); the query's words are OR-ed, so an item need not contain all of
+them. Each hit also gets `score`, a 0..1 relevance the promotion scoring can
+average: the IDF-weighted share of the query's words that the item contains (a word
+found only in its entry heading counts half).
+The final order is score + bm25 / (the best candidate's bm25) over bm25's best candidates; `relevance` is that
+value relative to the best hit, so displayed scores fall with the rank. Query words are
+widened by tiergit/core/query.py (stems, identifier parts, last word as a prefix).
+"""
+from __future__ import annotations
+
+import json as json_mod
+import math
+import re
+import sqlite3
+import textwrap
+from dataclasses import asdict, dataclass, field
+
+from tiergit.features import recall_index
+from tiergit.core import query as query_mod
+from tiergit.core import snippet
+from tiergit.errors import TiergitError
+
+WORD_RE = re.compile(r"\w+", re.UNICODE)
+MAX_QUERY_TERMS = 64
+EXTRA_TIERS = ("archive", "staging")
+
+
+@dataclass
+class Hit:
+    rank: int
+    id: str
+    path: str
+    entry: str
+    date: str | None
+    kind: str
+    tier: str
+    agent: str | None
+    line: int
+    score: float     # 0..1: IDF-weighted share of the query's words found in the item
+    bm25: float      # FTS5 bm25, sign flipped so that higher is better
+    text: str        # the item's clean text
+    matched: list[str] = field(default_factory=list)   # the query words the item contains
+    relevance: float = 0.0   # the ranking value relative to the best hit (1.0), falls with the rank
+    snippet: str = ""        # the best-matching sentence or sub-item (tiergit/core/snippet.py)
+    raw: str = ""            # the item as written (nested list and all)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def terms(text: str) -> list[str]:
+    """Query words as FTS5's unicode61 tokenizer sees them (lowercase, unique, in order)."""
+    return list(dict.fromkeys(w.lower() for w in WORD_RE.findall(text) if w.strip("_")))
+
+
+def default_tiers(config) -> list[str]:
+    """Every tier an agent does not already hold in its prompt (not session-lifetime hot), plus
+    the archive and the staged candidates."""
+    return [n for n, t in config.tiers.items() if t.lifetime != "session"] + list(EXTRA_TIERS)
+
+
+def check_tiers(config, wanted: list[str]) -> list[str]:
+    allowed = list(config.tiers) + list(EXTRA_TIERS)
+    for name in wanted:
+        if name not in allowed:
+            raise TiergitError(f"{config.path.name}: no tier named {name!r} to recall from",
+                               f"choose from: {', '.join(allowed)}")
+    return wanted
+
+
+def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | None = None,
+           limit: int = 10) -> list[Hit]:
+    """Best-first hits for `query` (one per item id) from an up-to-date index.
+
+    Cost: one FTS5 query over the widened terms (see tiergit/core/query.py), one vocabulary
+    lookup per term, and a word-set scan of the best `4 x limit` candidates.
+    """
+    found = query_mod.concepts(query, MAX_QUERY_TERMS)
+    if not found:
+        raise TiergitError("recall: the query has no words to search for",
+                           'give a few words, e.g. tiergit recall "token cache expiry"')
+    where = ["items MATCH ?", f"tier IN ({','.join('?' * len(tiers))})"]
+    params: list = [query_mod.match_expression(found), *tiers]
+    if agent is not None:
+        where.append("(agent IS NULL OR agent = ?)")
+        params.append(agent)
+    sql = (f"SELECT item_id, path, entry, date, kind, tier, agent, line, clean, text, bm25(items, 1.0, 0.5) AS r "
+           f"FROM items WHERE {' AND '.join(where)} ORDER BY r LIMIT ?")
+    rows = db.execute(sql, [*params, max(limit * 4, limit + 20)]).fetchall()
+    idf = _idf(db, found)
+    total = sum(idf.values()) or 1.0
+    best: dict[str, Hit] = {}
+    for item_id, path, entry, day, kind, tier, ag, line, clean, raw, r in rows:
+        if item_id in best:
+            continue
+        body, head = query_mod.item_words(clean), query_mod.item_words(entry or "")
+        in_body = [c.word for c in found if c.matches(body, sorted(body))]
+        in_head = [c.word for c in found if c.word not in in_body and c.matches(head, sorted(head))]
+        matched = in_body + in_head
+        # a word only the entry heading holds counts half: every item under that heading shares it
+        score = (sum(idf[w] for w in in_body) + 0.5 * sum(idf[w] for w in in_head)) / total
+        best[item_id] = Hit(rank=0, id=item_id, path=path, entry=entry, date=day, kind=kind, tier=tier,
+                            agent=ag, line=int(line), score=round(score, 4), bm25=round(-r, 4), text=clean,
+                            matched=matched, raw=raw)
+    # bm25 favours short items, and on a small store (a word in half the items) it is ~0 for all:
+    # coverage plus bm25 relative to the best candidate keeps both signals on one 0..2 scale.
+    top_bm25 = max((h.bm25 for h in best.values()), default=0.0) or 1.0
+    for h in best.values():
+        h.relevance = h.score + h.bm25 / top_bm25
+    ordered = sorted(best.values(), key=lambda h: (-h.relevance, h.path, h.line))[:limit]
+    top = ordered[0].relevance if ordered and ordered[0].relevance > 0 else 1.0
+    for rank, hit in enumerate(ordered, 1):
+        hit.rank = rank
+        hit.snippet = snippet.best(hit.raw or hit.text, query)[0]
+        hit.relevance = round(hit.relevance / top, 4)   # 1.0 for the best hit, falling with the rank
+    return ordered
+
+
+def _idf(db: sqlite3.Connection, found: list[query_mod.Concept]) -> dict[str, float]:
+    """BM25's IDF per concept, from the index's own vocabulary (a prefix counts every word it starts)."""
+    n_docs = recall_index.item_count(db) or 1
+    out = {}
+    for c in found:
+        docs = [db.execute("SELECT coalesce(max(doc), 0) FROM vocab WHERE term IN "
+                           f"({','.join('?' * len(c.exact))})", c.exact).fetchone()[0]]
+        for p in c.prefixes:
+            docs.append(db.execute("SELECT coalesce(sum(doc), 0) FROM vocab WHERE term >= ? AND term < ?",
+                                   (p, p + "\U0010ffff")).fetchone()[0])
+        df = min(max(docs), n_docs)
+        out[c.word] = math.log((n_docs - df + 0.5) / (df + 0.5) + 1.0)
+    return out
+
+
+def recall(store, query: str, agent: str | None = None, tiers: list[str] | None = None, limit: int = 10,
+           log: bool = True) -> tuple[list[Hit], recall_index.RefreshStats]:
+    """Refresh the index, search, and append one recall event per hit (unless log=False)."""
+    if agent is not None:
+        from tiergit.shell.config import check_slug   # PyYAML: not on recall_fast's path
+
+        check_slug("agent", agent)
+    if limit < 1:
+        raise TiergitError(f"recall: -n must be at least 1 (got {limit})", "example: -n 5")
+    chosen = check_tiers(store.config, tiers or default_tiers(store.config))
+    db = recall_index.connect(recall_index.index_path(store.repo))
+    try:
+        stats = recall_index.refresh(store, db)
+        if "archive" in chosen:
+            from tiergit.features import recall_history
+
+            recall_history.refresh(store, db)
+        hits = search(db, query, chosen, agent, limit)
+        save_fast_row(store, db)
+    finally:
+        db.close()
+    if log and hits:
+        from tiergit.shell import logs
+
+        logs.append(store, logs.RECALLS, log_events(query, agent, hits))
+    return hits, stats
+
+
+def log_events(query: str, agent: str | None, hits: list[Hit]) -> list[dict]:
+    """One recall-log event per hit."""
+    return [{"query": query, "agent": agent, "id": h.id, "path": h.path, "entry": h.entry,
+             "score": h.score, "rank": h.rank} for h in hits]
+
+
+def save_fast_row(store, db: sqlite3.Connection) -> None:
+    """Leave what tiergit/features/recall_fast.py needs from the config in the index (written only when
+    it changed): the repo, the config's key, the default and allowed tiers, the log's path."""
+    import json
+
+    from tiergit.shell import logs
+
+    cfg = store.config
+    row = json.dumps({"repo": str(store.repo), "config": str(cfg.path), "store_dir": str(cfg.store_dir),
+                      "key": recall_index.listing.config_key(store), "default": default_tiers(cfg),
+                      "allowed": list(cfg.tiers) + list(EXTRA_TIERS),
+                      "log": str(logs.log_path(store, logs.RECALLS))})
+    old = db.execute("SELECT value FROM fastpath WHERE id = 1").fetchone()
+    if not old or old[0] != row:
+        db.execute("INSERT OR REPLACE INTO fastpath VALUES (1, ?)", (row,))
+
+
+def render(query: str, agent: str | None, hits: list[Hit], files: int, full: bool, as_json: bool,
+           logged: bool, reindexed: int = 0, removed: int = 0, skipped: list[str] | None = None) -> str:
+    """The text `tiergit recall` prints (the CLI command and recall_fast print the same)."""
+    if as_json:
+        return json_mod.dumps({"query": query, "agent": agent, "logged": bool(hits) and logged,
+                               "index": {"files": files, "reindexed": reindexed, "removed": removed,
+                                         "skipped": skipped if skipped is not None else []},
+                               "hits": [h.as_dict() for h in hits]}, indent=2, default=str) + "\n"
+    if not hits:
+        return f"no items match {query!r}\n"
+    out = []
+    for h in hits:
+        # relevance (1.00 = best hit) falls with the rank; score is the share of the query the item holds
+        out.append(f"{h.rank:>2}. {h.relevance:.2f}  {h.path}:{h.line}  {h.kind}  {h.date or '-'}  {h.id}")
+        out.append(f"    {h.entry or '(no heading)'}  [matched: {', '.join(h.matched) or '-'}]")
+        out.append(textwrap.indent((h.raw or h.text).rstrip(), "    ") if full else f"    {h.snippet}")
+    return "\n".join(out) + "\n"

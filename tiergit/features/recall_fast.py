@@ -1,0 +1,149 @@
+"""`tiergit recall` without the CLI framework or the config parser, when the index is fresh.
+
+Agents run `tiergit recall` once per question, so most of a warm query's cost was start-up:
+click (~35 ms), the config's YAML (~25 ms) and the config model. The full path leaves a
+`fastpath` row in the index (the repo, the config file's key, the default and allowed tiers,
+the recall log's path); this path answers only when that row still holds for the config
+file's bytes, no folder of the last walk changed, every indexed file has its indexed stat and
+the archive's history rows are at HEAD. Anything else (a changed file, an unknown option, a
+bad tier or agent name, an empty query) returns None and the full CLI runs, so output,
+errors and re-indexing stay the full path's.
+
+Cost: one `git rev-parse`, one stat per folder and per indexed file, the FTS5 query; imports
+sqlite3 and the search modules, never click, PyYAML, markdown-it or the config.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sqlite3
+import sys
+from pathlib import Path
+
+from tiergit.shell import git, listing, statedir
+
+from tiergit.features import recall_index
+from tiergit.errors import TiergitError
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*\Z")   # config.SLUG, without importing the config
+VALUE_OPTIONS = {"--agent": "agent", "--tier": "tiers", "-n": "limit"}
+FLAGS = {"--full": "full", "--no-log": "no_log", "--json": "as_json"}
+
+
+def parse_args(args: list[str]) -> dict | None:
+    """The recall options from argv (after `recall`), or None for anything the full CLI must
+    handle (help, unknown or repeated options, `--`, `--opt=value`, a bad -n)."""
+    opts: dict = {"agent": None, "tiers": [], "limit": 10, "full": False, "no_log": False, "as_json": False,
+                  "words": []}
+    seen: set[str] = set()
+    it = iter(args)
+    for arg in it:
+        if arg in FLAGS:
+            opts[FLAGS[arg]] = True
+        elif arg in VALUE_OPTIONS:
+            value = next(it, None)
+            if value is None or (arg != "--tier" and arg in seen):
+                return None
+            seen.add(arg)
+            if arg == "--tier":
+                opts["tiers"].append(value)
+            elif arg == "-n":
+                if not re.fullmatch(r"[1-9][0-9]{0,5}", value):
+                    return None
+                opts["limit"] = int(value)
+            else:
+                opts["agent"] = value
+        elif arg.startswith("-"):
+            return None
+        else:
+            opts["words"].append(arg)
+    if not opts["words"] or (opts["agent"] is not None and (not SLUG.match(opts["agent"]) or ".." in opts["agent"])):
+        return None
+    return opts
+
+
+def main(args: list[str], cwd: str | None = None) -> int | None:
+    """Answer `recall ARGS` when the index is fresh; None to hand over to the full CLI."""
+    if os.environ.get("TIERGIT_RECALL_FAST") == "0" or "GIT_DIR" in os.environ or "GIT_WORK_TREE" in os.environ:
+        return None
+    opts = parse_args(args)
+    if opts is None:
+        return None
+    cwd = cwd or os.getcwd()
+    try:
+        lines = git.out(["rev-parse", "--show-toplevel", "--absolute-git-dir", "HEAD"], cwd).splitlines()
+    except (TiergitError, OSError):
+        return None
+    if len(lines) != 3:
+        return None
+    top, git_dir, head = lines
+    repo = Path(cwd).resolve() if os.path.isfile(os.path.join(cwd, ".tiergit.yml")) else Path(top)
+    path = statedir.under(Path(git_dir)) / recall_index.INDEX_NAME
+    if not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30, isolation_level=None)
+    except sqlite3.Error:
+        return None
+    try:
+        db.execute("BEGIN")   # one snapshot for the checks and the query, whatever a writer does
+        return _answer(db, repo, head, opts)
+    except sqlite3.Error:
+        return None   # an old or damaged index: the full path rebuilds it
+    finally:
+        db.close()
+
+
+def _answer(db: sqlite3.Connection, repo: Path, head: str, opts: dict) -> int | None:
+    row = db.execute("SELECT value FROM fastpath WHERE id = 1").fetchone()
+    cfg = json.loads(row[0]) if row else None
+    if not cfg or cfg["repo"] != str(repo):
+        return None
+    chosen = opts["tiers"] or cfg["default"]
+    if any(t not in cfg["allowed"] for t in chosen) or not _fresh(db, repo, cfg, head, "archive" in chosen):
+        return None
+    from tiergit.features import recall
+
+    text = " ".join(opts["words"]).strip()
+    try:
+        hits = recall.search(db, text, chosen, opts["agent"], opts["limit"])
+    except TiergitError:
+        return None
+    if not opts["no_log"] and hits:
+        from tiergit.shell import logs
+
+        logs.append_at(repo, Path(cfg["log"]), recall.log_events(text, opts["agent"], hits))
+    files = db.execute("SELECT count(*) FROM files").fetchone()[0]   # as a warm full refresh counts
+    out = recall.render(text, opts["agent"], hits, files, opts["full"], opts["as_json"], not opts["no_log"])
+    sys.stdout.write(out)
+    sys.stdout.flush()
+    return 0
+
+
+def _fresh(db: sqlite3.Connection, repo: Path, cfg: dict, head: str, archive: bool) -> bool:
+    """The config file, the folders and every indexed file are as the index saw them."""
+    try:
+        with open(cfg["config"], "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return False
+    key = hashlib.sha1(data + cfg["store_dir"].encode()).hexdigest()
+    row = db.execute("SELECT listing FROM summary WHERE id = 1").fetchone()
+    walked = listing.Listing.from_json(row[0]) if row and row[0] else None
+    if key != cfg["key"] or walked is None or walked.key != key or not listing.dirs_unchanged(repo, walked):
+        return False
+    if archive:
+        got = db.execute("SELECT head FROM history_head WHERE id = 1").fetchone()
+        if not got or got[0] != head:
+            return False
+    base, stat = f"{repo}/", os.stat   # the per-file loop is ~40 % of a warm query at 10k files
+    try:
+        for rel, mtime_ns, size in db.execute("SELECT path, mtime_ns, size FROM files WHERE mtime_ns >= 0"):
+            st = stat(base + rel)
+            if st.st_mtime_ns != mtime_ns or st.st_size != size:
+                return False
+    except OSError:
+        return False
+    return True

@@ -1,0 +1,206 @@
+"""The recall index: every item of the searchable files in SQLite FTS5, cached under the git dir.
+
+The index lives in `<git-dir>/tiergit/recall-v3.sqlite` (per worktree, never
+committed). `refresh()` compares each file's stat (mtime, size) and then its git
+blob id with what was indexed, and re-parses only the files that changed, so the
+first recall after an edit costs one file's parse, not the whole store's. The file
+list itself is re-walked only when a folder's mtime changed (`listing`), and the item
+count lives in a one-row summary table.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from tiergit.shell import listing, progress, statedir
+
+from tiergit.core import patterns
+from tiergit.errors import TiergitError
+
+INDEX_NAME = "recall-v3.sqlite"
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY, blob TEXT NOT NULL, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
+    tier TEXT NOT NULL, agent TEXT, items INTEGER NOT NULL DEFAULT 0, first_rowid INTEGER NOT NULL DEFAULT 0);
+CREATE VIRTUAL TABLE IF NOT EXISTS items USING fts5(
+    text, entry, path UNINDEXED, item_id UNINDEXED, date UNINDEXED, kind UNINDEXED,
+    line UNINDEXED, tier UNINDEXED, agent UNINDEXED, clean UNINDEXED,
+    tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(items, 'row');
+CREATE TABLE IF NOT EXISTS summary (
+    id INTEGER PRIMARY KEY CHECK (id = 1), items INTEGER NOT NULL, next_rowid INTEGER NOT NULL,
+    listing TEXT);
+CREATE TABLE IF NOT EXISTS fastpath (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL);
+"""
+# A file's items sit at rowids first_rowid .. first_rowid+items-1: re-indexing a file deletes
+# that range by rowid (FTS5's `path` column is UNINDEXED, so `WHERE path=?` scans the table).
+
+
+@dataclass(frozen=True)
+class IndexSource:
+    """A file recall searches: repo-relative path, its tier (or archive / staging), its agent."""
+    path: str
+    tier: str
+    agent: str | None
+
+
+@dataclass
+class RefreshStats:
+    files: int = 0        # files the index covers now
+    reindexed: int = 0    # files parsed again because their blob changed
+    removed: int = 0      # files dropped because they are gone
+    skipped: list[str] | None = None  # unreadable files (bad UTF-8, too large...)
+
+
+def index_path(repo: Path) -> Path:
+    return statedir.state_dir(repo) / INDEX_NAME
+
+
+def sources(store, found: listing.Listing | None = None) -> list[IndexSource]:
+    """Tier files, the archive folder and the staging files, each with its tier label."""
+    cfg = store.config
+    found = found or listing.walk(store)
+    out: dict[str, IndexSource] = {}
+    agents = set()
+    for rel in found.memory:
+        match = cfg.tier_for(rel)
+        if match:
+            out[rel] = IndexSource(rel, match[0].name, match[1].get("agent"))
+            if "agent" in match[1]:
+                agents.add(match[1]["agent"])
+    for rel in found.archive:
+        stem = rel.rsplit("/", 1)[-1][:-3].lower()
+        out.setdefault(rel, IndexSource(rel, "archive", stem if stem in agents else None))
+    for rel in found.staging:
+        out.setdefault(rel, IndexSource(rel, "staging", None))
+    return sorted(out.values(), key=lambda s: s.path)
+
+
+def current_sources(store, db: sqlite3.Connection) -> list[IndexSource] | None:
+    """The indexed sources when no folder changed since the last walk (one stat per folder),
+    else None. The files table holds each source's tier and agent."""
+    row = db.execute("SELECT listing FROM summary WHERE id = 1").fetchone()
+    if not row or not row[0] or not listing.still_valid(store, listing.Listing.from_json(row[0])):
+        return None
+    return [IndexSource(p, t, a) for p, t, a in db.execute("SELECT path, tier, agent FROM files ORDER BY path")]
+
+
+def item_count(db: sqlite3.Connection) -> int:
+    """How many items the index holds (from the summary row, not a count over FTS5)."""
+    row = db.execute("SELECT items FROM summary WHERE id = 1").fetchone()
+    return int(row[0]) if row else 0
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    (path.parent / "recall-v2.sqlite").unlink(missing_ok=True)   # the previous layout: rebuilt here
+    try:
+        db = sqlite3.connect(path, timeout=30, isolation_level=None)
+        db.executescript(SCHEMA)
+    except sqlite3.DatabaseError:
+        # A corrupt cache is rebuilt from scratch: it holds nothing that is not in the tree.
+        path.unlink(missing_ok=True)
+        db = sqlite3.connect(path, timeout=30, isolation_level=None)
+        db.executescript(SCHEMA)
+    return db
+
+
+def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = None) -> RefreshStats:
+    """Bring the index up to date with the work tree; re-parse only files whose blob changed.
+    Cost when nothing moved: one stat per folder and one per file; a changed file costs its
+    parse plus a delete of its own rowid range (linear in files, never a table scan)."""
+    walked = None
+    if wanted is None:
+        wanted = current_sources(store, db)
+        if wanted is None:
+            walked = listing.walk(store)
+            wanted = sources(store, walked)
+    stats = RefreshStats(files=len(wanted), skipped=[])
+    # mtime_ns < 0: a file that lives only in git history (tiergit.features.recall_history keeps those)
+    known = {row[0]: row[1:] for row in db.execute(
+        "SELECT path, blob, mtime_ns, size, tier, agent, items, first_rowid FROM files WHERE mtime_ns >= 0")}
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        summary = db.execute("SELECT items, next_rowid FROM summary WHERE id = 1").fetchone() or (0, 1)
+        count, next_rowid = summary
+        new_files = sum(1 for s in wanted if s.path not in known)
+        with progress.bar(len(wanted) if new_files >= progress.MIN_ITEMS else 0, "recall: indexing") as shown:
+            for src in wanted:
+                delta, next_rowid = _refresh_one(store, db, src, known.get(src.path), next_rowid, stats)
+                count += delta
+                shown.update(1)
+        gone = set(known) - {s.path for s in wanted}
+        for path in gone:
+            count -= _delete_items(db, known[path])
+            db.execute("DELETE FROM files WHERE path=?", (path,))
+        stats.removed = len(gone)
+        listed = walked.to_json() if walked is not None else None
+        db.execute("INSERT INTO summary (id, items, next_rowid, listing) VALUES (1, ?, ?, ?) "
+                   "ON CONFLICT(id) DO UPDATE SET items=excluded.items, next_rowid=excluded.next_rowid, "
+                   "listing=COALESCE(excluded.listing, summary.listing)", (count, next_rowid, listed))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return stats
+
+
+def _refresh_one(store, db, src: IndexSource, old: tuple | None, next_rowid: int,
+                 stats: RefreshStats) -> tuple[int, int]:
+    """Re-index one file if it changed: (change in item count, next free rowid)."""
+    try:
+        st = os.stat(f"{store.repo}/{src.path}")   # a str join: pathlib costs 4x the stat at 50k files
+    except OSError:
+        return 0, next_rowid
+    if old and old[1] == st.st_mtime_ns and old[2] == st.st_size and old[3] == src.tier and old[4] == src.agent:
+        return 0, next_rowid
+    from tiergit.shell.tokens import blob_id   # not on recall_fast's path, which never re-indexes
+
+    data = store.read_bytes(src.path)
+    blob = blob_id(data)
+    if old and old[0] == blob and old[3] == src.tier and old[4] == src.agent:
+        db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path=?", (st.st_mtime_ns, st.st_size, src.path))
+        return 0, next_rowid
+    removed = _delete_items(db, old) if old else 0
+    rows = _rows(store, src, data, stats)
+    first = next_rowid
+    db.executemany("INSERT INTO items (rowid, text, entry, path, item_id, date, kind, line, tier, agent, clean) "
+                   "VALUES (?,?,?,?,?,?,?,?,?,?,?)", [(first + i, *row) for i, row in enumerate(rows)])
+    db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)",
+               (src.path, blob, st.st_mtime_ns, st.st_size, src.tier, src.agent, len(rows), first))
+    stats.reindexed += 1
+    return len(rows) - removed, first + len(rows)
+
+
+def _delete_items(db: sqlite3.Connection, old: tuple) -> int:
+    """Delete one file's items by their rowid range; returns how many there were."""
+    n, first = old[5], old[6]
+    if n:
+        db.execute("DELETE FROM items WHERE rowid BETWEEN ? AND ?", (first, first + n - 1))
+    return n
+
+
+def _rows(store, src: IndexSource, data: bytes, stats: RefreshStats) -> list[tuple]:
+    from tiergit.core import parse  # markdown-it: only when a file needs parsing, not per warm query
+
+    try:
+        text = parse.decode(data, src.path, store.config.limits["max_file_bytes"])
+        doc = parse.parse(text, src.path, store.config.labels)
+    except TiergitError:
+        assert stats.skipped is not None
+        stats.skipped.append(src.path)
+        return []
+    listing = patterns.managed_lines(text) if src.tier == "staging" else range(0)
+    rows = []
+    for sec in doc.sections:
+        for item in sec.items:
+            if item.line in listing:   # promote's own candidate listing is output, not memory
+                continue
+            day = item.date or sec.date
+            rows.append((item.text, sec.heading or "", src.path, item.id, day.isoformat() if day else None,
+                         item.kind, item.line, src.tier, src.agent, item.clean))
+    return rows
+
+

@@ -1,0 +1,256 @@
+"""Retention: expired entries and daily notes into the archive, old archive out of the tree.
+
+`plan_archive` is pure over the files it reads and returns a Plan; `fix_budgets`
+(`check --fix`) archives the oldest entries of an over-budget file until it fits.
+Removal from a tier always comes with the archive write in the same plan: nothing
+is lost, and the user's commit makes the deletion recoverable (`tiergit restore`).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import PurePosixPath
+
+from tiergit.features import budget, retention_keep
+
+from tiergit.core import parse
+from tiergit.errors import TiergitError
+from tiergit.core.fixhint import pinned_over_note
+from tiergit.features.plan import Plan
+
+DAILY_TTL_DAYS = 30
+DELETE_AFTER_DAYS = 90
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A span of a memory file to move to the archive."""
+    start: int          # 1-based first line (file lines, frontmatter included)
+    end: int            # 1-based last line, inclusive
+    day: date           # decides the archive month
+    reason: str
+    heading: str | None = None   # section heading a cut item came from (kept as context)
+
+
+def plural(n: int, one: str, many: str) -> str:
+    return one if n == 1 else many
+
+
+def archive_dir(store) -> str:
+    return store.config.repo_path(store.config.archive).rstrip("/")
+
+
+def archive_path(store, rel: str, day: date) -> str:
+    """<root>/<archive>/YYYY-MM/<path of rel inside root> (or its name, outside root)."""
+    root = PurePosixPath(store.config.root)
+    p = PurePosixPath(rel)
+    inner = p.relative_to(root) if root != PurePosixPath(".") and p.is_relative_to(root) else PurePosixPath(p.name)
+    return f"{archive_dir(store)}/{day:%Y-%m}/{inner.as_posix()}"
+
+
+def remove_lines(text: str, spans: list[tuple[int, int]]) -> str:
+    lines = parse.split_lines(text)
+    drop = set()
+    for start, end in spans:
+        drop.update(range(start - 1, end))
+    kept = [ln for i, ln in enumerate(lines) if i not in drop]
+    return re.sub(r"\n{3,}", "\n\n", "".join(kept))
+
+
+def cut_lines(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` without the lines of `spans` (1-based, inclusive). Unlike `remove_lines`, blank
+    lines are folded only where a cut joins two blank runs: the rest of the file keeps its
+    exact formatting (DREAMS.md and MEMORY.md are OpenClaw's files, not ours to reflow)."""
+    lines = parse.split_lines(text)
+    drop: set[int] = set()
+    for start, end in spans:
+        drop.update(range(start - 1, end))
+    kept: list[str] = []
+    joined = False          # the previous kept line sits right before a removed run
+    for i, line in enumerate(lines):
+        if i in drop:
+            joined = bool(kept)
+            continue
+        if joined and not line.strip() and not kept[-1].strip():
+            continue        # blank before and after the cut: keep one
+        joined = False
+        kept.append(line)
+    return "".join(kept)
+
+
+def _chunk(lines: list[str], cut: Cut) -> str:
+    body = "".join(lines[cut.start - 1: cut.end]).rstrip("\n") + "\n"
+    return body
+
+
+def add_to_archive(plan: Plan, store, pending: dict[str, str], rel: str, text: str, cuts: list[Cut]) -> None:
+    """Append each cut's text to its month's archive file (created with a header)."""
+    lines = parse.split_lines(text)   # once: a prune may cut thousands of spans
+    for cut in sorted(cuts, key=lambda c: (c.day, c.start)):
+        dest = archive_path(store, rel, cut.day)
+        if dest not in pending:
+            path = store.repo / dest
+            pending[dest] = path.read_text(encoding="utf-8") if path.is_file() else ""
+        cur = pending[dest] or f"# Archive of {rel} ({cut.day:%Y-%m})\n"
+        prefix = f"\n<!-- from {rel}" + (f" § {cut.heading}" if cut.heading else "") + f": {cut.reason} -->\n"
+        pending[dest] = cur.rstrip("\n") + "\n" + prefix + _chunk(lines, cut)
+
+
+def flush_archive(plan: Plan, store, pending: dict[str, str]) -> None:
+    for dest in sorted(pending):
+        path = store.repo / dest
+        old = path.read_text(encoding="utf-8") if path.is_file() else None
+        plan.add(dest, pending[dest], old, reason="archive")
+
+
+def expired_cuts(doc: parse.MemoryDoc, today: date, ttl_days: int) -> list[Cut]:
+    """Entries past their TTL (by heading date) and log-section items (by their own date)."""
+    limit = today - timedelta(days=ttl_days)
+    cuts = []
+    for sec in doc.sections:
+        if sec.date is not None:
+            if sec.date < limit:
+                cuts.append(Cut(sec.line, sec.end_line, sec.date, f"entry older than {ttl_days} days"))
+        elif sec.is_log_section:
+            for item in sec.items:
+                if item.date is not None and item.date < limit:
+                    cuts.append(Cut(item.line, item.end_line, item.date,
+                                    f"log item older than {ttl_days} days", sec.heading))
+    return cuts
+
+
+def _read(store, rel: str) -> str:
+    return parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
+
+
+def plan_archive(store, today: date) -> Plan:
+    cfg = store.config
+    plan = Plan("tiergit archive")
+    pending: dict[str, str] = {}
+    to_stage: list = []
+    delete_after = max([t.delete_after_days for t in cfg.tiers.values() if t.delete_after_days] or [DELETE_AFTER_DAYS])
+    for rel in store.memory_files():
+        tier = cfg.tier_for(rel)[0]  # type: ignore[index]
+        if tier.reviewed or tier.lifetime == "session":
+            continue
+        try:
+            text = _read(store, rel)
+        except TiergitError as exc:
+            plan.notes.append(f"skipped {rel}: {exc.message}")
+            continue
+        if "{date}" in tier.path:
+            day = parse.heading_date(PurePosixPath(rel).name)
+            ttl = tier.ttl_days if tier.ttl_days is not None else DAILY_TTL_DAYS
+            if day is not None and day < today - timedelta(days=ttl):
+                dest = f"{archive_dir(store)}/{day:%Y-%m}/{PurePosixPath(rel).name}"
+                plan.add(dest, text, (store.repo / dest).read_text(encoding="utf-8") if (store.repo / dest).is_file() else None,
+                         reason=f"daily note older than {ttl} days")
+                plan.add(rel, None, text, reason=f"moved to {dest}")
+            continue
+        if tier.ttl_days is None:
+            continue
+        doc = parse.parse(text, rel, cfg.labels)
+        cuts = expired_cuts(doc, today, tier.ttl_days)
+        if cuts and retention_keep.stages_durable(cfg, tier):
+            to_stage += retention_keep.durable_in(doc, rel, cuts)
+        if cuts:
+            add_to_archive(plan, store, pending, rel, text, cuts)
+            plan.add(rel, remove_lines(text, [(c.start, c.end) for c in cuts]), text,
+                     reason=f"{len(cuts)} expired {plural(len(cuts), 'entry', 'entries')} archived")
+    flush_archive(plan, store, pending)
+    retention_keep.stage(plan, store, to_stage)
+    retention_keep.old_months_out(plan, store, today, delete_after)
+    return plan
+
+
+def fit_cuts(cfg, rel: str, text: str, tier, keep: str | None = None) -> tuple[str, list[Cut]]:
+    """The oldest entries (then oldest log items) to archive so `text` gets under the warn
+    level - headroom, so the next session does not block again; pinned sections never, nor a
+    cut containing `keep`. Pure; cost: one token count of the file per cut."""
+    doc = parse.parse(text, rel, cfg.labels)
+    pool = expired_cuts(doc, date.max - timedelta(days=1), 0)   # every dated entry and log item
+    pool.sort(key=lambda c: (c.day, c.start))
+    chosen: list[Cut] = []
+    new = text
+    for cut in pool:
+        if not budget.over(new, tier, cfg.tokenizer, "warn"):
+            break
+        if keep and keep in _chunk(text, cut):
+            continue
+        chosen.append(Cut(cut.start, cut.end, cut.day, "oldest entry archived to fit the budget", cut.heading))
+        new = remove_lines(text, [(c.start, c.end) for c in chosen])
+    return new, chosen
+
+
+def plan_fit_file(plan: Plan, store, rel: str, old: str | None, text: str, tier, keep: str | None = None) -> int:
+    """Add `rel` at `text` to the plan - trimmed to the warn level first when it is over max,
+    its oldest entries archived in the same plan; the number of entries archived."""
+    chosen: list[Cut] = []
+    new = text
+    if tier.budget and budget.over(text, tier, store.config.tokenizer):
+        new, chosen = fit_cuts(store.config, rel, text, tier, keep)
+    pending: dict[str, str] = {}
+    if chosen:
+        add_to_archive(plan, store, pending, rel, text, chosen)
+        flush_archive(plan, store, pending)
+    plan.add(rel, new, old, reason=f"{len(chosen)} oldest {plural(len(chosen), 'entry', 'entries')} "
+             "archived to fit the budget" if chosen else "")
+    return len(chosen)
+
+
+def plan_fit(store, today: date) -> Plan:
+    """Archive the oldest entries (then oldest log items) of each file over max until it is
+    under the warn level (not just under max: the next session would block again)."""
+    cfg = store.config
+    plan = Plan("tiergit check --fix")
+    pending: dict[str, str] = {}
+    for rel in store.memory_files():
+        tier = cfg.tier_for(rel)[0]  # type: ignore[index]
+        if tier.reviewed or tier.lifetime == "session" or "{date}" in tier.path or not tier.budget:
+            continue
+        try:
+            text = _read(store, rel)
+        except TiergitError:
+            continue
+        if not budget.over(text, tier, cfg.tokenizer):
+            continue
+        new, chosen = fit_cuts(cfg, rel, text, tier)
+        if chosen:
+            add_to_archive(plan, store, pending, rel, text, chosen)
+            plan.add(rel, new, text, reason=f"{len(chosen)} oldest {plural(len(chosen), 'entry', 'entries')} archived to fit the budget")
+        if budget.over(new, tier, cfg.tokenizer):   # only pinned text is left: name the fix that works
+            limits = {m: lim.max for m, lim in tier.budget.items()}
+            measured = {m: budget.metric_value(new, m, cfg.tokenizer) for m in tier.budget}
+            plan.notes.append(pinned_over_note(cfg.path.name, tier.name, rel, measured, limits))
+    flush_archive(plan, store, pending)
+    return plan
+
+
+def fix_budgets(store, notes: list[str] | None = None) -> list[str]:
+    """`check --fix`: archive oldest cold entries until each tier fits; the paths changed.
+    A file still over max (pinned text only) gets a note in `notes` naming the fix."""
+    from tiergit.shell import clock
+    from tiergit.shell.fsutil import store_lock
+
+    with store_lock(store.repo):
+        plan = plan_fit(store, clock.today())
+        if notes is not None:
+            notes.extend(plan.notes)
+        return plan.apply(store.repo)
+
+
+def restore(store, rel: str) -> Plan:
+    """Bring a file back from the newest commit that had it."""
+    from tiergit.shell import git
+
+    found = git.last_version(store.repo, rel)
+    if found is None:
+        raise TiergitError(f"{rel}: not found in this branch's git history",
+                           "check the path (`git log --all -- PATH` lists where it lived)")
+    rev, data = found
+    path = store.repo / rel
+    old = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+    plan = Plan("tiergit restore")
+    plan.add(rel, data.decode("utf-8", "replace"), old, reason=f"from commit {rev[:12]}")
+    return plan

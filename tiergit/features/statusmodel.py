@@ -1,0 +1,103 @@
+"""The status model: per tier and file, bytes, tokens, lines, % of budget and health.
+
+Plain data (the `--json` shape of `tiergit status`), read by the status command, charts,
+the HTML report, the MCP server and the post-merge hook. Lives outside `tiergit/commands/`
+so those lower layers never import a command module. Cost: one read + measure per file.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from tiergit.features import budget
+
+from tiergit.core import parse
+
+from tiergit.shell import progress
+from tiergit.errors import InputError
+from tiergit.shell.readsafe import read_regular
+from tiergit.shell.store import Store
+
+MARK = {"healthy": "ok", "warning": "WARN", "critical": "CRIT"}
+
+
+def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> dict:
+    """The status model: {"tiers": [...], "files": [...], "total": {...}} (plain data, for --json)."""
+    cache = store.token_cache
+    files = []
+    rels = only if only is not None else store.memory_files()
+    for rel in progress.iterate(rels, "status --deep: counting tokens", show=deep):
+        match = store.tier_of(rel)
+        if match is None:
+            continue
+        tier = match[0]
+        path = store.abs(rel)
+        if path.is_symlink():
+            continue
+        try:
+            data = read_regular(path, rel)  # a FIFO or device is reported, never read
+        except InputError as exc:
+            files.append({"path": rel, "tier": tier.name, "health": "critical", "error": str(exc),
+                          "bytes": 0, "lines": 0, "tokens": 0, "tokens_exact": False, "percent": None})
+            continue
+        try:
+            text = parse.decode(data, rel, store.config.limits["max_file_bytes"])
+        except Exception as exc:  # noqa: BLE001 - status reports, check refuses
+            files.append({"path": rel, "tier": tier.name, "health": "critical", "error": str(exc),
+                          "bytes": len(data), "lines": 0, "tokens": 0, "tokens_exact": False, "percent": None})
+            continue
+        m = budget.measure(text, data, tier, cache, store.working_blob(data), force_tokens=deep)
+        fh = budget.judge(rel, tier, m)
+        row = {"path": rel, "tier": tier.name, **m.as_dict(), "percent": round(fh.percent, 1) if fh.verdicts else None,
+               "health": fh.health,
+               "budget": {k: {"warn": v.warn, "max": v.max} for k, v in tier.budget.items()}}
+        if deep:
+            try:
+                doc = parse.parse(text, rel, store.config.labels)
+                row["entries"], row["pinned"], row["items"] = len(doc.entries), len(doc.pinned), len(doc.items)
+            except Exception as exc:  # noqa: BLE001
+                row["error"] = str(exc)
+                row["health"] = "critical"
+        files.append(row)
+    cache.save()
+    tiers = []
+    for name, tier in store.config.tiers.items():
+        rows = [f for f in files if f["tier"] == name]
+        tiers.append({
+            "tier": name, "load": tier.load, "files": len(rows),
+            "bytes": sum(r["bytes"] for r in rows), "tokens": sum(r["tokens"] for r in rows),
+            "lines": sum(r["lines"] for r in rows),
+            "health": budget.worst(r["health"] for r in rows),
+        })
+    total = {"files": len(files), "bytes": sum(f["bytes"] for f in files),
+             "tokens": sum(f["tokens"] for f in files), "lines": sum(f["lines"] for f in files),
+             "tokens_exact": all(f["tokens_exact"] for f in files),
+             "health": budget.worst(f["health"] for f in files)}
+    return {"root": store.config.root, "tiers": tiers, "files": files, "total": total}
+
+
+def tok_text(row: dict) -> str:
+    return str(row["tokens"]) if row.get("tokens_exact") else f"~{row['tokens']}"
+
+
+def post_merge_report(repo: Path) -> str:
+    from tiergit.shell import git
+
+    store = Store.open(repo)
+    orig = git.rev_parse(repo, "ORIG_HEAD")
+    if orig is None:
+        return ""
+    changed = [p for p in git.changed_files(repo, orig, "HEAD") if store.tier_of(p)]
+    if not changed:
+        return ""
+    model = collect(store, only=changed)
+    lines = [f"tiergit: the merge changed {len(changed)} memory file(s):"]
+    for r in model["files"]:
+        pct = f"{r['percent']:.0f}% of budget" if r.get("percent") is not None else "no budget"
+        lines.append(f"  {MARK[r['health']]:<4} {r['path']} ({r['bytes']} bytes, {tok_text(r)} tokens, {pct})")
+    over = [r["path"] for r in model["files"] if r["health"] == "critical"]
+    if over:
+        from tiergit.core.fixhint import fixes_for
+
+        lines.append("  hint: over-budget files will block the next commit that touches them; "
+                     f"fix them with {fixes_for(store.config, over)}")
+    return "\n".join(lines)

@@ -1,0 +1,310 @@
+"""Progressive compaction of a chat transcript by turn age (OpenClaw's layers).
+
+The newest turns stay in full, older ones keep less and less; items that must never
+be compressed (decisions, corrections, permissions, errors, open items) are kept
+verbatim in every layer. Pure functions: text in, markdown and figures out.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from tiergit.core import secrets
+
+from tiergit.shell import tokens
+from tiergit.features.compact import HEADING_LINE, KEEP_KINDS, SENTENCE_END, truncate_words
+from tiergit.errors import InputError, TiergitError
+from tiergit.core.parse import LIST_MARKER_RE, classify, clean_text
+
+# (name, turns of age below `until` (0 = newest), share of words kept, heading)
+LAYERS = (
+    ("full", 15, 1.0, "in full"),
+    ("key", 30, 0.40, "key exchanges"),
+    ("decisions", 50, 0.15, "decisions and outcomes"),
+    ("summary", None, 0.05, "one-line summary"),
+)
+SPEAKER_RE = re.compile(
+    r"^\s{0,3}(?:[-*]\s+)?(?:\*\*)?(User|Assistant|Human|AI|System|Tool)(?:\*\*)?:(?:\*\*)?(?:\s+(.*))?$")
+ROLE_NAMES = {"user": "User", "human": "User", "assistant": "Assistant", "ai": "Assistant",
+              "model": "Assistant", "system": "System", "tool": "Tool", "function": "Tool",
+              "developer": "System"}
+OUTCOME_RE = re.compile(r"\b(decid\w*|agreed|chose|will use|going with|fixed|fix\b|resolved|root cause|"
+                        r"failed|fails|error|broke|merged|done|result\w*|outcome|approved|denied|"
+                        r"todo|blocker|must|never|always)\b", re.I)
+
+
+@dataclass
+class Turn:
+    number: int          # 1-based position in the transcript
+    role: str            # User, Assistant, System, Tool
+    text: str
+    tool_only: bool = False   # only tool calls / tool output: dropped outside the full layer
+
+
+@dataclass
+class Layer:
+    name: str
+    first: int
+    last: int
+    tokens_in: int = 0
+    tokens_out: int = 0
+    kept_verbatim: int = 0
+
+    def as_dict(self) -> dict:
+        return {"layer": self.name, "turns": [self.first, self.last], "tokens_in": self.tokens_in,
+                "tokens_out": self.tokens_out, "kept_verbatim": self.kept_verbatim}
+
+
+@dataclass
+class Result:
+    markdown: str
+    turns: int
+    layers: list[Layer] = field(default_factory=list)
+    skipped_lines: int = 0
+
+    @property
+    def tokens_in(self) -> int:
+        return sum(layer.tokens_in for layer in self.layers)
+
+    @property
+    def tokens_out(self) -> int:
+        return sum(layer.tokens_out for layer in self.layers)
+
+
+def _part_text(part) -> tuple[str, bool]:
+    """(text, is_tool) of one content part (Claude Code / Anthropic / OpenAI shapes)."""
+    if isinstance(part, str):
+        return part, False
+    if not isinstance(part, dict):
+        return "", False
+    kind = part.get("type", "text")
+    if kind in ("text", "input_text", "output_text"):
+        return str(part.get("text", "")), False
+    if kind in ("tool_use", "function_call", "tool_call", "server_tool_use"):
+        return f"[tool call: {part.get('name') or part.get('function', {}).get('name', '?')}]", True
+    if kind in ("tool_result", "function_call_output"):
+        inner = part.get("content", part.get("output", ""))
+        return (_content_text(inner)[0] if not isinstance(inner, str) else inner), True
+    if kind in ("thinking", "redacted_thinking"):
+        return "", False
+    return f"[{kind}]", True
+
+
+def _content_text(content) -> tuple[str, bool]:
+    if isinstance(content, str):
+        return content, False
+    if isinstance(content, list):
+        pieces = [_part_text(p) for p in content]
+        text = "\n\n".join(t for t, _ in pieces if t.strip())
+        return text, bool(pieces) and all(tool for t, tool in pieces if t.strip())
+    if content is None:
+        return "", False
+    return json.dumps(content), True
+
+
+def parse_jsonl(text: str, path: str) -> tuple[list[Turn], int]:
+    """One JSON object a line: {role, content} or Claude Code's {type, message: {role, content}}."""
+    turns: list[Turn] = []
+    skipped = 0
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(path, n, "TR001", f"not valid JSON ({exc.msg}, column {exc.colno})",
+                             "each line must be one JSON object such as {\"role\": \"user\", \"content\": \"…\"}") from None
+        if not isinstance(obj, dict):
+            raise InputError(path, n, "TR002", "a transcript line must be a JSON object",
+                             "each line must be one JSON object such as {\"role\": \"user\", \"content\": \"…\"}")
+        msg = obj.get("message") if isinstance(obj.get("message"), dict) else obj
+        role = msg.get("role")
+        if not isinstance(role, str) or ("content" not in msg and "tool_calls" not in msg):
+            skipped += 1   # metadata lines (summaries, snapshots) carry no turn
+            continue
+        body, tool_only = _content_text(msg.get("content"))
+        calls = [c.get("function", {}).get("name", "?") for c in msg.get("tool_calls") or [] if isinstance(c, dict)]
+        if calls:
+            tool_only = not body.strip()
+            body = "\n\n".join(([body] if body.strip() else []) + [f"[tool call: {c}]" for c in calls])
+        name = ROLE_NAMES.get(role.lower(), role.capitalize())
+        if name == "Tool":
+            tool_only = True
+        turns.append(Turn(len(turns) + 1, name, body.strip(), tool_only))
+    return turns, skipped
+
+
+def parse_markdown(text: str, path: str) -> list[Turn]:
+    """`User:` / `Assistant:` turns (also **User:**, Human:, AI:); a speaker line inside a fence is text."""
+    turns: list[Turn] = []
+    role, lines = None, []
+    in_fence = False
+    for line in text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+        match = None if in_fence else SPEAKER_RE.match(line)
+        if match:
+            if role is not None:
+                turns.append(Turn(len(turns) + 1, role, "\n".join(lines).strip(), role == "Tool"))
+            role = ROLE_NAMES[match[1].lower()]
+            lines = [match[2] or ""]
+        elif role is not None:
+            lines.append(line)
+    if role is not None:
+        turns.append(Turn(len(turns) + 1, role, "\n".join(lines).strip(), role == "Tool"))
+    if not turns:
+        raise TiergitError(f"{path}: no turns found (no `User:` / `Assistant:` lines, and not JSON Lines)",
+                           "pass a .jsonl chat transcript or markdown with `User:` / `Assistant:` turns")
+    return turns
+
+
+def read(text: str, path: str) -> tuple[list[Turn], int]:
+    first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    if path.endswith((".jsonl", ".ndjson", ".json")) or first.startswith("{"):
+        turns, skipped = parse_jsonl(text, path)
+        if not turns:
+            raise TiergitError(f"{path}: no chat turns found ({skipped} line(s) without role and content)",
+                               "each line must be an object with `role` and `content` (or Claude Code's `message`)")
+        return turns, skipped
+    return parse_markdown(text, path), 0
+
+
+def _blocks(text: str) -> list[str]:
+    """Paragraphs and list items of a turn's text, fences kept whole."""
+    out: list[str] = []
+    current: list[str] = []
+    in_fence = False
+    for line in text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+        starts_item = not in_fence and LIST_MARKER_RE.match(line) and len(line) - len(line.lstrip()) < 2
+        if not in_fence and (not line.strip() or starts_item):
+            if current:
+                out.append("\n".join(current))
+            current = [line] if line.strip() else []
+            continue
+        current.append(line)
+    if current:
+        out.append("\n".join(current))
+    return out
+
+
+def _verbatim(blocks: list[str]) -> list[str]:
+    return [b for b in blocks if classify(b) in KEEP_KINDS]
+
+
+def _prose(blocks: list[str], kept: list[str]) -> str:
+    keep = set(kept)
+    text = " ".join(clean_text(b) for b in blocks if b not in keep and classify(b) != "log")
+    return " ".join(text.split())
+
+
+def _shorten(turn: Turn, share: float, outcomes_only: bool) -> tuple[list[str], str]:
+    blocks = _blocks(turn.text)
+    kept = _verbatim(blocks)
+    prose = _prose(blocks, kept)
+    sentences = [s for s in SENTENCE_END.split(prose) if s.strip()]
+    if outcomes_only:
+        sentences = [s for s in sentences if OUTCOME_RE.search(s)]
+    limit = max(6, round(share * len(turn.text.split())))
+    chosen: list[str] = []
+    count = 0
+    for sentence in sentences:
+        if count >= limit:
+            break
+        chosen.append(sentence)
+        count += len(sentence.split())
+    return kept, truncate_words(" ".join(chosen), limit) if chosen else ""
+
+
+def _full(turn: Turn) -> str:
+    """A turn in full; its headings become bold lines so they cannot split the layer sections."""
+    lines, in_fence = [], False
+    for line in turn.text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+        match = None if in_fence else HEADING_LINE.match(line)
+        lines.append(f"{match[1]}**{match[2]}**" if match and match[2] else line)
+    text = "\n".join(lines)
+    if not text:
+        return f"**{turn.role}**:"
+    first = text.split("\n", 1)[0]
+    # A turn that opens with a list, fence or quote starts on its own line, so its items stay items;
+    # so does one that opens with a kept item ("[decision] …"): glued to "**Assistant**:" it would
+    # read as a transcript line, and `session end --notes` would drop it.
+    opens_kept = classify(_blocks(text)[0]) in KEEP_KINDS if _blocks(text) else False
+    sep = "\n\n" if (LIST_MARKER_RE.match(first) or first.lstrip().startswith(("```", "~~~", ">", "|"))
+                     or opens_kept) else " "
+    return f"**{turn.role}**:{sep}{text}"
+
+
+def _summary_line(turns: list[Turn], share: float) -> tuple[list[str], int]:
+    """The oldest layer: one line for all its turns (~`share` of their words), plus verbatim items."""
+    roles: dict[str, int] = {}
+    for turn in turns:
+        key = "tool" if turn.tool_only else turn.role.lower()
+        roles[key] = roles.get(key, 0) + 1
+    limit = max(12, round(share * sum(len(t.text.split()) for t in turns if not t.tool_only)))
+    firsts = []
+    kept: list[str] = []
+    for turn in turns:
+        blocks = _blocks(turn.text)
+        kept.extend(_verbatim(blocks))
+        if turn.role == "User" and not turn.tool_only:
+            sentence = SENTENCE_END.split(_prose(blocks, kept), maxsplit=1)[0]
+            if sentence:
+                firsts.append(sentence)
+    per = max(4, limit // max(1, len(firsts)))
+    gist = "; ".join(truncate_words(s, per) for s in firsts)
+    counts = ", ".join(f"{n} {role}" for role, n in roles.items())
+    line = f"Summary ({counts}): {truncate_words(gist, limit)}" if gist else f"Summary ({counts})."
+    return [line, *kept], len(kept)
+
+
+def _layer_of(age: int) -> int:
+    for index, (_, until, _, _) in enumerate(LAYERS):
+        if until is None or age < until:
+            return index
+    return len(LAYERS) - 1
+
+
+def compact(turns: list[Turn], path: str, encoding: str) -> Result:
+    """Markdown with one section per layer, oldest first, and token counts per layer."""
+    total = len(turns)
+    grouped: dict[int, list[Turn]] = {}
+    for turn in turns:
+        grouped.setdefault(_layer_of(total - turn.number), []).append(turn)
+    sections: list[str] = []
+    layers: list[Layer] = []
+    for index in sorted(grouped, reverse=True):
+        name, _, share, title = LAYERS[index]
+        members = grouped[index]
+        layer = Layer(name, members[0].number, members[-1].number)
+        parts: list[str] = []
+        if name == "summary":
+            parts, layer.kept_verbatim = _summary_line(members, share)
+        for turn in members if name != "summary" else []:
+            if index == 0:
+                parts.append(_full(turn))
+                layer.kept_verbatim += len(_verbatim(_blocks(turn.text)))
+                continue
+            kept, short = _shorten(turn, share, outcomes_only=name == "decisions")
+            if short and not turn.tool_only:
+                parts.append(f"**{turn.role}**: {short}")
+            parts.extend(kept)
+            layer.kept_verbatim += len(kept)
+        span = f"{layer.first}–{layer.last}" if layer.first != layer.last else str(layer.first)
+        body = "\n\n".join(parts) if parts else "_(nothing to keep)_"
+        section = f"## Turns {span} · {title}\n\n{body}\n"
+        layer.tokens_in = sum(tokens.count_text(t.text, encoding).tokens for t in members)
+        layer.tokens_out = tokens.count_text(section, encoding).tokens
+        sections.append(section)
+        layers.append(layer)
+    name = path.rsplit("/", 1)[-1]
+    head = (f"# Transcript {name} (compacted)\n\n"
+            f"<!-- tiergit transcript compact: {total} turns; layers by age: newest 15 in full, "
+            f"15–30 key exchanges, 30–50 decisions and outcomes, older a one-line summary -->\n\n")
+    # Tool output often carries credentials: they are redacted, never copied into the notes.
+    text, _ = secrets.redact(head + "\n".join(sections))
+    return Result(text, total, layers)

