@@ -27,9 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tiergit.core import bpe  # noqa: E402
-
-from tiergit.shell import tokens
 from tiergit.core.merge import MAX_MERGE_BYTES, merge_texts  # noqa: E402
+from tiergit.shell import tokens
 
 
 def timed(fn) -> float:

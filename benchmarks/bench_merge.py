@@ -25,10 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 CORPUS = Path(os.environ.get("TIERGIT_CORPUS", ROOT.parent / "shared" / "corpus"))
 
-from tiergit.features import install  # noqa: E402
-
 from tiergit.core import parse
 from tiergit.core.merge import merge_texts  # noqa: E402
+from tiergit.features import install  # noqa: E402
 
 
 def versions(base: str) -> tuple[str, str]:

@@ -24,6 +24,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from realstore import CORPUS  # noqa: E402
+
 from tiergit.features import install  # noqa: E402
 
 # As installed: bytecode reused between driver processes (see bench_scale.py).

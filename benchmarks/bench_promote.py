@@ -26,12 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tiergit.shell import logs  # noqa: E402
-
-from tiergit.core import parse
-
-from tiergit.features.promotion import promote
 from tiergit.commands.promote import render  # noqa: E402
+from tiergit.core import parse
+from tiergit.features.promotion import promote
+from tiergit.shell import logs  # noqa: E402
 from tiergit.shell.store import Store  # noqa: E402
 
 WORDS = ("token cache gateway broker tenant deploy schema migration retry timeout queue worker pod "

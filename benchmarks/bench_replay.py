@@ -21,12 +21,11 @@ PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 sys.path.insert(0, str(PROJECT / "tests"))
 
-from tiergit.shell import config, tokens  # noqa: E402
+import replay  # noqa: E402
 
 from tiergit.core import parse
-
 from tiergit.features import session
-import replay  # noqa: E402
+from tiergit.shell import config, tokens  # noqa: E402
 
 CORPUS = Path(os.environ.get("TIERGIT_CORPUS", PROJECT.parent / "shared" / "corpus"))
 

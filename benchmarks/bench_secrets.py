@@ -22,6 +22,7 @@ sys.path.insert(0, str(PROJECT / "tests"))
 sys.path.insert(0, str(PROJECT))
 
 import labelled  # noqa: E402
+
 from tiergit.core import secrets  # noqa: E402
 
 

@@ -37,10 +37,10 @@ from __future__ import annotations
 import argparse
 import re
 import statistics
-import time
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from datetime import timedelta
 from pathlib import Path
@@ -49,13 +49,12 @@ PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 sys.path.insert(0, str(PROJECT / "tests"))
 
-from tiergit.shell import config, tokens  # noqa: E402
+import replay  # noqa: E402
 
 from tiergit.features import context, retention, session
-
 from tiergit.features.importing import importer
+from tiergit.shell import config, tokens  # noqa: E402
 from tiergit.shell.store import Store  # noqa: E402
-import replay  # noqa: E402
 
 CORPUS = PROJECT.parent / "shared" / "corpus"
 if not CORPUS.is_dir():

@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 
 from tiergit.core import parse
-
 from tiergit.features.importing import squad_sync
 from tiergit.shell.store import Store
 

@@ -25,14 +25,13 @@ PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 sys.path.insert(0, str(PROJECT / "tests"))
 
+import replay  # noqa: E402
+
 from tiergit.core import charts  # noqa: E402
-
-from tiergit.shell import config
-
 from tiergit.features import context, session
+from tiergit.shell import config
 from tiergit.shell.store import Store  # noqa: E402
 from tiergit.shell.tokens import count_text  # noqa: E402
-import replay  # noqa: E402
 
 CORPUS = PROJECT.parent / "shared" / "corpus"
 DEFAULT_AGENT = CORPUS / "martinopedal_azure-analyzer" / "replay" / "atlas"

@@ -10,9 +10,10 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import labelled
-from tiergit.features.promotion import candidates, gate, scoring
-from tiergit.features import compact, transcript
+
 from tiergit.core import parse
+from tiergit.features import compact, transcript
+from tiergit.features.promotion import candidates, gate, scoring
 
 KEEP = {"decision", "rule", "fact", "correction", "permission", "error", "open"}
 PROMOTABLE = {"decision", "rule", "fact", "correction"}

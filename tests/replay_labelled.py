@@ -16,9 +16,10 @@ from pathlib import Path
 
 import judge_eval as je
 import labelled
-from tiergit.shell import config
+
 from tiergit.core import parse
 from tiergit.features import session
+from tiergit.shell import config
 
 WHEN = datetime(2026, 6, 1, 12, tzinfo=timezone.utc)
 

@@ -15,11 +15,11 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import yaml
-from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 from conftest import PROJECT, git, write
+from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 
-from tiergit.shell import logs
 from tiergit.core.parse import item_id
+from tiergit.shell import logs
 from tiergit.shell.store import Store
 
 ACTION = yaml.safe_load((PROJECT / "action.yml").read_text())

@@ -107,8 +107,8 @@ def test_check_fix_archives_oldest_entries_until_the_cold_tier_fits(squad_repo):
 def test_archived_cold_items_stay_promotion_candidates(squad_repo):
     """Cold entries expire at 30 days, the age at which they become promotable: `promote`
     still finds them in the archive (until the archive month leaves the tree)."""
-    from tiergit.shell import logs
     from tiergit.core.parse import item_id
+    from tiergit.shell import logs
     from tiergit.shell.store import Store
 
     repo = squad_repo

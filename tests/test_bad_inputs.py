@@ -3,7 +3,6 @@ naming file and line, exit 1 (a failed check) or 2 (bad usage), no traceback, no
 from __future__ import annotations
 
 import pytest
-
 from conftest import git, tiergit, write
 
 COLD = ".squad/memory/cold/picard.md"

@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tiergit.core import bpe
-
 from tiergit.shell import tokens
 
 

@@ -10,10 +10,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import PROJECT, git, tiergit, write
 
-from tiergit.core.charts import mermaid_budget_chart, mermaid_tier_sizes
+from tiergit.core.charts import mermaid_budget_chart
+from tiergit.features.statusmodel import mermaid_tier_sizes
 from tiergit.shell.store import Store
 
 JS = PROJECT / "tests" / "js"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import PROJECT, git, tiergit, write
+
 from tiergit.shell import tokens
 
 HOT = ".squad/memory/hot/picard.md"

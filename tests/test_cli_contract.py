@@ -16,8 +16,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import PROJECT, git, tiergit
+
 from tiergit.cli import main
 
 

@@ -7,9 +7,10 @@ from datetime import date
 
 import pytest
 from conftest import commit, git, ok, tiergit, write
-from tiergit.features.promotion import openclaw_format
+
 from tiergit.core import parse
 from tiergit.features.importing.squad_compat import agent_slug, two_layer_notes
+from tiergit.features.promotion import openclaw_format
 
 TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"   # split so this file holds no token
 

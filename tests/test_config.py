@@ -4,10 +4,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import git, tiergit
-from tiergit.shell import config
+
 from tiergit.errors import TiergitError
+from tiergit.shell import config
 
 
 def load_text(repo: Path, text: str) -> config.Config:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tiergit.features import compact
-
 from tiergit.core import durable_shape, parse
+from tiergit.features import compact
 
 SHAPED = [
     ("- TDD non-negotiable for Domain/Application changes", "rule"),

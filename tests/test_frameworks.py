@@ -13,9 +13,8 @@ import re
 from datetime import date, timedelta
 from pathlib import Path
 
-import pytest
-
 import frameworks
+import pytest
 from conftest import commit, git, ok, tiergit, write
 
 pytestmark = [

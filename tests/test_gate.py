@@ -8,9 +8,14 @@ from datetime import date, timedelta
 import pytest
 from conftest import tiergit, write
 
-from tiergit.shell import logs
-from tiergit.features.promotion.gate import command_with_metadata, ephemeral, instructs_model, raw_output
 from tiergit.core.parse import item_id
+from tiergit.features.promotion.gate import (
+    command_with_metadata,
+    ephemeral,
+    instructs_model,
+    raw_output,
+)
+from tiergit.shell import logs
 from tiergit.shell.store import Store
 
 OLD = (date.today() - timedelta(days=60)).isoformat()

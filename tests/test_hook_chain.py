@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import git, tiergit, write
+
 from tiergit.features import install as install_mod
 
 HOT = ".squad/memory/hot/picard.md"

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-
 from conftest import git
 
 HOT, COLD = ".squad/memory/hot/picard.md", ".squad/memory/cold/picard.md"

@@ -6,6 +6,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from conftest import git, tiergit, write
+
 from tiergit.core import parse
 from tiergit.features.importing import staged
 from tiergit.shell.store import Store

@@ -9,11 +9,11 @@ import statistics
 from pathlib import Path
 
 import pytest
-
 from conftest import CORPUS, git, tiergit
-from tiergit.features.importing import importer
+
 from tiergit.core import parse
 from tiergit.features import recall, recall_index
+from tiergit.features.importing import importer
 from tiergit.shell.store import Store
 
 pytestmark = pytest.mark.corpus

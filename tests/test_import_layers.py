@@ -1,7 +1,11 @@
 """The import-layer contract, read from the AST of every module under tiergit/ (no import runs).
 
-- Only the entry (`tiergit/cli.py`, `tiergit/__main__.py`) and `tiergit/commands/` import
-  `tiergit.commands`: lower layers never reach up into a command.
+- The folder is the layer, and imports point down (module-level and lazy alike):
+  entry (`cli.py`, `__main__.py`, `outfile.py`) → `commands/` → `features/` → `core/`;
+  `shell/` (the world: git, files, locks, caches, clock, GitHub) is imported only by
+  `features/` and the entry, and itself imports only `core/`; `errors.py` is for everyone.
+- `core/` is pure: no os, subprocess, files, sqlite, pickle or clock — text, config and
+  dataclasses in, plans, findings and dataclasses out.
 - No import cycle between tiergit modules through module-level imports. Imports inside
   functions (lazy) are reported separately: cycles through them are listed in
   KNOWN_LAZY_CYCLES, which may only shrink.
@@ -14,7 +18,19 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tiergit"
-ENTRY = {"tiergit.cli", "tiergit.__main__"}
+ENTRY = {"tiergit.cli", "tiergit.__main__", "tiergit.outfile"}
+BASE = {"tiergit", "tiergit.errors"}
+# What each layer may import (besides itself and BASE).
+MAY_IMPORT = {
+    "entry": {"entry", "commands", "features", "shell", "core"},
+    "commands": {"commands", "features", "core", "entry"},
+    "features": {"features", "shell", "core"},
+    "shell": {"shell", "core"},
+    "core": {"core"},
+}
+# The standard library's doors to the world, closed to core/ (json and datetime's types are fine).
+WORLD = {"os", "subprocess", "shutil", "sqlite3", "tempfile", "fcntl", "signal", "socket", "pickle", "time",
+         "pathlib", "glob", "io", "urllib", "http", "importlib"}
 HOOK_ENTRY = ("tiergit.features.hookrun", "tiergit.shell.hookgate", "tiergit.shell.git", "tiergit.shell.statedir", "tiergit.features.driverrun")
 HEAVY = ("click", "tiktoken", "yaml", "markdown_it")
 # Cycles that close only through an import inside a function. Each is a debt: remove the
@@ -197,3 +213,61 @@ def test_the_single_homes_are_stdlib_leaves() -> None:
     for name in ("tiergit.shell.clock", "tiergit.shell.statedir", "tiergit.shell.resources", "tiergit.core.patterns"):
         outside = sorted(t for t in top[name] if t.startswith("tiergit") or t not in sys.stdlib_module_names)
         assert outside == [], f"{name} imports {outside}"
+
+
+def layer_of(name: str) -> str | None:
+    if name in ENTRY:
+        return "entry"
+    if name in BASE or name.startswith("tiergit.templates"):
+        return None
+    for layer in ("commands", "features", "shell", "core"):
+        if name == f"tiergit.{layer}" or name.startswith(f"tiergit.{layer}."):
+            return layer
+    raise AssertionError(f"{name}: not in a layer folder (core/, shell/, features/, commands/) or the entry")
+
+
+def test_every_module_lives_in_a_layer() -> None:
+    for name in modules():
+        layer_of(name)
+
+
+def test_imports_point_down_the_layers() -> None:
+    top, lazy = graph()
+    offenders = []
+    for m in sorted(top):
+        here = layer_of(m)
+        if here is None:
+            continue
+        for t in sorted(top[m] | lazy[m]):
+            if not t.startswith("tiergit"):
+                continue
+            there = layer_of(t)
+            if there is not None and there != here and there not in MAY_IMPORT[here]:
+                offenders.append(f"{m} ({here}) -> {t} ({there})")
+    assert offenders == [], "imports against the layers:\n" + "\n".join(offenders)
+
+
+def test_core_never_touches_the_world() -> None:
+    """core/ imports no os/subprocess/files/sqlite/pickle/clock, and never asks for today."""
+    top, lazy = graph()
+    offenders = [f"{m} imports {t}" for m in sorted(top) if layer_of(m) == "core"
+                 for t in sorted(top[m] | lazy[m]) if t in WORLD]
+    for name, path in modules().items():
+        if layer_of(name) != "core":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr in ("today", "now", "utcnow", "getenv") and \
+                    isinstance(node.func.value, ast.Name) and node.func.value.id in ("date", "datetime", "os"):
+                offenders.append(f"{name}:{node.lineno} calls {node.func.value.id}.{node.func.attr}()")
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "open":
+                offenders.append(f"{name}:{node.lineno} calls open()")
+    assert offenders == [], "core/ touches the world:\n" + "\n".join(offenders)
+
+
+def test_the_layer_check_sees_a_wrong_way_import(tmp_path: Path) -> None:
+    """A core module importing shell, and a command importing shell, are both reported."""
+    assert "shell" not in MAY_IMPORT["core"] and "shell" not in MAY_IMPORT["commands"]
+    assert layer_of("tiergit.core.parse") == "core" and layer_of("tiergit.features.promotion.gate") == "features"
+    assert layer_of("tiergit.outfile") == "entry" and layer_of("tiergit.errors") is None
+

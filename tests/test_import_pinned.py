@@ -10,8 +10,8 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
-
 from conftest import CORPUS, HAVE_CORPUS, git, tiergit, write
+
 from tiergit.core import parse
 
 ARCHIVE = ".squad/memory/archive"

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from session_helpers import squad_store  # noqa: F401
 from conftest import tiergit, write
+from session_helpers import squad_store  # noqa: F401
 
 
 def test_instructions_are_filled_in_for_the_agent(squad_store: Path) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from tiergit.core import dreams, judge, parse
-
 from tiergit.features.promotion import gate
 
 

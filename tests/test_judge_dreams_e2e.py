@@ -10,11 +10,11 @@ import json
 import re
 
 import pytest
-
 from conftest import CORPUS, commit, corpus_files, git, ok, tiergit, write
+
 from tiergit.core import judge
-from tiergit.shell import logs
 from tiergit.features.promotion import openclaw_format
+from tiergit.shell import logs
 from tiergit.shell.store import Store
 
 METADATA = re.compile(r"(?i)confidence\s*[:=]|status\s*[:=]\s*(?:staged|promoted|rejected)|\[likely_durable\]|"

@@ -2,10 +2,9 @@
 parts separately; lines written by the team run everywhere, corpus references where the corpus is."""
 from __future__ import annotations
 
-import pytest
-
 import judge_eval as je
 import labelled
+import pytest
 from conftest import CORPUS
 
 

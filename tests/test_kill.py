@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
-
 import killharness as kh
+import pytest
 
 KILLS = 3
 
@@ -28,8 +27,8 @@ def test_kill_then_rerun_matches_an_uninterrupted_run(name, tmp_path):
 def test_rerun_completes_a_write_a_kill_left_half_done(squad_repo):
     """The state a kill between two renames leaves: the journal written, the archive month
     written, cold not yet rewritten. The next mutating command rolls it forward first."""
-    from tiergit.shell import journal
     from tiergit.features.plan import Change
+    from tiergit.shell import journal
 
     cold = squad_repo / ".squad" / "memory" / "cold" / "picard.md"
     cold.parent.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import anyio
 import pytest
-
 from conftest import git, tiergit, write
 
 pytest.importorskip("mcp", reason="the mcp extra: pip install 'tiergit[mcp]'")

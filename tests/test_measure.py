@@ -5,6 +5,7 @@ import json
 from datetime import date, timedelta
 
 from conftest import tiergit, write
+
 from tiergit.features import measure
 from tiergit.shell.store import Store
 from tiergit.shell.tokens import count_text

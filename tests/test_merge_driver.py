@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 from conftest import git, tiergit, write
+from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 
 from tiergit.core import parse
 

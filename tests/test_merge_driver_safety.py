@@ -8,9 +8,19 @@ import sys
 import time
 from pathlib import Path
 
-from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 from conftest import git
-from test_merge_driver import CAPCOM, COLD, NO_HOOKS, branch_with, commit_all, merge, seeded, session_entry
+from delivery_fixtures import squad_repo, squad_template  # noqa: F401
+from test_merge_driver import (
+    CAPCOM,
+    COLD,
+    NO_HOOKS,
+    branch_with,
+    commit_all,
+    merge,
+    seeded,
+    session_entry,
+)
+
 from tiergit.shell.fsutil import store_lock_path
 
 HOLD = """

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import commit, git, ok, tiergit, write
+
 from tiergit.core import mergederived, parse
-from tiergit.features import session
-from tiergit.features import driverrun
 from tiergit.core.merge import merge_texts
+from tiergit.features import driverrun, session
 
 COLD = ".squad/memory/cold/picard.md"
 BASE = ("# Cold memory · picard\n\n"

@@ -14,12 +14,12 @@ import random
 import subprocess
 from pathlib import Path
 
-import pytest
-
 import merge_model as mm
+import pytest
 from conftest import corpus_files
-from tiergit.features import install
+
 from tiergit.core.merge import merge_texts
+from tiergit.features import install
 
 FIXTURES = Path(__file__).parent / "fixtures"
 HAND_SEEDS = sorted((FIXTURES / "merge").glob("*.md")) + sorted((FIXTURES / "squad").rglob("*.md"))

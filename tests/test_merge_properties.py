@@ -19,10 +19,9 @@ from conftest import CORPUS, HAVE_CORPUS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tiergit.features import install
-
 from tiergit.core import parse
 from tiergit.core.merge import merge_texts
+from tiergit.features import install
 
 # Hand-written seeds run everywhere; with the corpus, real files join them.
 SEEDS = sorted((Path(__file__).parent / "fixtures" / "squad").rglob("*.md"))

@@ -1,8 +1,8 @@
 """The pure merge (`merge_texts`) and the driver's file handling, without git merge around them."""
 from __future__ import annotations
 
-from tiergit.features.driverrun import run_driver
 from tiergit.core.merge import merge_texts
+from tiergit.features.driverrun import run_driver
 
 BASE = "# Cold\n\n### 2026-05-01: first\n\n- one\n"
 

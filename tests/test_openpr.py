@@ -10,12 +10,12 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
-from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 from conftest import git, tiergit, write
+from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 from test_action import seed_candidates
 
-from tiergit.shell import logs
 from tiergit.core.parse import item_id
+from tiergit.shell import logs
 from tiergit.shell.store import Store
 
 OLD = (date.today() - timedelta(days=40)).isoformat()

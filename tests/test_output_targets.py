@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import git
+
 from tiergit.core.prbody import MARKER
 
 TIMEOUT = 30   # a FIFO opened for writing would block forever: the run must end well before

@@ -28,7 +28,7 @@ def norm(name: str) -> str:
 
 
 # Modules that may import an optional extra's packages (and are only loaded by the command that needs them).
-EXTRA_MODULES = {"mcp": {"commands/mcp.py"}}
+EXTRA_MODULES = {"mcp": {"features/mcp.py", "commands/mcp.py"}}
 
 
 def imported_top_levels(only: set[str] | None = None, skip: set[str] = frozenset()) -> set[str]:

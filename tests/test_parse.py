@@ -7,11 +7,11 @@ import time
 from datetime import date
 
 import pytest
-
 from conftest import git, write
-from tiergit.features import age
+
 from tiergit.core import parse
 from tiergit.errors import InputError
+from tiergit.features import age
 
 DOC = """\
 ---

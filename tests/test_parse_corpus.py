@@ -11,8 +11,8 @@ entries at `##` (`## 2026-04-21 - …`), so its dated `###` under `## Core Conte
 from __future__ import annotations
 
 import pytest
-
 from conftest import CORPUS, HAVE_CORPUS
+
 from tiergit.core import parse
 
 pytestmark = pytest.mark.corpus

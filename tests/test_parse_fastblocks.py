@@ -6,8 +6,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-
 from conftest import corpus_files
+
 from tiergit.core import parse
 
 EDGE_CASES = [

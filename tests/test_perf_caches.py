@@ -10,8 +10,9 @@ from datetime import date
 from pathlib import Path
 
 from conftest import commit, git, ok, tiergit, write
-from tiergit.shell import blame_cache, listing
+
 from tiergit.features import recall_index
+from tiergit.shell import blame_cache, listing
 from tiergit.shell.store import Store
 
 ROOT = Path(".squad") / "memory"
@@ -158,8 +159,8 @@ def test_history_walk_dates_lines_like_blame_without_running_blame(squad_repo: P
         write(other, _cold("riker", lines[:1]))
         git(squad_repo, "add", "-A")
         git(squad_repo, "commit", "-q", "--no-verify", "-m", day, env={"GIT_AUTHOR_DATE": f"{day}T10:00:00Z"})
-    from tiergit.shell import git as tgit
     from tiergit.features.history import pathspecs
+    from tiergit.shell import git as tgit
 
     store = Store.open(squad_repo)
     cache = blame_cache.BlameCache.for_repo(squad_repo, pathspecs(store.config))

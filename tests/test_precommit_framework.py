@@ -14,7 +14,6 @@ import subprocess
 import sys
 
 import yaml
-
 from conftest import PROJECT, git, tiergit, write
 from offline_build import lend, source_checkout
 

@@ -3,11 +3,10 @@ branch -> commit -> PR body -> a reviewer deletes one item -> merge -> `review s
 rejected item is never proposed again."""
 from __future__ import annotations
 
-import pytest
-
 import json
 from datetime import date, timedelta
 
+import pytest
 from conftest import git, tiergit, write
 
 from tiergit.shell import logs

@@ -8,10 +8,9 @@ from datetime import date, timedelta
 import pytest
 from conftest import git, tiergit, write
 
-from tiergit.shell import logs
-
 from tiergit.core import parse
 from tiergit.core.parse import item_id
+from tiergit.shell import logs
 from tiergit.shell.store import Store
 
 OLD = (date.today() - timedelta(days=40)).isoformat()

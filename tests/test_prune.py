@@ -9,12 +9,11 @@ from pathlib import Path
 
 from conftest import git, ok, tiergit, write
 
-from tiergit.shell import config, logs
-
 from tiergit.core import parse
 from tiergit.features.budget import line_count
 from tiergit.features.promotion.prune import fit_cuts, prune_events
 from tiergit.features.retention import cut_lines
+from tiergit.shell import config, logs
 from tiergit.shell.store import Store
 
 TODAY = date(2026, 6, 30)

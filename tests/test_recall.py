@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 from conftest import git, tiergit, write
+
 from tiergit.features import recall, recall_index
 from tiergit.shell.store import Store
 

@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import tiergit, write
 from test_recall import _store
+
 from tiergit.features import recall_fast
 
 FULL = {"TIERGIT_RECALL_FAST": "0"}

@@ -5,6 +5,7 @@ import json
 import re
 
 from conftest import tiergit, write
+
 from tiergit.core import query, snippet
 
 COLD = """# data

@@ -5,7 +5,6 @@ import importlib.util
 import json
 
 import pytest
-
 from conftest import CORPUS, PROJECT
 
 pytestmark = pytest.mark.corpus

@@ -6,7 +6,6 @@ docs/judge.md)."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import CORPUS, HAVE_CORPUS
 
 pytestmark = pytest.mark.corpus

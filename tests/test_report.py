@@ -7,9 +7,8 @@ from html.parser import HTMLParser
 
 from conftest import git, tiergit, write
 
-from tiergit.shell import logs
-
 from tiergit.features import report
+from tiergit.shell import logs
 from tiergit.shell.store import Store
 
 MEM = ".squad/memory"

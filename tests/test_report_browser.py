@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import git, tiergit, write
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -6,8 +6,8 @@ from datetime import date, timedelta
 
 from conftest import git, tiergit, write
 
-from tiergit.shell import logs
 from tiergit.core.parse import item_id
+from tiergit.shell import logs
 from tiergit.shell.store import Store
 
 OLD = (date.today() - timedelta(days=50)).isoformat()

@@ -7,9 +7,13 @@ from datetime import date
 
 from conftest import tiergit, write
 
-from tiergit.shell import logs
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END
-from tiergit.features.promotion.review_loop import clear_staging, decided, plan_prune_sync
+from tiergit.features.promotion.review_loop import (
+    clear_staging,
+    decided,
+    plan_prune_sync,
+)
+from tiergit.shell import logs
 from tiergit.shell.store import Store
 
 DREAMS = (

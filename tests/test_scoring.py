@@ -8,9 +8,15 @@ from datetime import date, timedelta
 import pytest
 from conftest import tiergit, write
 
-from tiergit.shell import logs
 from tiergit.core.parse import item_id
-from tiergit.features.promotion.scoring import DEFAULT_WEIGHTS, concepts, recall_stats, score, weights_of
+from tiergit.features.promotion.scoring import (
+    DEFAULT_WEIGHTS,
+    concepts,
+    recall_stats,
+    score,
+    weights_of,
+)
+from tiergit.shell import logs
 from tiergit.shell.store import Store
 
 TODAY = date(2026, 6, 1)

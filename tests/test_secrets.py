@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 import labelled
+import pytest
 from conftest import CORPUS, PROJECT, git, tiergit, write
-from tiergit.features.promotion import gate
+
 from tiergit.core import secrets
+from tiergit.features.promotion import gate
 
 
 def kinds(text: str) -> list[str]:

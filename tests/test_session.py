@@ -4,11 +4,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from session_helpers import squad_store  # noqa: F401
 from conftest import git, tiergit, write
-from tiergit.shell import config
+from session_helpers import squad_store  # noqa: F401
+
 from tiergit.core import parse
 from tiergit.features import session
+from tiergit.shell import config
 
 HOT = ".squad/memory/hot/picard.md"
 COLD = ".squad/memory/cold/picard.md"

@@ -5,9 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tiergit.features import compact
-
 from tiergit.core import parse
+from tiergit.features import compact
 
 WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8)
 SENTENCE = st.lists(WORD, min_size=1, max_size=12).map(lambda ws: " ".join(ws).capitalize() + ".")
@@ -46,9 +45,10 @@ def test_items_already_in_cold_are_not_written_again(sections) -> None:
 
 
 def test_a_decision_repeating_the_task_line_is_still_kept(tmp_path) -> None:
-    from tiergit.shell import config
-    from tiergit.features import session
     from conftest import tiergit
+
+    from tiergit.features import session
+    from tiergit.shell import config
 
     repo = tmp_path
     import subprocess

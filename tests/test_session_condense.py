@@ -7,9 +7,8 @@ from datetime import datetime, timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tiergit.features import compact, session
-
 from tiergit.core import parse
+from tiergit.features import compact, session
 from tiergit.shell.tokens import count_text
 
 ENC = "cl100k_base"

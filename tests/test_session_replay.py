@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import CORPUS, HAVE_CORPUS, git, tiergit
+
+from tiergit.core import parse
 from tiergit.features import budget, session
 from tiergit.shell import config, tokens
-from tiergit.core import parse
 
 sys.path.insert(0, str(Path(__file__).parent))
 import replay  # noqa: E402

@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from session_helpers import squad_store  # noqa: F401
 from conftest import tiergit, write
-from tiergit.shell import config
+from session_helpers import squad_store  # noqa: F401
+
 from tiergit.core import parse
 from tiergit.features import session
+from tiergit.shell import config
 
 FIXTURES = Path(__file__).parent / "fixtures" / "summarizers"
 HOT = ".squad/memory/hot/picard.md"

@@ -8,11 +8,11 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-
 from conftest import git, write
+
+from tiergit.core import patterns
 from tiergit.features import checks
 from tiergit.shell import clock, resources, statedir
-from tiergit.core import patterns
 from tiergit.shell.store import Store
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tiergit"

@@ -7,7 +7,12 @@ import json
 import pytest
 from conftest import tiergit, write
 
-from tiergit.features.spawn_template import ESCALATION, checklist, escalation, trim_recent
+from tiergit.features.spawn_template import (
+    ESCALATION,
+    checklist,
+    escalation,
+    trim_recent,
+)
 
 HOT = """# Hot memory · picard
 

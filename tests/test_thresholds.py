@@ -11,18 +11,14 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-
 from conftest import git
 
-from tiergit.features import budget, retention, transcript
-
-from tiergit.shell import config
-
-from tiergit.features.promotion import dream_health, gate
-
 from tiergit.core import parse
+from tiergit.features import budget, retention, transcript
+from tiergit.features.promotion import dream_health, gate
 from tiergit.features.promotion.candidates import Candidate
 from tiergit.features.promotion.scoring import Score
+from tiergit.shell import config
 
 TODAY = date(2026, 6, 30)
 

@@ -8,10 +8,10 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS, git, tiergit, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, git, tiergit, write
 from tiergit.shell import tokens
 
 OFFLINE_ENV = {  # any network attempt would fail fast

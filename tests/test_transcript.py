@@ -4,8 +4,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from session_helpers import squad_store  # noqa: F401
 from conftest import tiergit, write
+from session_helpers import squad_store  # noqa: F401
+
 from tiergit.core import parse
 from tiergit.features import transcript
 

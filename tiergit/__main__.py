@@ -12,7 +12,9 @@ if __name__ == "__main__":
         # git runs the driver once per file: no click, parser only for a real entry merge.
         from tiergit.features.driverrun import main as driver_main
 
-        sys.exit(driver_main(args[1:]))
+        code = driver_main(args[1:])
+        if code is not None:
+            sys.exit(code)
     if args[:1] == ["recall"]:
         # agents ask once per question: a fresh index is answered without click or the config
         from tiergit.features.recall_fast import main as recall_main

@@ -26,13 +26,12 @@ def archive(ctx: click.Context, do_apply: bool, show_diff: bool, as_json: bool) 
       tiergit archive            # preview
       tiergit archive --apply && git add -A && git commit -m "tiergit archive"
     """
+    from tiergit.features import plan as plan_mod
     from tiergit.features import retention
-    from tiergit.shell import clock
-    from tiergit.shell.fsutil import store_lock_if
 
     store = open_store(ctx)
-    with store_lock_if(store.repo, do_apply):
-        plan = retention.plan_archive(store, clock.today())
+    with plan_mod.locked(store.repo, do_apply):
+        plan = retention.plan_archive(store)
         written = plan.apply(store.repo) if do_apply else []
     if as_json:
         echo_json({**plan.as_dict(), "applied": do_apply, "written": written})
@@ -54,6 +53,7 @@ def restore(ctx: click.Context, path: str, do_apply: bool, as_json: bool) -> Non
     Example:
       tiergit restore .squad/memory/archive/2026-04/cold/picard.md --apply
     """
+    from tiergit.features import plan as plan_mod
     from tiergit.features import retention
 
     store = open_store(ctx)
@@ -61,9 +61,7 @@ def restore(ctx: click.Context, path: str, do_apply: bool, as_json: bool) -> Non
     if rel in ("", ".") or (store.repo / rel).is_dir():
         raise TiergitError(f"{path or repr(path)}: is a folder; restore brings back one file",
                            "name a file in it (`git log --stat -- FOLDER` lists the files it held)")
-    from tiergit.shell.fsutil import store_lock_if
-
-    with store_lock_if(store.repo, do_apply):
+    with plan_mod.locked(store.repo, do_apply):
         plan = retention.restore(store, rel)
         written = plan.apply(store.repo) if do_apply else []
     if as_json:

@@ -34,21 +34,11 @@ def audit(ctx: click.Context, do_apply: bool, pr_body: Path | None, as_json: boo
       git switch -c tiergit/promote && tiergit audit --apply --pr-body body.md
     """
     from tiergit.features.promotion import audit as audit_mod
-    from tiergit.shell import logs
-    from tiergit.shell import clock
-    from tiergit.shell.outfile import check_output
+    from tiergit.outfile import check_output
 
     check_output(pr_body, "--pr-body", json_too=as_json)   # refused before the cut, not after it
     store = open_store(ctx)
-    today = clock.today()
-    from tiergit.shell.fsutil import store_lock_if
-
-    # Planned and applied under one lock: two audits at once would archive the same cut twice.
-    with store_lock_if(store.repo, do_apply):
-        findings, plan, events = audit_mod.plan_audit(store, today)
-        written = plan.apply(store.repo) if do_apply else []
-        if do_apply:
-            logs.append(store, logs.REVIEWS, events)
+    findings, plan, events, written, today = audit_mod.run(store, do_apply)
     if pr_body is not None and findings:
         _append_body(pr_body, findings)
     if as_json:
@@ -70,16 +60,10 @@ def audit(ctx: click.Context, do_apply: bool, pr_body: Path | None, as_json: boo
 
 def _append_body(path: Path, findings) -> None:
     """A section for the promotion PR: what the cut removes, and how to keep a line."""
-    from tiergit.shell.fsutil import atomic_write
+    from tiergit.outfile import append_output
 
     rows = [f"| `{f.path}:{f.line}` | {f.text[:70].replace('|', '/')} | {f.reason} |" for f in findings]
     section = ("\n## Proposed for the archive (audit)\n\n"
                "To keep an item, restore its line in this PR before merging.\n\n"
                "| where | item | why |\n| --- | --- | --- |\n" + "\n".join(rows) + "\n")
-    from tiergit.shell.outfile import is_stdout
-
-    if is_stdout(path):   # `-`: the section alone, after the report
-        click.echo(section, nl=False)
-        return
-    old = path.read_text(encoding="utf-8") if path.is_file() else ""
-    atomic_write(path, old + section)
+    append_output(path, section)   # `-`: the section alone, after the report

@@ -5,8 +5,8 @@ import os
 
 import click
 
-from tiergit.shell import diagnostics
 from tiergit.cli import echo_json, open_store
+from tiergit.core import diagnostics
 from tiergit.errors import TiergitError
 
 
@@ -38,7 +38,12 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
       tiergit check --all --format github    # annotations in a workflow
       tiergit check --hooks                  # hooks installed, chained, not cut short
     """
-    from tiergit.features.checkrun import findings_of, run_checks, staged_sources, worktree_sources
+    from tiergit.features.checkrun import (
+        findings_of,
+        run_checks,
+        staged_sources,
+        worktree_sources,
+    )
 
     if hooks:
         _check_hooks(ctx, "json" if as_json else fmt)
@@ -82,10 +87,12 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
             click.echo(diagnostics.summary_line(findings, len(reports)))
     summary = diagnostics.summary_markdown(findings, len(reports))
     if os.environ.get("GITHUB_STEP_SUMMARY"):
-        from tiergit.core.charts import summary_chart
+        from tiergit.features.statusmodel import summary_chart
 
         summary += "\n" + summary_chart(store)
-    diagnostics.write_step_summary(summary)
+    from tiergit.features.checkrun import write_step_summary
+
+    write_step_summary(summary)
     if any(f.severity == "critical" for f in findings):
         ctx.exit(1)
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import click
 
-from tiergit.features import history as history_mod
-from tiergit.core.charts import sparkline
 from tiergit.cli import echo_json, open_store
+from tiergit.core.charts import sparkline
+from tiergit.features import history as history_mod
 
 
 def _tok(value: int, exact: bool) -> str:
@@ -64,7 +64,7 @@ def history(ctx: click.Context, since: str | None, agent: str | None, exact: boo
     Example:
       tiergit history --since 2026-05-01 --agent picard
     """
-    from tiergit.shell.config import check_slug
+    from tiergit.core.configschema import check_slug
 
     store = open_store(ctx)
     if agent is not None:

@@ -30,12 +30,11 @@ def import_(ctx: click.Context, layout: str, do_apply: bool, retire_legacy: bool
       tiergit import squad              # preview
       tiergit import squad --apply      # write, then review with git diff
     """
+    from tiergit.features import plan as plan_mod
     from tiergit.features.importing import import_sync, importer, importer_openclaw
 
-    from tiergit.shell.fsutil import store_lock_if
-
     store = open_store(ctx)
-    with store_lock_if(store.repo, do_apply):
+    with plan_mod.locked(store.repo, do_apply):
         if layout == "squad":
             plan, results = importer.plan_squad(store, retire_legacy=retire_legacy)
             agents = [{"agent": r.agent, "source": r.source, "cold_tokens": r.cold_tokens,

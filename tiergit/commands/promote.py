@@ -7,7 +7,6 @@ import click
 
 from tiergit.cli import echo_json, open_store
 
-
 MAX_REJECTED_SHOWN = 50
 
 
@@ -89,23 +88,23 @@ def promote(ctx: click.Context, do_apply: bool, selector: str | None, pr_body: P
       git checkout -b tiergit/promote
       tiergit promote --apply --pr-body /tmp/body.md
     """
-    from tiergit.shell.outfile import check_output
+    from tiergit.outfile import check_output
 
     check_output(pr_body, "--pr-body", json_too=as_json)   # a link, FIFO or device: refused before any work
     store = open_store(ctx)
     if open_pr:
         _check_open_pr(store, pr_body)
         _check_ready(store)   # gh, a remote, not the default branch: refused before any write
-    from tiergit.shell.fsutil import store_lock_if
+    from tiergit.features.plan import locked
 
-    with store_lock_if(store.repo, do_apply and not selector):
+    with locked(store.repo, do_apply and not selector):
         _promote(ctx, store, do_apply, selector, pr_body, limit, show_all, open_pr, as_json)
 
 
 def _promote(ctx: click.Context, store, do_apply: bool, selector: str | None, pr_body: Path | None,
              limit: int | None, show_all: bool, open_pr: bool, as_json: bool) -> None:
-    from tiergit.features.promotion import promote as promote_mod
     from tiergit.core import prbody
+    from tiergit.features.promotion import promote as promote_mod
 
     promo = promote_mod.build(store, limit=limit, explain=selector)
     if selector:
@@ -121,10 +120,10 @@ def _promote(ctx: click.Context, store, do_apply: bool, selector: str | None, pr
         return
     if pr_body is not None:
         from tiergit.features.promotion.audit import themes
+        from tiergit.features.statusmodel import mermaid_tier_sizes
+        from tiergit.outfile import is_stdout, write_output
 
-        from tiergit.shell.outfile import is_stdout, write_output
-
-        body = prbody.render(store, promo, themes(store, promo.today))
+        body = prbody.render(promo, mermaid_tier_sizes(store), themes(store, promo.today))
         if not is_stdout(pr_body):
             write_output(pr_body, body)   # before the apply: a refused target stops the run
     written: list[str] = []
@@ -160,9 +159,9 @@ def _summary(store, promo, do_apply: bool, show_all: bool, err: bool = False) ->
 
 
 def _note_branch(store, err: bool = False) -> None:
-    from tiergit.shell import git
+    from tiergit.features.promotion import delivery
 
-    branch = git.current_branch(store.repo)
+    branch = delivery.current_branch(store)
     if branch in ("main", "master"):
         click.echo(f"note: on {branch}: durable tiers are reviewed, so commit this on a branch "
                    "(git switch -c tiergit/promote) and open a pull request", err=err)
@@ -180,17 +179,15 @@ def _check_open_pr(store, pr_body: Path | None) -> None:
 def _check_ready(store) -> None:
     """The delivery module's own preconditions (gh, a remote, not the default branch), checked
     before anything is written: a refused --open-pr leaves the work tree and the body file as they were."""
-    from tiergit.shell import git, openpr
+    from tiergit.features.promotion import delivery
 
-    openpr.check_ready(store, git.current_branch(store.repo) or "HEAD")
+    delivery.check_ready(store)
 
 
 def _open_pr(store, promo, pr_body: Path | None, written: list[str]) -> None:
-    from tiergit.shell import git, openpr
+    from tiergit.features.promotion import delivery
 
-    branch = git.current_branch(store.repo) or "tiergit/promote"
-    title = f"tiergit: promote {len(promo.accepted)} item(s) into reviewed memory"
-    result = openpr.open_pr(store, branch, title, pr_body, paths=written)
+    result = delivery.open_pr(store, len(promo.accepted), pr_body, written)
     if result:
         click.echo(str(result))
 
@@ -218,12 +215,11 @@ def propose(ctx: click.Context, topic: str, kind: str, agent: str | None, do_app
       tiergit propose --apply --topic auth --kind correction --agent picard \\
         "Tokens are refreshed by the gateway, never by the client"
     """
+    from tiergit.features.plan import locked
     from tiergit.features.promotion import promote as promote_mod
 
     store = open_store(ctx)
-    from tiergit.shell.fsutil import store_lock_if
-
-    with store_lock_if(store.repo, do_apply):
+    with locked(store.repo, do_apply):
         plan = promote_mod.propose(store, topic, text, kind, agent)
         if do_apply:
             plan.apply(store.repo)

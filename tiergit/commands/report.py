@@ -25,7 +25,7 @@ def report(ctx: click.Context, html_path: Path | None, as_json: bool) -> None:
       tiergit report --html memory-report.html
     """
     from tiergit.features import report as report_mod
-    from tiergit.shell.outfile import check_output, is_stdout, write_output
+    from tiergit.outfile import check_output, is_stdout, write_output
 
     if html_path is None and not as_json:
         raise TiergitError("report: nothing to do", "give --html FILE (and/or --json)")

@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from tiergit.features import budget
 from tiergit.cli import echo_json, open_store
+from tiergit.features import budget
 from tiergit.features.statusmodel import MARK, collect, tok_text
-from tiergit.shell.store import Store
+
+if TYPE_CHECKING:
+    from tiergit.shell.store import Store
 
 def add_sparks(store: Store, model: dict, last: int = 20) -> None:
     """Each file's `spark`: its size over its last committed versions (+ the working copy)."""
@@ -74,7 +77,9 @@ def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
         # A stale Dreaming run is the store's health too: the total row says so.
         model["total"]["health"] = budget.worst([model["total"]["health"], extra["promotion"]["health"]])
     model["notes"] = model.get("notes", []) + _hook_notes(store.repo)
-    from tiergit.features.importing.squad_compat import two_layer_notes   # Squad keeps histories off this tree
+    from tiergit.features.importing.squad_compat import (
+        two_layer_notes,  # Squad keeps histories off this tree
+    )
 
     squad = two_layer_notes(store.repo)
     if squad:

@@ -43,7 +43,7 @@ def compact(file: Path, output: Path | None, as_json: bool, tokenizer: str) -> N
     """
     from tiergit.core import parse
     from tiergit.features import transcript as transcript_mod
-    from tiergit.shell.fsutil import atomic_write
+    from tiergit.outfile import write_output
 
     name = str(file)
     try:
@@ -58,7 +58,7 @@ def compact(file: Path, output: Path | None, as_json: bool, tokenizer: str) -> N
     result = transcript_mod.compact(turns, name, tokenizer)
     result.skipped_lines = skipped
     if output is not None:
-        atomic_write(output, result.markdown)
+        write_output(output, result.markdown)
     figures = {"file": name, "turns": result.turns, "skipped_lines": skipped,
                "tokens_in": result.tokens_in, "tokens_out": result.tokens_out,
                "layers": [layer.as_dict() for layer in result.layers],

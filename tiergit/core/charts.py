@@ -1,8 +1,8 @@
 """Charts where users already look: Mermaid for PR bodies and job summaries, unicode
 sparklines for the terminal, inline SVG for the HTML report and the README.
 
-All pure functions of their inputs (except `mermaid_tier_sizes`, which measures the
-store); coordinates are rounded so the same data gives the same bytes.
+All pure functions of their inputs (the charts that measure a store live in
+`features/statusmodel.py`); coordinates are rounded so the same data gives the same bytes.
 """
 from __future__ import annotations
 
@@ -84,24 +84,6 @@ def _warn_percent(row: dict) -> float:
         if pct > best_pct:
             best_pct, best = pct, 100.0 * limit["warn"] / limit["max"]
     return best
-
-
-def mermaid_tier_sizes(store) -> str:
-    """A complete ```mermaid fenced block of every tier's files against their budgets,
-    for PR bodies and $GITHUB_STEP_SUMMARY (GitHub renders it natively)."""
-    from tiergit.features.statusmodel import collect
-
-    return mermaid_budget_chart(budget_rows(collect(store)))
-
-
-def summary_chart(store) -> str:
-    """The tier chart for a job summary, with a caption; '' if the store cannot be measured
-    (the check that writes the summary has already reported why)."""
-    try:
-        block = mermaid_tier_sizes(store)
-    except Exception:  # noqa: BLE001 - a chart never fails a check
-        return ""
-    return "### Memory size against budget\n\n" + block
 
 
 # --- SVG ---------------------------------------------------------------------------------

@@ -8,8 +8,27 @@ Cost: one walk over the config's keys (a few dozen); no imports beyond the stdli
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
+
+from tiergit.errors import TiergitError
+
+CONFIG_NAME = ".tiergit.yml"
+PRESETS = ("squad", "openclaw", "custom")
+SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*\Z")  # \Z: `$` would accept "name\n"
+
+
+def check_slug(name: str, value: str) -> str:
+    if not isinstance(value, str) or not SLUG.match(value):
+        raise TiergitError(
+            f"invalid {name} name {value!r}: must match [a-z0-9][a-z0-9._-]*",
+            "use a plain lowercase name such as 'picard', not a path",
+        )
+    if ".." in value:
+        raise TiergitError(f"invalid {name} name {value!r}: '..' is not allowed",
+                           "use a plain lowercase name such as 'picard'")
+    return value
 
 KINDS = ("decision", "rule", "fact", "correction", "permission", "error", "open", "context", "log")
 SIGNALS = ("relevance", "frequency", "diversity", "recency", "consolidation", "conceptual")

@@ -16,8 +16,16 @@ from typing import Any
 from tiergit.core import mergederived as derived
 from tiergit.core import mergekeys
 from tiergit.core import parse as parse_mod
-from tiergit.core.mergeseq import (Conflict, Out, Piece, adjacency, descending_dates, merge_sequences, render,
-                              sort_new_by_date)
+from tiergit.core.mergeseq import (
+    Conflict,
+    Out,
+    Piece,
+    adjacency,
+    descending_dates,
+    merge_sequences,
+    render,
+    sort_new_by_date,
+)
 
 DEFAULT_LABELS = ("ours", "theirs")
 # Larger files are merged line by line (git merge-file): memory files are capped at 256 KB

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Callable
 
+
 def body_hash(body: str) -> str:
     """Must equal session.body_hash (tests/test_merge_hostile.py checks it)."""
     return hashlib.sha1(body.encode("utf-8")).hexdigest()[:12]

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
-from tiergit.errors import InputError
 from tiergit.core.patterns import TRANSCRIPT_LINE_RE
+from tiergit.errors import InputError
 
 DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 BLOCK_ID_RE = re.compile(r"\s\^(m-[0-9a-z]{4,32})\s*$")
@@ -282,7 +282,9 @@ def split_frontmatter(text: str, path: str = "<text>") -> tuple[str, dict, str]:
         if lines[idx].rstrip("\r\n") in ("---", "..."):
             fm = "".join(lines[: idx + 1])
             yaml_text = "".join(lines[1:idx])
-            from tiergit.core import safeyaml  # PyYAML costs ~25 ms: only files with frontmatter pay it
+            from tiergit.core import (
+                safeyaml,  # PyYAML costs ~25 ms: only files with frontmatter pay it
+            )
 
             try:
                 meta = safeyaml.load(yaml_text) if yaml_text.strip() else {}

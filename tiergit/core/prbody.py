@@ -1,7 +1,6 @@
 """The promotion pull-request body, in Renovate's shape: header, table, details, how to reject."""
 from __future__ import annotations
 
-
 MARKER = "<!-- tiergit:promotion -->"
 
 
@@ -24,15 +23,10 @@ def _table(rows, cap: int) -> list[str]:
     return out
 
 
-def _charts(store) -> list[str]:
-    from tiergit.core.charts import mermaid_tier_sizes  # lazy: it measures the whole store
-
-    return ["", "### Tier sizes", "", mermaid_tier_sizes(store).strip()]
-
-
-def render(store, promo, themes: list[tuple[str, int]] | None = None) -> str:
-    """Markdown for `--pr-body FILE` (identical for identical input), under GitHub's size limit."""
-    charts = _charts(store)
+def render(promo, tier_chart: str, themes: list[tuple[str, int]] | None = None) -> str:
+    """Markdown for `--pr-body FILE` (identical for identical input), under GitHub's size limit.
+    `tier_chart` is the store's Mermaid tier-size block (`statusmodel.mermaid_tier_sizes`)."""
+    charts = ["", "### Tier sizes", "", tier_chart.strip()]
     caps = (200, 100)
     while True:
         text = _render(promo, themes, charts, *caps)

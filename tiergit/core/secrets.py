@@ -12,8 +12,8 @@ import math
 import re
 from bisect import bisect_right
 from collections import Counter
-from itertools import accumulate
 from dataclasses import dataclass
+from itertools import accumulate
 
 PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("AWS access key id", re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}(?![A-Z0-9])")),

@@ -5,13 +5,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from tiergit.shell import git
-
+from tiergit.core.diagnostics import Finding
+from tiergit.errors import InputError
 from tiergit.features import secretscope
 from tiergit.features.checks import FileReport, check_file
+from tiergit.shell import git
 from tiergit.shell.config import Config
-from tiergit.shell.diagnostics import Finding
-from tiergit.errors import InputError
 from tiergit.shell.readsafe import read_regular
 from tiergit.shell.store import Store
 from tiergit.shell.tokens import TokenCache, blob_id
@@ -117,3 +116,15 @@ def run_checks(sources: list[CheckSource], config: Config, cache: TokenCache) ->
 
 def findings_of(reports: list[FileReport]) -> list[Finding]:
     return [f for r in reports for f in r.findings]
+
+
+def write_step_summary(markdown: str) -> None:
+    """Append to $GITHUB_STEP_SUMMARY when running in GitHub Actions."""
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        return
+    try:
+        with open(target, "a", encoding="utf-8") as fh:
+            fh.write(markdown.rstrip("\n") + "\n")
+    except OSError:
+        pass

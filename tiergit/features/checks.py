@@ -3,14 +3,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tiergit.features import budget
-
 from tiergit.core import parse, secrets
-from tiergit.shell.config import Config, Tier
-from tiergit.shell.diagnostics import Finding
-from tiergit.errors import InputError
+from tiergit.core.diagnostics import Finding
 from tiergit.core.fixhint import fix_command
 from tiergit.core.patterns import CONFLICT_EDGE_MARKERS
+from tiergit.errors import InputError
+from tiergit.features import budget
+from tiergit.shell.config import Config, Tier
 from tiergit.shell.tokens import TokenCache
 
 UNITS = {"bytes": "bytes", "tokens": "tokens", "lines": "lines"}

@@ -15,9 +15,17 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
+from tiergit.core.parse import (
+    DURABLE_KINDS,
+    LIST_MARKER_RE,
+    NEVER_COMPRESS,
+    Item,
+    MemoryDoc,
+    classify,
+    clean_text,
+)
 from tiergit.errors import TiergitError
 from tiergit.shell.tokens import count_text
-from tiergit.core.parse import DURABLE_KINDS, LIST_MARKER_RE, NEVER_COMPRESS, Item, MemoryDoc, classify, clean_text
 
 # Kept verbatim: never-compress kinds plus the durable ones (rules and facts are what promotion feeds on).
 KEEP_KINDS = NEVER_COMPRESS | DURABLE_KINDS

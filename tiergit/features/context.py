@@ -14,14 +14,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from tiergit.features import budget
-
-from tiergit.shell import clock, resources
-
 from tiergit.core import parse
-from tiergit.shell.config import check_slug
-from tiergit.errors import TiergitError
+from tiergit.core.configschema import check_slug
 from tiergit.core.prompt_clean import clean as clean_prompt
+from tiergit.errors import TiergitError
+from tiergit.features import budget
+from tiergit.shell import clock, resources
 from tiergit.shell.tokens import count_text
 
 SITUATIONS: dict[str, tuple[str, ...]] = {

@@ -59,10 +59,10 @@ def check_inputs(paths: list[Path]) -> None:
 
 
 def run_driver(base: Path, ours: Path, theirs: Path, path: str) -> dict:
-    from tiergit.shell import fsutil
     from tiergit.core import parse
-    from tiergit.errors import TiergitError
     from tiergit.core.merge import MAX_MERGE_BYTES, merge_texts
+    from tiergit.errors import TiergitError
+    from tiergit.shell import fsutil
 
     check_inputs([base, ours, theirs])
     largest = max(p.stat().st_size for p in (base, ours, theirs))
@@ -88,14 +88,12 @@ def trivial(base: bytes, ours: bytes, theirs: bytes) -> bytes | None:
     return None
 
 
-def main(args: list[str]) -> int:
-    """`python -m tiergit merge-driver BASE OURS THEIRS [PATH]`: exit 0 merged, 1 conflicts."""
+def main(args: list[str]) -> int | None:
+    """`python -m tiergit merge-driver BASE OURS THEIRS [PATH]`: exit 0 merged, 1 conflicts;
+    None for arguments it cannot take, so the CLI explains what is wrong (exit 2)."""
     paths = [Path(a) for a in args[:3]]
     if len(args) not in (3, 4) or any(a.startswith("-") for a in args) or not all(p.exists() for p in paths):
-        from tiergit.cli import main as cli_main   # the CLI explains what is wrong (exit 2)
-
-        cli_main()
-        return 2
+        return None
     from tiergit.errors import TiergitError
 
     try:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from tiergit.shell import git
-from tiergit.shell.diagnostics import Finding
+from tiergit.core.diagnostics import Finding
 from tiergit.errors import TiergitError
 from tiergit.features.plan import Plan
+from tiergit.shell import git
 
 BEGIN = "# tiergit: keep the memory store tracked (a broader rule above ignores part of it)"
 END = "# end tiergit"

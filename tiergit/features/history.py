@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from tiergit.shell import git, progress
-from tiergit.features.budget import line_count
-from tiergit.shell.config import PATH_PLACEHOLDER_RE, Config, _path_regex
 from tiergit.errors import TiergitError
+from tiergit.features.budget import line_count
+from tiergit.shell import git, progress
+from tiergit.shell.config import PATH_PLACEHOLDER_RE, Config, _path_regex
 from tiergit.shell.tokens import TokenCache, estimate
 
 LEGACY = "legacy"

@@ -37,9 +37,10 @@ def gate_patterns(cfg) -> list[str]:
 def pre_commit(repo: Path, as_json: bool = False, staged: list | None = None) -> int:
     """Check the staged memory blobs; 1 refuses the commit. Never touches the index.
     `staged`: `git.staged_changes` when the caller already ran it."""
-    from tiergit.shell import config as config_mod
-    from tiergit.shell import diagnostics, git, hookgate
+    from tiergit.core import diagnostics
     from tiergit.features.checkrun import findings_of, run_checks, staged_sources
+    from tiergit.shell import config as config_mod
+    from tiergit.shell import git, hookgate
     from tiergit.shell.tokens import TokenCache
 
     # The commit's own config: a staged .tiergit.yml, not unstaged edits to it.

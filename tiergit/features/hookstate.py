@@ -13,9 +13,16 @@ import os
 import re
 from pathlib import Path
 
+from tiergit.core.diagnostics import Finding
 from tiergit.shell import git
-from tiergit.shell.diagnostics import Finding
-from tiergit.shell.hookchain import CHAINED, HOOKS, LEGACY, kind_of, shim_version, split_appended
+from tiergit.shell.hookchain import (
+    CHAINED,
+    HOOKS,
+    LEGACY,
+    kind_of,
+    shim_version,
+    split_appended,
+)
 
 FIX = "run `tiergit install` (it keeps every hook it finds and chains it under <hook>.tiergit-chained)"
 

@@ -11,11 +11,18 @@ import sys
 from contextlib import nullcontext
 from pathlib import Path
 
-from tiergit.shell import git, resources
 from tiergit.errors import TiergitError
-from tiergit.shell.fsutil import atomic_write, lock
-from tiergit.shell.hookchain import HOOKS, MARKER_RE, ChainError, Step, plan_install, plan_uninstall
 from tiergit.features.hookstate import framework_runs_tiergit
+from tiergit.shell import git, resources
+from tiergit.shell.fsutil import atomic_write, lock
+from tiergit.shell.hookchain import (
+    HOOKS,
+    MARKER_RE,
+    ChainError,
+    Step,
+    plan_install,
+    plan_uninstall,
+)
 
 MARKER = "tiergit-hook v"
 DRIVER_NAME = "tiergit entry-by-entry memory merge"

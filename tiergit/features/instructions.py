@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from tiergit.core import parse
-
 from tiergit.features import session
 from tiergit.shell.config import Config
 

@@ -17,10 +17,15 @@ import statistics
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from tiergit.shell import clock
-
 from tiergit.core import parse
-from tiergit.features.context import agent_files, legacy_files, read_text, tier_groups, wiki_topics
+from tiergit.features.context import (
+    agent_files,
+    legacy_files,
+    read_text,
+    tier_groups,
+    wiki_topics,
+)
+from tiergit.shell import clock
 from tiergit.shell.tokens import blob_id
 
 
@@ -94,7 +99,7 @@ def legacy_agents(store) -> list[str]:
     """Agents named by legacy files on disk (e.g. .squad/agents/*/history.md)."""
     import re
 
-    from tiergit.shell.config import SLUG
+    from tiergit.core.configschema import SLUG
 
     names = set()
     for pattern in store.config.legacy:
@@ -164,8 +169,8 @@ def spawn_size(store, sizer: Sizer, agent: str) -> tuple[PromptSize | None, str 
     """The task-aware spawn prompt's size for the agent's default task (None for an agent with no tiers yet).
 
     Cost: one `context` build (a recall query over the incrementally refreshed index)."""
-    from tiergit.features import context, knowledge
     from tiergit.errors import TiergitError
+    from tiergit.features import context, knowledge
 
     hot = [p for p, _ in agent_files(store, agent, tier_groups(store.config)["hot"])]
     hot_task = next((t for t in (context.hot_task(sizer.text(p)) for p in hot) if t), None)

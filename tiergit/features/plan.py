@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
-
 @dataclass
 class Change:
     path: str                   # repo-relative
@@ -58,3 +57,11 @@ class Plan:
         from tiergit.shell import journal
 
         return journal.apply_changes(repo, self.title, self.effective)
+
+
+def locked(repo: Path, do_apply: bool):
+    """The store lock for a run that writes (`--apply`); a preview takes none. A command decides
+    and applies inside it, so two writers never interleave (tiergit.shell.fsutil.store_lock_if)."""
+    from tiergit.shell.fsutil import store_lock_if
+
+    return store_lock_if(repo, do_apply)

@@ -18,10 +18,10 @@ import sqlite3
 import textwrap
 from dataclasses import asdict, dataclass, field
 
-from tiergit.features import recall_index
 from tiergit.core import query as query_mod
 from tiergit.core import snippet
 from tiergit.errors import TiergitError
+from tiergit.features import recall_index
 
 WORD_RE = re.compile(r"\w+", re.UNICODE)
 MAX_QUERY_TERMS = 64
@@ -138,7 +138,7 @@ def recall(store, query: str, agent: str | None = None, tiers: list[str] | None 
            log: bool = True) -> tuple[list[Hit], recall_index.RefreshStats]:
     """Refresh the index, search, and append one recall event per hit (unless log=False)."""
     if agent is not None:
-        from tiergit.shell.config import check_slug   # PyYAML: not on recall_fast's path
+        from tiergit.core.configschema import check_slug
 
         check_slug("agent", agent)
     if limit < 1:

@@ -22,12 +22,11 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from tiergit.core.configschema import SLUG  # stdlib only: no PyYAML on this path
+from tiergit.errors import TiergitError
+from tiergit.features import recall_index
 from tiergit.shell import git, listing, statedir
 
-from tiergit.features import recall_index
-from tiergit.errors import TiergitError
-
-SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*\Z")   # config.SLUG, without importing the config
 VALUE_OPTIONS = {"--agent": "agent", "--tier": "tiers", "-n": "limit"}
 FLAGS = {"--full": "full", "--no-log": "no_log", "--json": "as_json"}
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from tiergit.shell import git
-
 from tiergit.features import recall_index
+from tiergit.shell import git
 
 SCHEMA = "CREATE TABLE IF NOT EXISTS history_head (id INTEGER PRIMARY KEY CHECK (id = 1), head TEXT NOT NULL);"
 HISTORY_MTIME = -1   # marks rows of files that live only in git history (files.mtime_ns)

@@ -14,10 +14,9 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from tiergit.shell import listing, progress, statedir
-
 from tiergit.core import patterns
 from tiergit.errors import TiergitError
+from tiergit.shell import listing, progress, statedir
 
 INDEX_NAME = "recall-v3.sqlite"
 SCHEMA = """
@@ -156,7 +155,9 @@ def _refresh_one(store, db, src: IndexSource, old: tuple | None, next_rowid: int
         return 0, next_rowid
     if old and old[1] == st.st_mtime_ns and old[2] == st.st_size and old[3] == src.tier and old[4] == src.agent:
         return 0, next_rowid
-    from tiergit.shell.tokens import blob_id   # not on recall_fast's path, which never re-indexes
+    from tiergit.shell.tokens import (
+        blob_id,  # not on recall_fast's path, which never re-indexes
+    )
 
     data = store.read_bytes(src.path)
     blob = blob_id(data)
@@ -183,7 +184,9 @@ def _delete_items(db: sqlite3.Connection, old: tuple) -> int:
 
 
 def _rows(store, src: IndexSource, data: bytes, stats: RefreshStats) -> list[tuple]:
-    from tiergit.core import parse  # markdown-it: only when a file needs parsing, not per warm query
+    from tiergit.core import (
+        parse,  # markdown-it: only when a file needs parsing, not per warm query
+    )
 
     try:
         text = parse.decode(data, src.path, store.config.limits["max_file_bytes"])

@@ -10,11 +10,9 @@ import re
 from html import escape
 
 from tiergit.core import charts
-
-from tiergit.shell import git, logs
-
 from tiergit.features import history
 from tiergit.features.budget import worst
+from tiergit.shell import git, logs
 
 MAX_REVIEWS = 12
 MAX_CANDIDATES = 25

@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import PurePosixPath
 
-from tiergit.features import budget, retention_keep
-
 from tiergit.core import parse
-from tiergit.errors import TiergitError
 from tiergit.core.fixhint import pinned_over_note
+from tiergit.errors import TiergitError
+from tiergit.features import budget, retention_keep
 from tiergit.features.plan import Plan
 
 DAILY_TTL_DAYS = 30
@@ -124,7 +123,12 @@ def _read(store, rel: str) -> str:
     return parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
 
 
-def plan_archive(store, today: date) -> Plan:
+def plan_archive(store, today: date | None = None) -> Plan:
+    """What `archive` moves and deletes as of `today` (default: tiergit's clock)."""
+    if today is None:
+        from tiergit.shell import clock
+
+        today = clock.today()
     cfg = store.config
     plan = Plan("tiergit archive")
     pending: dict[str, str] = {}

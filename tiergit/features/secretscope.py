@@ -10,7 +10,7 @@ import re
 from fnmatch import fnmatchcase
 
 from tiergit.core import secrets
-from tiergit.shell.diagnostics import Finding
+from tiergit.core.diagnostics import Finding
 
 PLACEHOLDER = re.compile(r"\{[a-z]+\}")
 

@@ -16,17 +16,15 @@ from datetime import datetime, timezone
 
 import yaml
 
-from tiergit.features import compact
-
 from tiergit.core import parse
-
-from tiergit.shell import resources, tokens
 from tiergit.core import secrets as secrets_mod
-from tiergit.features.budget import judge, measure
-from tiergit.shell.config import Config, Tier
 from tiergit.errors import TiergitError
-from tiergit.shell.fsutil import store_lock
+from tiergit.features import compact
+from tiergit.features.budget import judge, measure
 from tiergit.features.plan import Plan
+from tiergit.shell import resources, tokens
+from tiergit.shell.config import Config, Tier
+from tiergit.shell.fsutil import store_lock
 
 NO_TASK = "<!-- one line: what this session is for -->"
 NO_OPEN_ITEMS = "<!-- one per line: `- [blocker] …` or `- [ ] …`; carried over to the next session -->"

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tiergit.features import budget
-
-from tiergit.core import parse
-
-from tiergit.shell import progress
+from tiergit.core import charts, parse
 from tiergit.errors import InputError
+from tiergit.features import budget
+from tiergit.shell import progress
 from tiergit.shell.readsafe import read_regular
 from tiergit.shell.store import Store
 
@@ -101,3 +99,19 @@ def post_merge_report(repo: Path) -> str:
         lines.append("  hint: over-budget files will block the next commit that touches them; "
                      f"fix them with {fixes_for(store.config, over)}")
     return "\n".join(lines)
+
+
+def mermaid_tier_sizes(store) -> str:
+    """A complete ```mermaid fenced block of every tier's files against their budgets,
+    for PR bodies and $GITHUB_STEP_SUMMARY (GitHub renders it natively)."""
+    return charts.mermaid_budget_chart(charts.budget_rows(collect(store)))
+
+
+def summary_chart(store) -> str:
+    """The tier chart for a job summary, with a caption; '' if the store cannot be measured
+    (the check that writes the summary has already reported why)."""
+    try:
+        block = mermaid_tier_sizes(store)
+    except Exception:  # noqa: BLE001 - a chart never fails a check
+        return ""
+    return "### Memory size against budget\n\n" + block

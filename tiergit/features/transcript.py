@@ -11,11 +11,15 @@ import re
 from dataclasses import dataclass, field
 
 from tiergit.core import secrets
-
-from tiergit.shell import tokens
-from tiergit.features.compact import HEADING_LINE, KEEP_KINDS, SENTENCE_END, truncate_words
-from tiergit.errors import InputError, TiergitError
 from tiergit.core.parse import LIST_MARKER_RE, classify, clean_text
+from tiergit.errors import InputError, TiergitError
+from tiergit.features.compact import (
+    HEADING_LINE,
+    KEEP_KINDS,
+    SENTENCE_END,
+    truncate_words,
+)
+from tiergit.shell import tokens
 
 # (name, turns of age below `until` (0 = newest), share of words kept, heading)
 LAYERS = (

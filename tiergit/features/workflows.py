@@ -16,7 +16,6 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from tiergit import __version__
-
 from tiergit.shell import git, resources
 from tiergit.shell.config import Config
 

@@ -17,8 +17,8 @@ import time
 from datetime import date
 from pathlib import Path
 
-from tiergit.shell import git, statedir
 from tiergit.errors import TiergitError
+from tiergit.shell import git, statedir
 
 CACHE_NAME = "blame-v1.sqlite"
 MAX_ROWS = 100_000

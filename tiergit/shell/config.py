@@ -9,13 +9,10 @@ from typing import Any
 import yaml
 
 from tiergit.core import configschema, safeyaml
-
-from tiergit.shell import resources
+from tiergit.core.configschema import CONFIG_NAME, PRESETS, SLUG, check_slug  # noqa: F401 - config_mod.X reads them
 from tiergit.errors import TiergitError
+from tiergit.shell import resources
 
-CONFIG_NAME = ".tiergit.yml"
-PRESETS = ("squad", "openclaw", "custom")
-SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*\Z")  # \Z: `$` would accept "name\n"
 PLACEHOLDERS = {"agent", "topic", "date"}
 PATH_PLACEHOLDER_RE = re.compile(r"\{([^{}]*)\}")
 LOAD_POLICIES = ("always", "on-demand", "selective", "never")
@@ -111,18 +108,6 @@ class Config:
         except KeyError as exc:
             raise TiergitError(f"tier {tier_name!r} needs a value for {{{exc.args[0]}}}") from None
         return self.repo_root / self.repo_path(rel)
-
-
-def check_slug(name: str, value: str) -> str:
-    if not isinstance(value, str) or not SLUG.match(value):
-        raise TiergitError(
-            f"invalid {name} name {value!r}: must match [a-z0-9][a-z0-9._-]*",
-            "use a plain lowercase name such as 'picard', not a path",
-        )
-    if ".." in value:
-        raise TiergitError(f"invalid {name} name {value!r}: '..' is not allowed",
-                           "use a plain lowercase name such as 'picard'")
-    return value
 
 
 def _preset_data(name: str) -> dict[str, Any]:
@@ -370,7 +355,9 @@ def load(repo_root: Path) -> Config:
     if not path.exists():
         raise TiergitError(f"{CONFIG_NAME}: not found in {repo_root}",
                            "run `tiergit init --preset squad` to create it")
-    from tiergit.shell.readsafe import read_regular  # a FIFO or device there is an error, never a hang
+    from tiergit.shell.readsafe import (
+        read_regular,  # a FIFO or device there is an error, never a hang
+    )
 
     return from_bytes(read_regular(path, CONFIG_NAME), repo_root)
 

@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from tiergit.shell import statedir
 from tiergit.errors import TiergitError
+from tiergit.shell import statedir
 
 LOCK_TIMEOUT = 60.0
 

@@ -14,8 +14,8 @@ import json
 import os
 from pathlib import Path
 
-from tiergit.shell import git, listing, statedir
 from tiergit.errors import TiergitError
+from tiergit.shell import git, listing, statedir
 
 CACHE_NAME = "promotion-health.json"
 

@@ -20,8 +20,8 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-from tiergit.shell import statedir
 from tiergit.errors import TiergitError
+from tiergit.shell import statedir
 from tiergit.shell.fsutil import atomic_write, check_target, safe_unlink
 
 

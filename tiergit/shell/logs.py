@@ -11,8 +11,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from tiergit.shell.fsutil import check_target, store_lock
 from tiergit.core.patterns import is_conflict_line
+from tiergit.shell.fsutil import check_target, store_lock
 
 RECALLS = "recalls.jsonl"
 REVIEWS = "reviews.jsonl"

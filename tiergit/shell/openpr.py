@@ -9,8 +9,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from tiergit.shell import git
 from tiergit.errors import TiergitError
+from tiergit.shell import git
 
 PROTECTED = ("main", "master")
 LABEL = "memory"

@@ -5,10 +5,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tiergit.errors import TiergitError
 from tiergit.shell import config as config_mod
 from tiergit.shell import git
 from tiergit.shell.config import Config, Tier
-from tiergit.errors import TiergitError
 from tiergit.shell.tokens import TokenCache, blob_id
 
 
@@ -87,7 +87,9 @@ class Store:
             except ValueError:
                 raise TiergitError(f"{rel}: symlink points outside the repository ({target})",
                                    "replace the link with a regular file inside the store") from None
-        from tiergit.shell.readsafe import read_regular  # a FIFO or device is an error, never a hang
+        from tiergit.shell.readsafe import (
+            read_regular,  # a FIFO or device is an error, never a hang
+        )
 
         return read_regular(path, rel)
 

@@ -154,8 +154,8 @@ def _cached_ranks(load, path: str, expected_hash: str | None) -> dict[bytes, int
 def _cached_by_tiktoken(name: str) -> bool:
     """True if tiktoken can load `name` without a download (its own cache, or a plugin file)."""
     try:
-        from tiktoken_ext import openai_public  # type: ignore[import-not-found]
         import tiktoken.load as tl
+        from tiktoken_ext import openai_public  # type: ignore[import-not-found]
     except ImportError:
         return False
     ctor = getattr(openai_public, "ENCODING_CONSTRUCTORS", {}).get(name)

@@ -109,7 +109,9 @@ def apply_squad(store, plan: Plan) -> list[str]:
             copy = store.repo / f"{cfg.repo_path(cfg.archive).rstrip('/')}/legacy/decisions.md"
             short = 0 if copy.is_file() and copy.read_bytes().decode("utf-8", "replace") == c.old else 1
         else:
-            from tiergit.features.importing.squad_compat import agent_slug   # `Rai/history.md` lives on as `rai`
+            from tiergit.features.importing.squad_compat import (
+                agent_slug,  # `Rai/history.md` lives on as `rai`
+            )
 
             short = missing(store, agent_slug(Path(c.path).parent.name) or "", c.old or "", c.path)
         if short:

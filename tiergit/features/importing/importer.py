@@ -25,15 +25,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from tiergit.shell import clock
-
-from tiergit.features.importing import import_sync, staged
-
 from tiergit.core import judge, parse
-from tiergit.features.importing.squad_compat import agent_slug, two_layer_notes
-from tiergit.errors import TiergitError
 from tiergit.core.fixhint import pinned_over_note
+from tiergit.errors import TiergitError
+from tiergit.features.importing import import_sync, staged
+from tiergit.features.importing.squad_compat import agent_slug, two_layer_notes
 from tiergit.features.plan import Plan
+from tiergit.shell import clock
 from tiergit.shell.tokens import count_text
 
 DECISION_LABEL_RE = re.compile(r"(?mi)^\s*(?:[-*+]\s+)?\*\*(?:what|decision)\s*:?\*\*")

@@ -15,16 +15,13 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from tiergit.features import budget
-
-from tiergit.shell import clock
-
 from tiergit.core import parse
-
-from tiergit.features.importing import staged
 from tiergit.errors import TiergitError
+from tiergit.features import budget
+from tiergit.features.importing import staged
 from tiergit.features.importing.importer import durable_items, hot_template, read_text
 from tiergit.features.plan import Plan
+from tiergit.shell import clock
 
 DAILY_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:-[A-Za-z0-9][A-Za-z0-9._-]*)?\.md$")
 

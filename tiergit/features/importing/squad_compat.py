@@ -20,7 +20,7 @@ import json
 import re
 from pathlib import Path
 
-from tiergit.shell.config import SLUG
+from tiergit.core.configschema import SLUG
 
 SQUAD_OWN = ("config.json", "index.json", "audit.jsonl", "local/")
 

@@ -14,8 +14,8 @@ history (the importer reads them all), typically well under a second.
 from __future__ import annotations
 
 from tiergit.errors import TiergitError
-from tiergit.features.plan import Plan
 from tiergit.features.importing.squad_compat import agent_slug
+from tiergit.features.plan import Plan
 
 HISTORY = ".squad/agents/{agent}/history.md"
 

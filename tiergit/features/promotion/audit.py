@@ -12,9 +12,9 @@ from datetime import date, timedelta
 from rapidfuzz import fuzz
 
 from tiergit.core import parse
-from tiergit.features.promotion.candidates import TAG_RE, content_words
 from tiergit.errors import TiergitError
 from tiergit.features.plan import Plan
+from tiergit.features.promotion.candidates import TAG_RE, content_words
 from tiergit.features.retention import Cut, add_to_archive, cut_lines, flush_archive
 
 DONE_RE = re.compile(r"^\s*[-*+]\s+\[[xX]\]\s")
@@ -89,8 +89,8 @@ def _over_budget(store, rel: str, text: str, doc: parse.MemoryDoc, found: list[A
                  today: date, recalls: dict[str, int]) -> list[AuditFinding]:
     """A reviewed tier over budget: `found` plus the oldest items that bring it under warn
     (`prune.fit_cuts`); dead findings inside a chosen entry go with that entry."""
-    from tiergit.shell import git
     from tiergit.features.promotion import prune
+    from tiergit.shell import git
 
     tier = store.config.tier_for(rel)[0]
     if not (tier.reviewed and tier.budget):
@@ -172,3 +172,19 @@ def themes(store, today: date, days: int = 7, top: int = 8) -> list[tuple[str, i
     ranked = [(k, n) for k, n in tag_count.items() if n >= 2] + [(k, n) for k, n in term_count.items() if n >= 2]
     ranked.sort(key=lambda kv: (-kv[1], not kv[0].startswith("#"), kv[0]))
     return ranked[:top]
+
+
+def run(store, do_apply: bool) -> tuple[list[AuditFinding], Plan, list[dict], list[str], date]:
+    """`audit` as of tiergit's clock: planned and applied under one lock (two audits at once would
+    archive the same cut twice); on --apply the cut's review events are logged. Returns the
+    findings, the plan, the events, the paths written and the day used."""
+    from tiergit.features.plan import locked
+    from tiergit.shell import clock, logs
+
+    today = clock.today()
+    with locked(store.repo, do_apply):
+        findings, plan, events = plan_audit(store, today)
+        written = plan.apply(store.repo) if do_apply else []
+        if do_apply:
+            logs.append(store, logs.REVIEWS, events)
+    return findings, plan, events, written, today

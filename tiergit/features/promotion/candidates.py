@@ -15,11 +15,10 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 
 from tiergit.core import dreams, judge, parse
-
+from tiergit.core.patterns import splice_managed
+from tiergit.errors import TiergitError
 from tiergit.features.promotion import openclaw_format
 from tiergit.shell.config import Tier
-from tiergit.errors import TiergitError
-from tiergit.core.patterns import splice_managed
 
 COMMENT_RE = re.compile(r"<!--.*?-->", re.S)
 FORCED_RE = re.compile(r"<!--\s*tiergit:forced\b([^>]*)-->")
@@ -239,9 +238,8 @@ def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
     """Read every memory file once: candidates, the wiki index, and mentions. Undated items
     take their date from git blame, once per file version (`blame_cache`)."""
     cache = ParseCache.for_store(store)
-    from tiergit.shell.blame_cache import BlameCache
-
     from tiergit.features.history import pathspecs
+    from tiergit.shell.blame_cache import BlameCache
 
     blames = BlameCache.for_repo(store.repo, pathspecs(store.config))
     try:

@@ -12,16 +12,34 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from tiergit.shell import clock, logs
-
-from tiergit.features.promotion import openclaw_format
-
 from tiergit.core import parse
-from tiergit.features.promotion.candidates import Candidate, Corpus, FORCED_RE, gather, norm_key, target_path
-from tiergit.features.promotion.gate import Context, GateVerdict, ReviewState, evaluate, settings_of
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.features.plan import Plan
-from tiergit.features.promotion.scoring import Score, concepts, read_events, recall_stats, score, weights_of
+from tiergit.features.promotion import openclaw_format
+from tiergit.features.promotion.candidates import (
+    FORCED_RE,
+    Candidate,
+    Corpus,
+    gather,
+    norm_key,
+    target_path,
+)
+from tiergit.features.promotion.gate import (
+    Context,
+    GateVerdict,
+    ReviewState,
+    evaluate,
+    settings_of,
+)
+from tiergit.features.promotion.scoring import (
+    Score,
+    concepts,
+    read_events,
+    recall_stats,
+    score,
+    weights_of,
+)
+from tiergit.shell import clock, logs
 
 SETTLED = ("review", "in-wiki")        # verdicts about items already handled: hidden unless asked
 LABEL_RE = re.compile(r"^\*\*([^*\n]{1,60}?):?\*\*:?\s*")
@@ -283,9 +301,9 @@ def apply(store, promo: Promotion) -> list[str]:
 
 def propose(store, topic: str, text: str, kind: str, agent: str | None, today: date | None = None) -> Plan:
     """Stage an agent's wiki write: the next `promote --apply` takes it past the score gate."""
-    from tiergit.features.promotion.candidates import default_staging, slug
-    from tiergit.shell.config import check_slug
+    from tiergit.core.configschema import check_slug
     from tiergit.errors import TiergitError
+    from tiergit.features.promotion.candidates import default_staging, slug
     from tiergit.features.promotion.gate import credential, instructs_model, raw_output
 
     check_slug("topic", topic)

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from tiergit.features.promotion import dream_health
-
-from tiergit.shell import logs
-from tiergit.features.budget import worst
 from tiergit.core.fixhint import fixes_for
+from tiergit.features.budget import worst
+from tiergit.features.promotion import dream_health
+from tiergit.shell import logs
 
 
 def last_promotion(store) -> date | None:
@@ -26,8 +25,8 @@ def last_promotion(store) -> date | None:
 
 def _counts(store, today: date) -> tuple[int | None, int | None]:
     """(waiting, considered) of a promotion plan, cached by the state it reads (`health_cache`)."""
-    from tiergit.shell import health_cache
     from tiergit.features.promotion import promote
+    from tiergit.shell import health_cache
 
     key = health_cache.state_key(store, today.isoformat())
     cached = health_cache.load(store, key)

@@ -10,9 +10,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
 
-from tiergit.shell import logs
 from tiergit.errors import TiergitError
 from tiergit.features.plan import Plan
+from tiergit.shell import logs
 
 
 def last_proposals(events: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -74,8 +74,8 @@ def sync(store, apply: bool = True) -> tuple[list[dict[str, Any]], list[str]]:
     the staging file (DREAMS.md) and log `Dream review: accepted N, rejected M` in the day's
     note; returns the new events and the staging files cleared."""
     from tiergit.features.promotion import review_loop
-    from tiergit.shell.fsutil import store_lock_if
     from tiergit.features.promotion.openclaw_format import marked_sources
+    from tiergit.shell.fsutil import store_lock_if
 
     with store_lock_if(store.repo, apply):
         return _sync(store, apply, review_loop, marked_sources)

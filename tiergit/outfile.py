@@ -49,3 +49,12 @@ def write_output(path: Path, text: str) -> None:
     from tiergit.shell.fsutil import atomic_write
 
     atomic_write(path, text)
+
+
+def append_output(path: Path, text: str) -> None:
+    """Add `text` to the end of the document (`-`: print it alone)."""
+    if is_stdout(path):
+        write_output(path, text)
+        return
+    old = path.read_text(encoding="utf-8") if path.is_file() else ""
+    write_output(path, old + text)

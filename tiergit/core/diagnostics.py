@@ -1,8 +1,8 @@
-"""Findings and how they are printed: ruff-style text, JSON, GitHub annotations, job summary."""
+"""Findings and how they are printed: ruff-style text, JSON, GitHub annotations, job summary
+markdown (written to $GITHUB_STEP_SUMMARY by tiergit.features.checkrun)."""
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass
 
 
@@ -40,18 +40,6 @@ def summary_line(findings: list[Finding], files: int) -> str:
     if not findings:
         return f"tiergit: {files} memory file(s) checked, all within budget"
     return f"tiergit: {files} memory file(s) checked: {crit} critical, {warn} warning(s)"
-
-
-def write_step_summary(markdown: str) -> None:
-    """Append to $GITHUB_STEP_SUMMARY when running in GitHub Actions."""
-    target = os.environ.get("GITHUB_STEP_SUMMARY")
-    if not target:
-        return
-    try:
-        with open(target, "a", encoding="utf-8") as fh:
-            fh.write(markdown.rstrip("\n") + "\n")
-    except OSError:
-        pass
 
 
 def summary_markdown(findings: list[Finding], files: int) -> str:
