@@ -42,7 +42,6 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from datetime import timedelta
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent

@@ -48,7 +48,7 @@ def test_audit_finds_dead_context_and_apply_archives_it(squad_repo):
     assert found["Issue 77 about the l"].startswith("resolved issue")
     assert found[f"{d(400)} [fact] Th"].startswith(f"stale dated fact ({d(400)}, 400 days old)")
     assert found["User: why is login s"] == "raw log / transcript line in a durable tier"
-    assert found[f"Token cache design ("].startswith("superseded by the newer entry")
+    assert found["Token cache design ("].startswith("superseded by the newer entry")
     assert len(found) == 5
     assert wiki.read_text() == WIKI                      # preview writes nothing
 

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from conftest import git, tiergit
 
+from tiergit.core.config import Limit
 from tiergit.errors import TiergitError
 from tiergit.shell import config
 
@@ -34,7 +35,7 @@ def test_openclaw_preset(repo):
     assert cfg.root == ".tiergit" and list(cfg.tiers) == ["hot", "warm", "cold", "daily"]
     # cold is MEMORY.md at the repository root (a leading "/" in the preset).
     assert cfg.tier_for("MEMORY.md")[0].name == "cold"
-    assert cfg.tiers["cold"].budget["lines"] == config.Limit(200, 300)
+    assert cfg.tiers["cold"].budget["lines"] == Limit(200, 300)
     # Daily notes where OpenClaw writes them, with its per-session and per-topic names; top level only.
     for name in ("2026-05-01.md", "2026-05-01-1432.md", "2026-05-01-zebra-migration.md"):
         assert cfg.tier_for(f"memory/{name}") == (cfg.tiers["daily"], {"date": "2026-05-01"})
@@ -57,8 +58,8 @@ def test_overrides_merge_into_the_preset(repo):
     assert cfg.root == "team/memory" and list(cfg.tiers) == ["hot", "cold", "daily"]
     hot = cfg.tiers["hot"]
     # A bare number warns at 80 %; a mapping sets both levels; unmentioned keys stay.
-    assert hot.budget["bytes"] == config.Limit(2048 * 0.8, 2048)
-    assert hot.budget["lines"] == config.Limit(20, 30)
+    assert hot.budget["bytes"] == Limit(2048 * 0.8, 2048)
+    assert hot.budget["lines"] == Limit(20, 30)
     assert hot.budget["tokens"].max == 1000 and hot.load == "always"
     assert cfg.gate == {"min_score": 0.70, "min_recalls": 3, "min_age_days": 30}
     assert cfg.limits["max_file_bytes"] == 1000

@@ -10,7 +10,7 @@ import json
 import re
 
 import pytest
-from conftest import CORPUS, commit, corpus_files, git, ok, tiergit, write
+from conftest import commit, corpus_files, git, ok, tiergit, write
 
 from tiergit.core import judge
 from tiergit.features.promotion import openclaw_format

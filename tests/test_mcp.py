@@ -6,11 +6,10 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import git, tiergit, write
+from conftest import tiergit, write
 
 pytest.importorskip("mcp", reason="the mcp extra: pip install 'tiergit[mcp]'")
 from mcp import Client, StdioServerParameters  # noqa: E402
-from mcp.server.mcpserver.exceptions import ToolError  # noqa: E402
 
 COLD = """# picard
 

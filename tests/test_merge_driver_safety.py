@@ -13,7 +13,6 @@ from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 from test_merge_driver import (
     CAPCOM,
     COLD,
-    NO_HOOKS,
     branch_with,
     commit_all,
     merge,

@@ -61,7 +61,7 @@ def test_oldest_entries_go_first_and_the_newest_stay(tmp_path):
     days = [day for _, _, day, _, _ in cuts]
     assert days == sorted(days) and all("oldest entry" in reason for *_, reason, _ in cuts)
     left = cut_lines(text, [(s, e) for s, e, *_ in cuts])
-    assert f"work 79" in left and "work 0\n" not in left and "Keep rule 3 in mind" in left
+    assert "work 79" in left and "work 0\n" not in left and "Keep rule 3 in mind" in left
 
 
 def test_undated_items_go_by_blame_date_only_when_entries_are_not_enough(tmp_path):

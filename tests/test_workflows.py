@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import PROJECT, tiergit
+from conftest import PROJECT
 
 TEMPLATES = PROJECT / "tiergit/templates/workflows"
 REUSABLE = PROJECT / "tiergit/templates/org/tiergit-reusable.yml"

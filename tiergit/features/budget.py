@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tiergit.shell.config import Limit, Tier
+from tiergit.core.config import Limit, Tier
 from tiergit.shell.tokens import Count, TokenCache
 
 HEALTH_ORDER = {"healthy": 0, "warning": 1, "critical": 2}

@@ -5,12 +5,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from tiergit.core.config import Config
 from tiergit.core.diagnostics import Finding
 from tiergit.errors import InputError
 from tiergit.features import secretscope
 from tiergit.features.checks import FileReport, check_file
 from tiergit.shell import git
-from tiergit.shell.config import Config
 from tiergit.shell.readsafe import read_regular
 from tiergit.shell.store import Store
 from tiergit.shell.tokens import TokenCache, blob_id

@@ -4,12 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tiergit.core import parse, secrets
+from tiergit.core.config import Config, Tier
 from tiergit.core.diagnostics import Finding
 from tiergit.core.fixhint import fix_command
 from tiergit.core.patterns import CONFLICT_EDGE_MARKERS
 from tiergit.errors import InputError
 from tiergit.features import budget
-from tiergit.shell.config import Config, Tier
 from tiergit.shell.tokens import TokenCache
 
 UNITS = {"bytes": "bytes", "tokens": "tokens", "lines": "lines"}

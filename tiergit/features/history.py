@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from tiergit.core.config import PATH_PLACEHOLDER_RE, Config, path_regex
 from tiergit.errors import TiergitError
 from tiergit.features.budget import line_count
 from tiergit.shell import git, progress
-from tiergit.shell.config import PATH_PLACEHOLDER_RE, Config, _path_regex
 from tiergit.shell.tokens import TokenCache, estimate
 
 LEGACY = "legacy"
@@ -57,7 +57,7 @@ def pathspecs(config: Config) -> list[str]:
 
 
 def legacy_regexes(config: Config) -> list[re.Pattern[str]]:
-    return [_path_regex(p.lstrip("/")) for p in config.legacy]
+    return [path_regex(p.lstrip("/")) for p in config.legacy]
 
 
 def classify(config: Config, legacy: list[re.Pattern[str]], rel: str) -> Tracked | None:

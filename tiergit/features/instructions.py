@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from tiergit.core import parse
+from tiergit.core.config import Config
 from tiergit.features import session
-from tiergit.shell.config import Config
 
 KIND_HELP = {
     "decision": "what was decided, and why",

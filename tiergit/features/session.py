@@ -18,12 +18,12 @@ import yaml
 
 from tiergit.core import parse
 from tiergit.core import secrets as secrets_mod
+from tiergit.core.config import Config, Tier
 from tiergit.errors import TiergitError
 from tiergit.features import compact
 from tiergit.features.budget import judge, measure
 from tiergit.features.plan import Plan
 from tiergit.shell import resources, tokens
-from tiergit.shell.config import Config, Tier
 from tiergit.shell.fsutil import store_lock
 
 NO_TASK = "<!-- one line: what this session is for -->"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tiergit.core.config import PATH_PLACEHOLDER_RE, Config
 from tiergit.features.plan import Plan
 from tiergit.shell import config as config_mod
 from tiergit.shell import resources
@@ -12,12 +13,12 @@ GITATTR_BEGIN = "# >>> tiergit >>>"
 GITATTR_END = "# <<< tiergit <<<"
 
 
-def gitattributes_block(cfg: config_mod.Config) -> str:
+def gitattributes_block(cfg: Config) -> str:
     """One line per tier path (placeholders as `*`), never the whole root: a framework's own
     files beside the tiers (Squad's .squad/memory/local/*.md) keep git's default merge."""
     lines = [GITATTR_BEGIN]
     for tier in cfg.tiers.values():
-        pattern = config_mod.PATH_PLACEHOLDER_RE.sub("*", cfg.repo_path(tier.path))
+        pattern = PATH_PLACEHOLDER_RE.sub("*", cfg.repo_path(tier.path))
         if f"{pattern} merge=tiergit" not in lines:
             lines.append(f"{pattern} merge=tiergit")
     lines.append(f"{cfg.repo_path(cfg.archive).rstrip('/')}/**/*.md merge=tiergit")
@@ -27,7 +28,7 @@ def gitattributes_block(cfg: config_mod.Config) -> str:
     return "\n".join(lines) + "\n"
 
 
-def openclaw_bootstrap_notes(cfg: config_mod.Config) -> list[str]:
+def openclaw_bootstrap_notes(cfg: Config) -> list[str]:
     """With OpenClaw's MEMORY.md as a tier: how hot and warm reach the model. OpenClaw's
     bootstrap injects only fixed basenames; its bootstrap-extra-files hook adds more files
     named MEMORY.md (or AGENTS.md, …) from the workspace."""
@@ -86,7 +87,7 @@ def plan_init(repo: Path, preset: str, with_workflows: bool, install_spec: str |
     return plan
 
 
-def _plan_workflows(plan: Plan, repo: Path, cfg: config_mod.Config, spec: str | None, standard: bool,
+def _plan_workflows(plan: Plan, repo: Path, cfg: Config, spec: str | None, standard: bool,
                     reusable: bool) -> None:
     """The workflows and the action they call, with an install spec that resolves before a release."""
     from tiergit.features import workflows

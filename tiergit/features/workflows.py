@@ -16,8 +16,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from tiergit import __version__
+from tiergit.core.config import Config
 from tiergit.shell import git, resources
-from tiergit.shell.config import Config
 
 ACTION_DIR = ".github/actions/tiergit"
 SCP_RE = re.compile(r"^(?:[\w.-]+@)?([\w.-]+):(?!//)(.+)$")   # git@github.com:owner/repo.git

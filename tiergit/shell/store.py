@@ -5,10 +5,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tiergit.core.config import Config, Tier
 from tiergit.errors import TiergitError
 from tiergit.shell import config as config_mod
 from tiergit.shell import git
-from tiergit.shell.config import Config, Tier
 from tiergit.shell.tokens import TokenCache, blob_id
 
 

@@ -15,10 +15,10 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 
 from tiergit.core import dreams, judge, parse
+from tiergit.core.config import Tier
 from tiergit.core.patterns import splice_managed
 from tiergit.errors import TiergitError
 from tiergit.features.promotion import openclaw_format
-from tiergit.shell.config import Tier
 
 COMMENT_RE = re.compile(r"<!--.*?-->", re.S)
 FORCED_RE = re.compile(r"<!--\s*tiergit:forced\b([^>]*)-->")
