@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tiergit.core import parse
 from tiergit.features.budget import line_count  # noqa: E402
 from tiergit.features.promotion import audit  # noqa: E402
-from tiergit.features.retention import cut_lines  # noqa: E402
+from tiergit.core.cuts import cut_lines  # noqa: E402
 from tiergit.shell.store import Store  # noqa: E402
 
 

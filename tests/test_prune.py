@@ -12,7 +12,7 @@ from conftest import git, ok, tiergit, write
 from tiergit.core import parse
 from tiergit.features.budget import line_count
 from tiergit.features.promotion.prune import fit_cuts, prune_events
-from tiergit.features.retention import cut_lines
+from tiergit.core.cuts import cut_lines
 from tiergit.shell import config, logs
 from tiergit.shell.store import Store
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import tiergit, write
 
-from tiergit.features.spawn_template import (
+from tiergit.core.spawn_template import (
     ESCALATION,
     checklist,
     escalation,

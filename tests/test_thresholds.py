@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import git
 
-from tiergit.core import parse
+from tiergit.core import cuts, parse
 from tiergit.features import budget, retention, transcript
 from tiergit.features.promotion import dream_health, gate
 from tiergit.features.promotion.candidates import Candidate
@@ -78,7 +78,7 @@ def _doc(age_days: int) -> parse.MemoryDoc:
 @pytest.mark.parametrize("age, expired", [(29, False), (30, False), (31, True)])
 def test_cold_ttl_30_days(age, expired):
     # Squad: a 30-day rolling window; an entry 30 days old is still inside it.
-    assert bool(retention.expired_cuts(_doc(age), TODAY, 30)) is expired
+    assert bool(cuts.expired_cuts(_doc(age), TODAY, 30)) is expired
 
 
 def _daily_plan(tmp_path: Path, age_days: int, archive_month_age: int | None = None):

@@ -217,7 +217,7 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
           situation: str | None = None, task: str | None = None, why: str | None = None,
           success: str | list[str] | None = None, template: str | Path | None = None,
           today: date | None = None) -> Spawn:
-    from tiergit.features import spawn_template
+    from tiergit.core import spawn_template
 
     check_slug("agent", agent)
     shape = spawn_template.settings(store.config)

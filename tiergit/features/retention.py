@@ -7,12 +7,11 @@ is lost, and the user's commit makes the deletion recoverable (`tiergit restore`
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import PurePosixPath
 
 from tiergit.core import parse
+from tiergit.core.cuts import Cut, chunk, expired_cuts, plural, remove_lines
 from tiergit.core.fixhint import pinned_over_note
 from tiergit.errors import TiergitError
 from tiergit.features import budget, retention_keep
@@ -20,20 +19,6 @@ from tiergit.features.plan import Plan
 
 DAILY_TTL_DAYS = 30
 DELETE_AFTER_DAYS = 90
-
-
-@dataclass(frozen=True)
-class Cut:
-    """A span of a memory file to move to the archive."""
-    start: int          # 1-based first line (file lines, frontmatter included)
-    end: int            # 1-based last line, inclusive
-    day: date           # decides the archive month
-    reason: str
-    heading: str | None = None   # section heading a cut item came from (kept as context)
-
-
-def plural(n: int, one: str, many: str) -> str:
-    return one if n == 1 else many
 
 
 def archive_dir(store) -> str:
@@ -48,41 +33,6 @@ def archive_path(store, rel: str, day: date) -> str:
     return f"{archive_dir(store)}/{day:%Y-%m}/{inner.as_posix()}"
 
 
-def remove_lines(text: str, spans: list[tuple[int, int]]) -> str:
-    lines = parse.split_lines(text)
-    drop = set()
-    for start, end in spans:
-        drop.update(range(start - 1, end))
-    kept = [ln for i, ln in enumerate(lines) if i not in drop]
-    return re.sub(r"\n{3,}", "\n\n", "".join(kept))
-
-
-def cut_lines(text: str, spans: list[tuple[int, int]]) -> str:
-    """`text` without the lines of `spans` (1-based, inclusive). Unlike `remove_lines`, blank
-    lines are folded only where a cut joins two blank runs: the rest of the file keeps its
-    exact formatting (DREAMS.md and MEMORY.md are OpenClaw's files, not ours to reflow)."""
-    lines = parse.split_lines(text)
-    drop: set[int] = set()
-    for start, end in spans:
-        drop.update(range(start - 1, end))
-    kept: list[str] = []
-    joined = False          # the previous kept line sits right before a removed run
-    for i, line in enumerate(lines):
-        if i in drop:
-            joined = bool(kept)
-            continue
-        if joined and not line.strip() and not kept[-1].strip():
-            continue        # blank before and after the cut: keep one
-        joined = False
-        kept.append(line)
-    return "".join(kept)
-
-
-def _chunk(lines: list[str], cut: Cut) -> str:
-    body = "".join(lines[cut.start - 1: cut.end]).rstrip("\n") + "\n"
-    return body
-
-
 def add_to_archive(plan: Plan, store, pending: dict[str, str], rel: str, text: str, cuts: list[Cut]) -> None:
     """Append each cut's text to its month's archive file (created with a header)."""
     lines = parse.split_lines(text)   # once: a prune may cut thousands of spans
@@ -93,7 +43,7 @@ def add_to_archive(plan: Plan, store, pending: dict[str, str], rel: str, text: s
             pending[dest] = path.read_text(encoding="utf-8") if path.is_file() else ""
         cur = pending[dest] or f"# Archive of {rel} ({cut.day:%Y-%m})\n"
         prefix = f"\n<!-- from {rel}" + (f" § {cut.heading}" if cut.heading else "") + f": {cut.reason} -->\n"
-        pending[dest] = cur.rstrip("\n") + "\n" + prefix + _chunk(lines, cut)
+        pending[dest] = cur.rstrip("\n") + "\n" + prefix + chunk(lines, cut)
 
 
 def flush_archive(plan: Plan, store, pending: dict[str, str]) -> None:
@@ -101,22 +51,6 @@ def flush_archive(plan: Plan, store, pending: dict[str, str]) -> None:
         path = store.repo / dest
         old = path.read_text(encoding="utf-8") if path.is_file() else None
         plan.add(dest, pending[dest], old, reason="archive")
-
-
-def expired_cuts(doc: parse.MemoryDoc, today: date, ttl_days: int) -> list[Cut]:
-    """Entries past their TTL (by heading date) and log-section items (by their own date)."""
-    limit = today - timedelta(days=ttl_days)
-    cuts = []
-    for sec in doc.sections:
-        if sec.date is not None:
-            if sec.date < limit:
-                cuts.append(Cut(sec.line, sec.end_line, sec.date, f"entry older than {ttl_days} days"))
-        elif sec.is_log_section:
-            for item in sec.items:
-                if item.date is not None and item.date < limit:
-                    cuts.append(Cut(item.line, item.end_line, item.date,
-                                    f"log item older than {ttl_days} days", sec.heading))
-    return cuts
 
 
 def _read(store, rel: str) -> str:
@@ -177,10 +111,11 @@ def fit_cuts(cfg, rel: str, text: str, tier, keep: str | None = None) -> tuple[s
     pool.sort(key=lambda c: (c.day, c.start))
     chosen: list[Cut] = []
     new = text
+    lines = parse.split_lines(text)
     for cut in pool:
         if not budget.over(new, tier, cfg.tokenizer, "warn"):
             break
-        if keep and keep in _chunk(text, cut):
+        if keep and keep in chunk(lines, cut):
             continue
         chosen.append(Cut(cut.start, cut.end, cut.day, "oldest entry archived to fit the budget", cut.heading))
         new = remove_lines(text, [(c.start, c.end) for c in chosen])

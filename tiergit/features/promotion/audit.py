@@ -12,10 +12,11 @@ from datetime import date, timedelta
 from rapidfuzz import fuzz
 
 from tiergit.core import parse
+from tiergit.core.cuts import Cut, cut_lines
 from tiergit.errors import TiergitError
 from tiergit.features.plan import Plan
 from tiergit.features.promotion.candidates import TAG_RE, content_words
-from tiergit.features.retention import Cut, add_to_archive, cut_lines, flush_archive
+from tiergit.features.retention import add_to_archive, flush_archive
 
 DONE_RE = re.compile(r"^\s*[-*+]\s+\[[xX]\]\s")
 RESOLVED_NOTE_RE = re.compile(r"(?i)\b(?:resolved|closed|fixed in|no longer (?:needed|an issue|applies|happens)|"

@@ -12,8 +12,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from tiergit.core import parse
+from tiergit.core.cuts import cut_lines, expired_cuts
 from tiergit.features import budget
-from tiergit.features.retention import cut_lines, expired_cuts
 
 REASON_OLD = "oldest {what} proposed for the archive: {tier} is over budget"
 

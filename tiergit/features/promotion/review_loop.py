@@ -11,9 +11,9 @@ import re
 from typing import Any, Iterable
 
 from tiergit.core import parse
+from tiergit.core.cuts import cut_lines
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END
 from tiergit.features.plan import Plan
-from tiergit.features.retention import cut_lines
 
 PRUNE_PROPOSED = "prune-proposed"
 LISTED_ID_RE = re.compile(r"`(m-[0-9a-f]{8})`")

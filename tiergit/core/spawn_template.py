@@ -9,7 +9,7 @@ carries (Squad's hot template: "last 3-5 actions").
 from __future__ import annotations
 
 from tiergit.core import parse
-from tiergit.features.retention import remove_lines
+from tiergit.core.cuts import remove_lines
 
 RECENT_ACTIONS = 5
 ESCALATION = {
