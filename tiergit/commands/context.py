@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from tiergit.cli import echo_json, open_store
+from tiergit.core.spawn_template import render_stats
 from tiergit.features.context import SITUATIONS
 
 
@@ -66,7 +67,7 @@ def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tup
             click.echo(f"tiergit: {note}", err=True)
         if st is not None:
             click.echo(f"tiergit context --agent {agent}: sizes", err=True)
-            click.echo(ctx_mod.render_stats(st), err=True)
+            click.echo(render_stats(st), err=True)
         for line in spawn.over_budget:
             click.echo(f"tiergit: hot over budget: {line}", err=True)
         if spawn.over_budget:

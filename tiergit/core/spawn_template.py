@@ -1,5 +1,7 @@
-"""The structure of Squad's spawn template: success criteria as a checklist, an Escalation
-section with the team's own names, and hot's recent actions trimmed to the configured count.
+"""The spawn prompt as text: `{{placeholders}}` filled, tier files as blocks, and the structure
+of Squad's spawn template: success criteria as a checklist, an Escalation section with the
+team's own names, and hot's recent actions trimmed to the configured count. What goes in is
+read and chosen by tiergit.features.context.
 
 Pure text in, text out (cost: one parse of each hot file). The settings come from the
 `spawn:` block of `.tiergit.yml` (validated in config.py): `escalation` maps a situation
@@ -8,8 +10,24 @@ carries (Squad's hot template: "last 3-5 actions").
 """
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from tiergit.core import parse
 from tiergit.core.cuts import remove_lines
+
+PLACEHOLDERS = ("agent", "date", "situation", "task", "why", "success", "escalation", "hot", "cold", "wiki",
+                "knowledge")
+TEMPLATE_PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-zA-Z_]+)\s*\}\}")
+TEMPLATE_NOTE_RE = re.compile(r"\A<!--\s*tiergit spawn template.*?-->\n?", re.S)
+
+@dataclass
+class Part:
+    """One tier file as it appears in the prompt."""
+    path: str
+    tier: str
+    text: str
+
 
 RECENT_ACTIONS = 5
 ESCALATION = {
@@ -68,3 +86,56 @@ def trim_recent(text: str, keep: int, path: str = "hot") -> tuple[str, int]:
             items.sort(key=lambda i: i.date, reverse=True)   # type: ignore[arg-type, return-value]
         spans += [(i.line, i.end_line) for i in items[keep:]]
     return (remove_lines(text, spans), len(spans)) if spans else (text, 0)
+
+
+def render(template: str, values: dict[str, str]) -> str:
+    """Fill {{placeholders}}; blank lines left by empty sections fold to one."""
+    out = TEMPLATE_PLACEHOLDER_RE.sub(lambda m: values.get(m[1], ""), template)
+    return re.sub(r"\n{3,}", "\n\n", out).rstrip() + "\n"
+
+
+def block(title: str, parts: list[Part]) -> str:
+    if not parts:
+        return ""
+    chunks = [f"### {title}\n"]
+    for p in parts:
+        # Frontmatter is tiergit's bookkeeping (session ids, hashes), not memory: left out.
+        _fm, _meta, body = parse.split_frontmatter(p.text, p.path)
+        chunks.append(f"<!-- {p.path} -->\n{body.strip()}\n")
+    return "\n".join(chunks)
+
+
+def hot_task(text: str) -> str | None:
+    """The body of a hot file's `Current task` section, if it has one."""
+    doc = parse.parse(text, "hot", with_items=False)
+    for sec in doc.sections:
+        if sec.heading and sec.heading.strip().lower() == "current task":
+            body = sec.text.split("\n", 1)[1].strip() if "\n" in sec.text else ""
+            body = re.sub(r"<!--.*?-->", "", body, flags=re.S).strip()
+            return body or None
+    return None
+
+
+def render_stats(st: dict) -> str:
+    def row(name: str, s: dict | None, note: str = "") -> str:
+        if s is None:
+            return f"  {name:<22} {'-':>8} {'-':>8}  {note}"
+        tok = str(s["tokens"]) if s["tokens_exact"] else f"~{s['tokens']}"
+        return f"  {name:<22} {s['bytes']:>8} {tok:>8}  {note}"
+
+    def verdict(pct: float | None) -> str:
+        if pct is None:
+            return ""
+        # A new agent's prompt (task + template around a small hot file) can outweigh its tiers.
+        return f"; the prompt saves {pct}%" if pct >= 0 else f"; the prompt is {-pct}% larger (task and template text)"
+
+    lines = [f"  {'section':<22} {'bytes':>8} {'tokens':>8}"]
+    lines += [row(name, s) for name, s in st["sections"].items()]
+    lines.append(row("prompt total", st["total"]))
+    pct = st["saved_vs_every_tier"]
+    lines.append(row("every tier", st["every_tier"], f"{st['every_tier_files']} file(s)"
+                     + verdict(pct)))
+    pct = st["saved_vs_legacy"]
+    lines.append(row("legacy files", st["legacy"], (", ".join(st["legacy_files"]) or "none")
+                     + verdict(pct)))
+    return "\n".join(lines)

@@ -9,7 +9,6 @@ hot always; cold for resume, debug and incident; wiki for spec, onboard and inci
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -17,6 +16,15 @@ from pathlib import Path
 from tiergit.core import parse
 from tiergit.core.configschema import check_slug
 from tiergit.core.prompt_clean import clean as clean_prompt
+from tiergit.core.spawn_template import (
+    PLACEHOLDERS,
+    TEMPLATE_NOTE_RE,
+    TEMPLATE_PLACEHOLDER_RE,
+    Part,
+    block,
+    hot_task,
+    render,
+)
 from tiergit.errors import TiergitError
 from tiergit.features import budget
 from tiergit.shell import clock, resources
@@ -26,21 +34,9 @@ SITUATIONS: dict[str, tuple[str, ...]] = {
     "new": ("hot",), "resume": ("hot", "cold"), "debug": ("hot", "cold"), "spec": ("hot", "wiki"),
     "onboard": ("hot", "wiki"), "incident": ("hot", "cold", "wiki"),
 }
-PLACEHOLDERS = ("agent", "date", "situation", "task", "why", "success", "escalation", "hot", "cold", "wiki",
-                "knowledge")
-TEMPLATE_PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-zA-Z_]+)\s*\}\}")
-TEMPLATE_NOTE_RE = re.compile(r"\A<!--\s*tiergit spawn template.*?-->\n?", re.S)
 DAILY_FILES = 2           # newest `{date}` files a cold load includes (today + yesterday, OpenClaw's habit)
 AUTO_WIKI_TOPICS = 3      # topics picked by recall for --for without --include-wiki
 DEFAULT_WIKI_TOKENS = 4000
-
-
-@dataclass
-class Part:
-    """One tier file as it appears in the prompt."""
-    path: str
-    tier: str
-    text: str
 
 
 @dataclass
@@ -137,34 +133,6 @@ def load_template(store, template: str | Path | None) -> tuple[str, str]:
         raise TiergitError(f"{name}: unknown placeholder {{{{{unknown[0]}}}}}",
                            f"placeholders are: {', '.join(PLACEHOLDERS)}")
     return name, text
-
-
-def render(template: str, values: dict[str, str]) -> str:
-    """Fill {{placeholders}}; blank lines left by empty sections fold to one."""
-    out = TEMPLATE_PLACEHOLDER_RE.sub(lambda m: values.get(m[1], ""), template)
-    return re.sub(r"\n{3,}", "\n\n", out).rstrip() + "\n"
-
-
-def block(title: str, parts: list[Part]) -> str:
-    if not parts:
-        return ""
-    chunks = [f"### {title}\n"]
-    for p in parts:
-        # Frontmatter is tiergit's bookkeeping (session ids, hashes), not memory: left out.
-        _fm, _meta, body = parse.split_frontmatter(p.text, p.path)
-        chunks.append(f"<!-- {p.path} -->\n{body.strip()}\n")
-    return "\n".join(chunks)
-
-
-def hot_task(text: str) -> str | None:
-    """The body of a hot file's `Current task` section, if it has one."""
-    doc = parse.parse(text, "hot", with_items=False)
-    for sec in doc.sections:
-        if sec.heading and sec.heading.strip().lower() == "current task":
-            body = sec.text.split("\n", 1)[1].strip() if "\n" in sec.text else ""
-            body = re.sub(r"<!--.*?-->", "", body, flags=re.S).strip()
-            return body or None
-    return None
 
 
 def pick_wiki(store, topics: dict[str, str], task: str | None, notes: list[str]) -> list[str]:
@@ -330,28 +298,3 @@ def stats(store, agent: str, spawn: Spawn) -> dict:
     return {"sections": rows, "total": total, "every_tier": every_tier, "every_tier_files": len(all_tier_files),
             "legacy": legacy_size, "legacy_files": legacy, "saved_vs_every_tier": saving(every_tier),
             "saved_vs_legacy": saving(legacy_size)}
-
-
-def render_stats(st: dict) -> str:
-    def row(name: str, s: dict | None, note: str = "") -> str:
-        if s is None:
-            return f"  {name:<22} {'-':>8} {'-':>8}  {note}"
-        tok = str(s["tokens"]) if s["tokens_exact"] else f"~{s['tokens']}"
-        return f"  {name:<22} {s['bytes']:>8} {tok:>8}  {note}"
-
-    def verdict(pct: float | None) -> str:
-        if pct is None:
-            return ""
-        # A new agent's prompt (task + template around a small hot file) can outweigh its tiers.
-        return f"; the prompt saves {pct}%" if pct >= 0 else f"; the prompt is {-pct}% larger (task and template text)"
-
-    lines = [f"  {'section':<22} {'bytes':>8} {'tokens':>8}"]
-    lines += [row(name, s) for name, s in st["sections"].items()]
-    lines.append(row("prompt total", st["total"]))
-    pct = st["saved_vs_every_tier"]
-    lines.append(row("every tier", st["every_tier"], f"{st['every_tier_files']} file(s)"
-                     + verdict(pct)))
-    pct = st["saved_vs_legacy"]
-    lines.append(row("legacy files", st["legacy"], (", ".join(st["legacy_files"]) or "none")
-                     + verdict(pct)))
-    return "\n".join(lines)
