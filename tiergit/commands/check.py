@@ -7,7 +7,6 @@ import click
 
 from tiergit.cli import echo_json, open_store
 from tiergit.core import diagnostics
-from tiergit.errors import TiergitError
 
 
 @click.command()
@@ -38,39 +37,16 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
       tiergit check --all --format github    # annotations in a workflow
       tiergit check --hooks                  # hooks installed, chained, not cut short
     """
-    from tiergit.features.checkrun import (
-        findings_of,
-        run_checks,
-        staged_sources,
-        worktree_sources,
-    )
+    from tiergit.features.checkrun import findings_of, run_checks, sources_for
 
     if hooks:
         _check_hooks(ctx, "json" if as_json else fmt)
         return
     store = open_store(ctx)
     if fix:
-        from tiergit.features.retention import fix_budgets  # type: ignore[import-not-found]
-
-        notes: list[str] = []
-        changed = fix_budgets(store, notes)
-        for note in notes:   # a file over max with only pinned text left: --fix cannot help, say what can
-            click.echo(f"tiergit: {note}", err=True)
-        if changed:
-            click.echo(f"tiergit: --fix changed {len(changed)} file(s): " + ", ".join(changed))
-            ctx.exit(1)
+        _fix(ctx, store)
     fmt = "json" if as_json else fmt
-    if staged:
-        sources = staged_sources(store.repo, store.config)
-    elif paths:
-        missing = [p for p in paths if not os.path.lexists(p)]
-        if missing:  # a typo would otherwise pass as "0 files checked" or a misleading TG005
-            raise TiergitError(f"{missing[0]}: no such file",
-                               "check the path; `tiergit check` without paths checks every memory file")
-        rels = [store.rel(p) for p in paths]
-        sources = worktree_sources(store, [r for r in rels if store.config.tier_for(r)])
-    else:
-        sources = worktree_sources(store)
+    sources = sources_for(store, staged, paths)
     reports = run_checks(sources, store.config, store.token_cache)
     findings = findings_of(reports)
     if not staged:   # the hook stays lean: ignored store paths are a work-tree check
@@ -94,6 +70,19 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
 
     write_step_summary(summary)
     if any(f.severity == "critical" for f in findings):
+        ctx.exit(1)
+
+
+def _fix(ctx: click.Context, store) -> None:
+    """`--fix`: archive the oldest entries of over-budget files; exit 1 when it changed any."""
+    from tiergit.features.retention import fix_budgets
+
+    notes: list[str] = []
+    changed = fix_budgets(store, notes)
+    for note in notes:   # a file over max with only pinned text left: --fix cannot help, say what can
+        click.echo(f"tiergit: {note}", err=True)
+    if changed:
+        click.echo(f"tiergit: --fix changed {len(changed)} file(s): " + ", ".join(changed))
         ctx.exit(1)
 
 

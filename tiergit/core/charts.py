@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from html import escape
 
 SPARK = "▁▂▃▄▅▆▇█"
@@ -131,6 +132,23 @@ def _f(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".")
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """The plot area of a line chart and its two scales."""
+    left: int
+    top: int
+    pw: int
+    ph: int
+    n: int          # points on the x axis
+    ymax: float
+
+    def x(self, i: int) -> float:
+        return self.left + (self.pw * i / (self.n - 1) if self.n > 1 else self.pw / 2)
+
+    def y(self, v: float) -> float:
+        return self.top + self.ph - self.ph * v / self.ymax
+
+
 def svg_line_chart(x_labels: list[str], series: list[tuple[str, list[float]]], *, title: str,
                    unit: str = "bytes", refs: list[tuple[str, float]] | None = None,
                    width: int = 720, height: int = 320, css_class: str = "chart", x_title: str = "") -> str:
@@ -139,59 +157,76 @@ def svg_line_chart(x_labels: list[str], series: list[tuple[str, list[float]]], *
     left, right, bottom = 64, 16, 40 + (16 if x_title else 0)
     legend = _legend_layout([name for name, _ in series], left, width - right)
     top = 44 + 18 * (max((row for _, _, row in legend), default=0) + 1)
-    pw, ph = width - left - right, height - top - bottom
     peak = max([v for _, vals in series for v in vals] + [v for _, v in refs] + [0])
     # Bytes get round KB ticks (1024-based), everything else round decimal ticks.
     kb = 1024 if unit == "bytes" and peak >= 1024 else 1
     ymax, step = nice_ceiling(peak * 1.05 / kb if peak else 1)
-    ymax, step = ymax * kb, step * kb
-    n = max(1, max((len(v) for _, v in series), default=1))
-
-    def x(i: int) -> float:
-        return left + (pw * i / (n - 1) if n > 1 else pw / 2)
-
-    def y(v: float) -> float:
-        return top + ph - ph * v / ymax
-
+    frame = _Frame(left, top, width - left - right, height - top - bottom,
+                   max(1, max((len(v) for _, v in series), default=1)), ymax * kb)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="{escape(css_class)}" viewBox="0 0 {width} {height}" '
            f'role="img" aria-label="{escape(title)}" font-family="system-ui, sans-serif" font-size="12">',
            f"<title>{escape(title)}</title>",
            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>',
            f'<text x="{left}" y="18" font-size="14" font-weight="600" fill="#212529">{escape(title)}</text>']
-    ticks = int(round(ymax / step))
-    for k in range(ticks + 1):
+    out += _axes(frame, step * kb, unit, x_labels, x_title, width - right, height, bottom)
+    out += _ref_lines(frame, refs, unit, width - right)
+    out += _series_lines(frame, series, unit, legend)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _axes(frame: _Frame, step: float, unit: str, x_labels: list[str], x_title: str, x_end: int, height: int,
+          bottom: int) -> list[str]:
+    """Horizontal grid lines with their values, thinned x labels, the x axis and its title."""
+    out = []
+    for k in range(int(round(frame.ymax / step)) + 1):
         v = step * k
-        out.append(f'<line x1="{left}" x2="{width - right}" y1="{_f(y(v))}" y2="{_f(y(v))}" stroke="#e9ecef"/>')
-        out.append(f'<text x="{left - 6}" y="{_f(y(v) + 4)}" text-anchor="end" fill="#495057">{escape(human(v, unit))}</text>')
+        out.append(f'<line x1="{frame.left}" x2="{x_end}" y1="{_f(frame.y(v))}" y2="{_f(frame.y(v))}" stroke="#e9ecef"/>')
+        out.append(f'<text x="{frame.left - 6}" y="{_f(frame.y(v) + 4)}" text-anchor="end" fill="#495057">'
+                   f"{escape(human(v, unit))}</text>")
     label_every = max(1, math.ceil(len(x_labels) / 8))
     drawn = None
     for i, label in enumerate(x_labels):
         last = i == len(x_labels) - 1 and i % label_every >= label_every / 2
         if (i % label_every == 0 or last) and label != drawn:
             drawn = label
-            out.append(f'<text x="{_f(x(i))}" y="{height - bottom + 16}" text-anchor="middle" fill="#495057">'
+            out.append(f'<text x="{_f(frame.x(i))}" y="{height - bottom + 16}" text-anchor="middle" fill="#495057">'
                        f"{escape(label)}</text>")
-    out.append(f'<line x1="{left}" x2="{width - right}" y1="{top + ph}" y2="{top + ph}" stroke="#868e96"/>')
+    base = frame.top + frame.ph
+    out.append(f'<line x1="{frame.left}" x2="{x_end}" y1="{base}" y2="{base}" stroke="#868e96"/>')
     if x_title:
-        out.append(f'<text x="{left + pw / 2:.1f}" y="{height - 6}" text-anchor="middle" fill="#495057">'
+        out.append(f'<text x="{frame.left + frame.pw / 2:.1f}" y="{height - 6}" text-anchor="middle" fill="#495057">'
                    f"{escape(x_title)}</text>")
+    return out
+
+
+def _ref_lines(frame: _Frame, refs: list[tuple[str, float]], unit: str, x_end: int) -> list[str]:
+    """Dashed reference lines (budgets), each with its name and value."""
+    out = []
     for j, (name, value) in enumerate(refs):
         color = PALETTE[j % len(PALETTE)] if len(refs) > 1 else "#c92a2a"
-        out.append(f'<line class="ref" x1="{left}" x2="{width - right}" y1="{_f(y(value))}" y2="{_f(y(value))}" '
-                   f'stroke="{color}" stroke-dasharray="6 4" stroke-width="1.5"/>')
-        out.append(f'<text x="{width - right - 4}" y="{_f(y(value) - 5)}" text-anchor="end" fill="{color}">'
+        out.append(f'<line class="ref" x1="{frame.left}" x2="{x_end}" y1="{_f(frame.y(value))}" '
+                   f'y2="{_f(frame.y(value))}" stroke="{color}" stroke-dasharray="6 4" stroke-width="1.5"/>')
+        out.append(f'<text x="{x_end - 4}" y="{_f(frame.y(value) - 5)}" text-anchor="end" fill="{color}">'
                    f"{escape(name)} {escape(human(value, unit))}</text>")
+    return out
+
+
+def _series_lines(frame: _Frame, series: list[tuple[str, list[float]]], unit: str,
+                  legend: list[tuple[int, int, int]]) -> list[str]:
+    """Each series as a line (a dot for one value), its legend entry, and its latest value."""
+    out = []
     ends: list[tuple[float, float, str, str]] = []
     for j, (name, values) in enumerate(series):
         color = PALETTE[j % len(PALETTE)]
-        points = " ".join(f"{_f(x(i))},{_f(y(v))}" for i, v in enumerate(values))
+        points = " ".join(f"{_f(frame.x(i))},{_f(frame.y(v))}" for i, v in enumerate(values))
         if len(values) == 1:
-            out.append(f'<circle class="series" cx="{_f(x(0))}" cy="{_f(y(values[0]))}" r="3" fill="{color}"/>')
+            out.append(f'<circle class="series" cx="{_f(frame.x(0))}" cy="{_f(frame.y(values[0]))}" r="3" fill="{color}"/>')
         elif values:
             out.append(f'<polyline class="series" fill="none" stroke="{color}" stroke-width="2.5" '
                        f'stroke-linejoin="round" points="{points}"/>')
         if values:
-            ends.append((y(values[-1]) - 7, x(len(values) - 1) - 4, color, _exact(values[-1], unit)))
+            ends.append((frame.y(values[-1]) - 7, frame.x(len(values) - 1) - 4, color, _exact(values[-1], unit)))
         lx, _, row = legend[j]
         out.append(f'<rect x="{lx}" y="{30 + 18 * row}" width="14" height="4" fill="{color}"/>')
         out.append(f'<text x="{lx + 18}" y="{36 + 18 * row}" fill="#212529">{escape(name)}</text>')
@@ -202,5 +237,4 @@ def svg_line_chart(x_labels: list[str], series: list[tuple[str, list[float]]], *
         floor = ly
         out.append(f'<text class="end" x="{_f(lx)}" y="{_f(ly)}" text-anchor="end" font-weight="600" '
                    f'fill="{color}">{escape(text)}</text>')
-    out.append("</svg>")
-    return "\n".join(out)
+    return out

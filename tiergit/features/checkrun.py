@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from tiergit.core.config import Config
 from tiergit.core.diagnostics import Finding
-from tiergit.errors import InputError
+from tiergit.errors import InputError, TiergitError
 from tiergit.features import secretscope
 from tiergit.features.checks import FileReport, check_file
 from tiergit.shell import git
@@ -128,3 +129,19 @@ def write_step_summary(markdown: str) -> None:
             fh.write(markdown.rstrip("\n") + "\n")
     except OSError:
         pass
+
+
+def sources_for(store, staged: bool, paths: Sequence[str]) -> list:
+    """What `check` reads: the staged blobs, the named paths that are memory files, or every
+    memory file in the work tree. A named path that does not exist is an error (a typo would
+    otherwise pass as "0 files checked")."""
+    if staged:
+        return staged_sources(store.repo, store.config)
+    if not paths:
+        return worktree_sources(store)
+    missing = [p for p in paths if not os.path.lexists(p)]
+    if missing:
+        raise TiergitError(f"{missing[0]}: no such file",
+                           "check the path; `tiergit check` without paths checks every memory file")
+    rels = [store.rel(p) for p in paths]
+    return worktree_sources(store, [r for r in rels if store.config.tier_for(r)])

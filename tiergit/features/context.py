@@ -181,6 +181,27 @@ def pick_wiki(store, topics: dict[str, str], task: str | None, notes: list[str])
     return chosen
 
 
+def _named_topics(store, names: list[str], topics: dict[str, str]) -> list[str]:
+    """The wiki topics asked for with --include-wiki, each a slug the store has."""
+    for topic in names:
+        check_slug("topic", topic)
+        if topic not in topics:
+            raise TiergitError(f"no wiki topic {topic!r} in {store.config.root}",
+                               f"topics are: {', '.join(sorted(topics)) or '(none yet)'}")
+    return list(names)
+
+
+def _check_agent_has_memory(store, agent: str, groups: dict[str, list[str]]) -> None:
+    """An agent with no hot file must have cold or legacy memory, else the name is a typo."""
+    own_legacy = [p for p in store.config.legacy if "{agent}" in p]
+    if not agent_files(store, agent, groups["cold"]) and not any(
+            (store.repo / p.lstrip("/").replace("{agent}", agent)).is_file() for p in own_legacy):
+        known = sorted(set(store.agents()))
+        raise TiergitError(f"no memory for agent {agent!r} in {store.config.root}",
+                           f"agents are: {', '.join(known) or '(none yet)'}; "
+                           f"`tiergit session start --agent {agent}` creates a hot file")
+
+
 def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[str] | None = None,
           situation: str | None = None, task: str | None = None, why: str | None = None,
           success: str | list[str] | None = None, template: str | Path | None = None,
@@ -197,25 +218,14 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
         wants.add("cold")
     topics = wiki_topics(store)
     notes: list[str] = []
-    chosen_topics: list[str] = []
-    for topic in include_wiki or []:
-        check_slug("topic", topic)
-        if topic not in topics:
-            raise TiergitError(f"no wiki topic {topic!r} in {store.config.root}",
-                               f"topics are: {', '.join(sorted(topics)) or '(none yet)'}")
-        chosen_topics.append(topic)
+    chosen_topics = _named_topics(store, include_wiki or [], topics)
     hot_parts = [Part(p, t, read_text(store, p)) for p, t in agent_files(store, agent, groups["hot"])]
     trimmed = [(part, *spawn_template.trim_recent(part.text, shape["recent_actions"], part.path))
                for part in hot_parts]
     cold_parts = [Part(p, t, read_text(store, p)) for p, t in agent_files(store, agent, groups["cold"])] \
         if "cold" in wants else []
-    own_legacy = [p for p in store.config.legacy if "{agent}" in p]
-    if not hot_parts and not agent_files(store, agent, groups["cold"]) and not any(
-            (store.repo / p.lstrip("/").replace("{agent}", agent)).is_file() for p in own_legacy):
-        known = sorted(set(store.agents()))
-        raise TiergitError(f"no memory for agent {agent!r} in {store.config.root}",
-                           f"agents are: {', '.join(known) or '(none yet)'}; "
-                           f"`tiergit session start --agent {agent}` creates a hot file")
+    if not hot_parts:
+        _check_agent_has_memory(store, agent, groups)
     hot_text = next((hot_task(p.text) for p in hot_parts if hot_task(p.text)), None)
     if "wiki" in wants and not chosen_topics:
         chosen_topics = pick_wiki(store, topics, task or hot_text, notes)
