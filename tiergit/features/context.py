@@ -202,6 +202,17 @@ def _check_agent_has_memory(store, agent: str, groups: dict[str, list[str]]) -> 
                            f"`tiergit session start --agent {agent}` creates a hot file")
 
 
+def _hot_notes(agent: str, trimmed: list, keep: int, has_hot: bool, has_task: bool) -> list[str]:
+    """What the prompt left out of hot, or could not find."""
+    notes = [f"hot: {p.path}: {n} older action(s) left out (keeping the last {keep}; "
+             f"`tiergit session end` condenses them into cold)" for p, _, n in trimmed if n]
+    if not has_hot:
+        notes.append(f"hot: {agent} has no hot file yet (`tiergit session start --agent {agent}`)")
+    if not has_task:
+        notes.append("task: none given (pass --task, or write one under the hot file's Current task)")
+    return notes
+
+
 def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[str] | None = None,
           situation: str | None = None, task: str | None = None, why: str | None = None,
           success: str | list[str] | None = None, template: str | Path | None = None,
@@ -230,14 +241,9 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
     if "wiki" in wants and not chosen_topics:
         chosen_topics = pick_wiki(store, topics, task or hot_text, notes)
     wiki_parts = [Part(topics[t], "wiki", read_text(store, topics[t])) for t in chosen_topics]
-    notes += [f"hot: {p.path}: {n} older action(s) left out (keeping the last {shape['recent_actions']}; "
-              f"`tiergit session end` condenses them into cold)" for p, _, n in trimmed if n]
-    if not hot_parts:
-        notes.append(f"hot: {agent} has no hot file yet (`tiergit session start --agent {agent}`)")
-    over = hot_over_budget(store, hot_parts)
     task_text = (task or hot_text or "").strip()
-    if not task_text:
-        notes.append("task: none given (pass --task, or write one under the hot file's Current task)")
+    notes += _hot_notes(agent, trimmed, shape["recent_actions"], bool(hot_parts), bool(task_text))
+    over = hot_over_budget(store, hot_parts)
     from tiergit.features import knowledge as knowledge_mod
 
     known = knowledge_mod.plan(store, agent, task_text, topics=topics, read=lambda rel: read_text(store, rel),

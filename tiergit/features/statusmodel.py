@@ -34,14 +34,12 @@ def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> 
         try:
             data = read_regular(path, rel)  # a FIFO or device is reported, never read
         except InputError as exc:
-            files.append({"path": rel, "tier": tier.name, "health": "critical", "error": str(exc),
-                          "bytes": 0, "lines": 0, "tokens": 0, "tokens_exact": False, "percent": None})
+            files.append(_unreadable(rel, tier.name, exc, 0))
             continue
         try:
             text = parse.decode(data, rel, store.config.limits["max_file_bytes"])
         except Exception as exc:  # noqa: BLE001 - status reports, check refuses
-            files.append({"path": rel, "tier": tier.name, "health": "critical", "error": str(exc),
-                          "bytes": len(data), "lines": 0, "tokens": 0, "tokens_exact": False, "percent": None})
+            files.append(_unreadable(rel, tier.name, exc, len(data)))
             continue
         m = budget.measure(text, data, tier, cache, store.working_blob(data), force_tokens=deep)
         fh = budget.judge(rel, tier, m)
@@ -71,6 +69,12 @@ def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> 
              "tokens_exact": all(f["tokens_exact"] for f in files),
              "health": budget.worst(f["health"] for f in files)}
     return {"root": store.config.root, "tiers": tiers, "files": files, "total": total}
+
+
+def _unreadable(rel: str, tier: str, exc: Exception, size: int) -> dict:
+    """The row of a file status cannot measure (a FIFO, binary, oversized, not UTF-8)."""
+    return {"path": rel, "tier": tier, "health": "critical", "error": str(exc),
+            "bytes": size, "lines": 0, "tokens": 0, "tokens_exact": False, "percent": None}
 
 
 def tok_text(row: dict) -> str:

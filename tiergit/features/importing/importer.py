@@ -249,6 +249,15 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
         to_stage.extend(durable_items(parse.parse(dtext, decisions, cfg.labels), decisions, True))
         if retire_legacy:
             plan.notes.append(f"{decisions}: kept, Squad reads and writes it (`squad doctor` requires it)")
+    _plan_archive_files(store, plan, archive_adds, today)
+    staged.plan_stage(store, plan, to_stage)
+    if retire_legacy:
+        import_sync.plan_retire(store, plan, retire)
+    return plan, results
+
+
+def _plan_archive_files(store, plan: Plan, archive_adds: dict[str, str], today: date) -> None:
+    """The legacy entries too old for cold, appended to their archive month files."""
     for path in sorted(archive_adds):
         old = (store.repo / path).read_text(encoding="utf-8") if (store.repo / path).is_file() else None
         body = archive_adds[path]
@@ -256,9 +265,3 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
             f"# Archive: {Path(path).stem}\n\n<!-- moved from the legacy history by `tiergit import squad`"
             f" on {today.isoformat()} -->\n\n" + body)
         plan.add(path, new.rstrip("\n") + "\n", old, reason="older entries, out of the cold budget")
-    staged.plan_stage(store, plan, to_stage)
-    if retire_legacy:
-        import_sync.plan_retire(store, plan, retire)
-    return plan, results
-
-
