@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tiergit.core import charts
+from tiergit.core.status import FileStatus, StatusModel, TotalStatus
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -28,17 +29,16 @@ def test_sparkline_one_mark_per_value(values):
 
 
 def test_budget_rows_one_per_file_then_per_tier():
-    model = {"root": ".squad/memory", "files": [
-        {"path": ".squad/memory/hot/picard.md", "tier": "hot", "bytes": 2048, "tokens": 900, "lines": 3,
-         "percent": 90.0, "budget": {"bytes": {"warn": 3276.8, "max": 4096.0}, "tokens": {"warn": 800, "max": 1000}}},
-        {"path": ".squad/memory/wiki/x.md", "tier": "wiki", "bytes": 1, "tokens": 1, "lines": 1, "percent": None,
-         "budget": {}},
-    ]}
+    total = TotalStatus(0, 0, 0, 0, True, "healthy")
+    model = StatusModel(".squad/memory", [], [
+        FileStatus(".squad/memory/hot/picard.md", "hot", "warning", bytes=2048, tokens=900, lines=3, percent=90.0,
+                   budget={"bytes": {"warn": 3276.8, "max": 4096.0}, "tokens": {"warn": 800, "max": 1000}}),
+        FileStatus(".squad/memory/wiki/x.md", "wiki", "healthy", bytes=1, tokens=1, lines=1, budget={}),
+    ], total)
     rows = charts.budget_rows(model)
     assert rows == [{"label": "hot/picard", "tier": "hot", "percent": 90.0, "warn_percent": 80.0}]
-    many = {"root": "m", "files": [
-        {"path": f"m/hot/a{i}.md", "tier": "hot", "bytes": i, "percent": float(i),
-         "budget": {"bytes": {"warn": 50, "max": 100}}} for i in range(20)]}
+    many = StatusModel("m", [], [FileStatus(f"m/hot/a{i}.md", "hot", "healthy", bytes=i, percent=float(i),
+                                            budget={"bytes": {"warn": 50, "max": 100}}) for i in range(20)], total)
     rows = charts.budget_rows(many)
     assert rows == [{"label": "hot (fullest of 20)", "tier": "hot", "percent": 19.0, "warn_percent": 50.0}]
 

@@ -89,8 +89,14 @@ def repo_root(ctx: click.Context) -> Path:
     return git.work_root(start)
 
 
+def _json_value(obj):
+    """A model record's `as_dict()` (the one place records become JSON), else its text."""
+    as_dict = getattr(obj, "as_dict", None)
+    return as_dict() if callable(as_dict) else str(obj)
+
+
 def echo_json(data) -> None:
-    click.echo(json.dumps(data, indent=2, default=str, sort_keys=False))
+    click.echo(json.dumps(data, indent=2, default=_json_value, sort_keys=False))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -37,6 +37,6 @@ def report(ctx: click.Context, html_path: Path | None, as_json: bool) -> None:
     if as_json:
         echo_json({**model, "html": str(html_path) if html_path else None})
     elif html_path is not None and not is_stdout(html_path):
-        files = model["status"]["total"]["files"]
+        files = model["status"].total.files
         click.echo(f"tiergit: wrote {html_path} ({files} memory file(s), "
                    f"{len(model['history']['commits'])} commit(s) of history)")

@@ -7,48 +7,48 @@ from typing import TYPE_CHECKING
 import click
 
 from tiergit.cli import echo_json, open_store
+from tiergit.core.status import FileStatus, StatusModel
 from tiergit.features import budget
-from tiergit.features.statusmodel import MARK, collect, tok_text
+from tiergit.features.statusmodel import MARK, collect
 
 if TYPE_CHECKING:
     from tiergit.shell.store import Store
 
-def add_sparks(store: Store, model: dict, last: int = 20) -> None:
+def add_sparks(store: Store, model: StatusModel, last: int = 20) -> None:
     """Each file's `spark`: its size over its last committed versions (+ the working copy)."""
     from tiergit.core.charts import sparkline
     from tiergit.features.history import file_sparks
 
     sizes = file_sparks(store, last=last)
-    for row in model["files"]:
-        values = sizes.get(row["path"], [])
-        if not values or values[-1] != row["bytes"]:
-            values = [*values, row["bytes"]][-last:]
-        row["spark"], row["spark_bytes"] = sparkline(values), values
+    for row in model.files:
+        values = sizes.get(row.path, [])
+        if not values or values[-1] != row.bytes:
+            values = [*values, row.bytes][-last:]
+        row.spark, row.spark_bytes = sparkline(values), values
 
 
-def render(model: dict) -> str:
-    lines = [f"tiergit status: {model['root']}", ""]
+def render(model: StatusModel) -> str:
+    lines = [f"tiergit status: {model.root}", ""]
     header = f"{'tier':<6} {'file':<44} {'bytes':>7} {'tokens':>7} {'lines':>6} {'budget':>7}  health"
-    if any(f.get("spark") for f in model["files"]):
+    if any(f.spark for f in model.files):
         header += "  growth"
     lines.append(header)
     lines.append("-" * len(header))
-    for tier in model["tiers"]:
-        rows = [f for f in model["files"] if f["tier"] == tier["tier"]]
+    for tier in model.tiers:
+        rows = [f for f in model.files if f.tier == tier.tier]
         if not rows:
-            lines.append(f"{tier['tier']:<6} {'(no files)':<44}")
+            lines.append(f"{tier.tier:<6} {'(no files)':<44}")
         for r in rows:
-            pct = f"{r['percent']:.0f}%" if r.get("percent") is not None else "-"
-            name = r["path"] if len(r["path"]) <= 44 else "…" + r["path"][-43:]
-            lines.append(f"{r['tier']:<6} {name:<44} {r['bytes']:>7} {tok_text(r):>7} {r['lines']:>6} {pct:>7}  "
-                         f"{MARK[r['health']]:<4}" + (f"  {r['spark']}" if r.get("spark") else "")
-                         + (f"  {r['error']}" if r.get("error") else ""))
-    t = model["total"]
+            pct = f"{r.percent:.0f}%" if r.percent is not None else "-"
+            name = r.path if len(r.path) <= 44 else "…" + r.path[-43:]
+            lines.append(f"{r.tier:<6} {name:<44} {r.bytes:>7} {r.tokens_text:>7} {r.lines:>6} {pct:>7}  "
+                         f"{MARK[r.health]:<4}" + (f"  {r.spark}" if r.spark else "")
+                         + (f"  {r.error}" if r.error else ""))
+    t = model.total
     lines.append("-" * len(header))
-    tok = str(t["tokens"]) if t["tokens_exact"] else f"~{t['tokens']}"
-    lines.append(f"{'total':<6} {str(t['files']) + ' file(s)':<44} {t['bytes']:>7} {tok:>7} {t['lines']:>6} {'':>7}  "
-                 f"{MARK[t['health']]}")
-    if not t["tokens_exact"]:
+    lines.append(f"{'total':<6} {str(t.files) + ' file(s)':<44} {t.bytes:>7} {t.tokens_text:>7} {t.lines:>6} {'':>7}  "
+                 f"{MARK[t.health]}")
+    if not t.tokens_exact:
         lines.append("(~ marks token estimates; `tiergit status --deep` counts every file exactly)")
     return "\n".join(lines)
 
@@ -71,28 +71,27 @@ def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
     store = open_store(ctx)
     model = collect(store, deep=deep)
     add_sparks(store, model)
-    extra = _extras(store, model["files"])
+    extra = _extras(store, model.files)
     if extra:
-        model.update(extra)
+        model.promotion = extra["promotion"]
+        model.notes += extra.get("notes", [])
         # A stale Dreaming run is the store's health too: the total row says so.
-        model["total"]["health"] = budget.worst([model["total"]["health"], extra["promotion"]["health"]])
-    model["notes"] = model.get("notes", []) + _hook_notes(store.repo)
+        model.total.health = budget.worst([model.total.health, extra["promotion"]["health"]])
+    model.notes += _hook_notes(store.repo)
     from tiergit.features.importing.squad_compat import (
         two_layer_notes,  # Squad keeps histories off this tree
     )
 
-    squad = two_layer_notes(store.repo)
-    if squad:
-        model["notes"] = [*model.get("notes", []), *squad]
+    model.notes += two_layer_notes(store.repo)
     if as_json:
         echo_json(model)
     else:
         click.echo(render(model))
-        for line in model.get("notes", []):
+        for line in model.notes:
             click.echo(line)
 
 
-def _extras(store: Store, files: list[dict]) -> dict:
+def _extras(store: Store, files: list[FileStatus]) -> dict:
     """Promotion health: candidates waiting, days since the last promotion, files over budget."""
     from tiergit.features.promotion import promotion_health
 

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from html import escape
 
+from tiergit.core.status import FileStatus, StatusModel
+
 SPARK = "▁▂▃▄▅▆▇█"
 PALETTE = ("#d9480f", "#1971c2", "#2f9e44", "#7048e8", "#c2255c", "#0c8599", "#e67700")
 MAX_MERMAID_FILES = 12
@@ -59,15 +61,15 @@ def mermaid_budget_chart(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def budget_rows(status_model: dict) -> list[dict]:
+def budget_rows(status_model: StatusModel) -> list[dict]:
     """One row per budgeted file (or per tier, the fullest file, when there are many files)."""
-    root = status_model.get("root", "").rstrip("/") + "/"
-    files = [f for f in status_model["files"] if f.get("percent") is not None and f.get("budget")]
+    root = status_model.root.rstrip("/") + "/"
+    files = [f for f in status_model.files if f.percent is not None and f.budget]
     rows = []
     for f in files:
-        label = f["path"][len(root):] if f["path"].startswith(root) else f["path"]
-        rows.append({"label": label.removesuffix(".md"), "tier": f["tier"], "percent": f["percent"],
-                     "warn_percent": _warn_percent(f)})
+        label = f.path[len(root):] if f.path.startswith(root) else f.path
+        rows.append({"label": label.removesuffix(".md"), "tier": f.tier, "percent": f.percent,
+                     "warn_percent": warn_percent(f)})
     if len(rows) <= MAX_MERMAID_FILES:
         return rows
     per_tier: dict[str, list[dict]] = {}
@@ -77,11 +79,11 @@ def budget_rows(status_model: dict) -> list[dict]:
              "label": f"{tier} (fullest of {len(group)})"} for tier, group in per_tier.items()]
 
 
-def _warn_percent(row: dict) -> float:
+def warn_percent(row: FileStatus) -> float:
     """The warn level of the metric closest to its budget, as % of that budget's max."""
     best, best_pct = 80.0, -1.0
-    for metric, limit in row["budget"].items():
-        pct = 100.0 * row.get(metric, 0) / limit["max"] if limit["max"] else 0.0
+    for metric, limit in (row.budget or {}).items():
+        pct = 100.0 * getattr(row, metric, 0) / limit["max"] if limit["max"] else 0.0
         if pct > best_pct:
             best_pct, best = pct, 100.0 * limit["warn"] / limit["max"]
     return best

@@ -197,8 +197,8 @@ def status(store) -> StatusResult:
     from tiergit.features.statusmodel import collect
 
     data = collect(store)
-    return {"tiers": [{"tier": t["tier"], "files": t["files"], "bytes": t["bytes"], "tokens": t["tokens"],
-                       "health": t["health"]} for t in data["tiers"]]}
+    return {"tiers": [{"tier": t.tier, "files": t.files, "bytes": t.bytes, "tokens": t.tokens,
+                       "health": t.health} for t in data.tiers]}
 
 
 def _plain(report: dict) -> dict:

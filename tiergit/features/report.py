@@ -10,6 +10,7 @@ import re
 from html import escape
 
 from tiergit.core import charts
+from tiergit.core.status import StatusModel
 from tiergit.features import history
 from tiergit.features.budget import worst
 from tiergit.shell import git, logs
@@ -119,58 +120,58 @@ def _budget_text(budget: dict) -> str:
 
 def _tier_cards(m: dict) -> str:
     status, cards = m["status"], []
-    for t in status["tiers"]:
-        budget = m["history"]["tiers"].get(t["tier"], {}).get("budget", {})
+    for t in status.tiers:
+        budget = m["history"]["tiers"].get(t.tier, {}).get("budget", {})
         cards.append(
-            f'<div class="card {_h(t["health"])}" data-tier="{_h(t["tier"])}"><h3>{_h(t["tier"])} '
-            f'{_badge(t["health"])}</h3><div class="big">{_h(charts.human(t["bytes"]))}</div>'
-            f'<div class="meta">{t["files"]} file(s) · {_h(t["tokens"])} tokens · {t["lines"]} lines<br>'
-            f'load: {_h(t["load"])} · budget per file: {_h(_budget_text(budget))}</div></div>')
+            f'<div class="card {_h(t.health)}" data-tier="{_h(t.tier)}"><h3>{_h(t.tier)} '
+            f'{_badge(t.health)}</h3><div class="big">{_h(charts.human(t.bytes))}</div>'
+            f'<div class="meta">{t.files} file(s) · {_h(t.tokens)} tokens · {t.lines} lines<br>'
+            f'load: {_h(t.load)} · budget per file: {_h(_budget_text(budget))}</div></div>')
     return '<div class="cards">' + "".join(cards) + "</div>"
 
 
-def _short(status: dict, path: str) -> str:
-    root = status["root"].rstrip("/") + "/"
+def _short(status: StatusModel, path: str) -> str:
+    root = status.root.rstrip("/") + "/"
     return path[len(root):] if path.startswith(root) else path
 
 
-def _bars(status: dict) -> str:
+def _bars(status: StatusModel) -> str:
     """HTML/CSS bars (they reflow on a phone, unlike an SVG's text): % of budget per file."""
-    files = [f for f in status["files"] if f.get("percent") is not None]
+    files = [f for f in status.files if f.percent is not None]
     if not files:
         return '<p class="note">no budgeted files yet</p>'
-    scale = max(120.0, max(f["percent"] for f in files) * 1.05)
+    scale = max(120.0, max(f.percent for f in files) * 1.05)
     rows = []
     for f in files:
-        fill = min(f["percent"], scale) / scale * 100
-        warn = charts._warn_percent(f) / scale * 100
+        fill = min(f.percent, scale) / scale * 100
+        warn = charts.warn_percent(f) / scale * 100
         rows.append(
-            f'<div class="bar-row" title="{_h(f["path"])}"><span class="bar-label">{_h(_short(status, f["path"]))}</span>'
-            f'<span class="bar-track"><span class="bar-fill {_h(f["health"])}" style="width:{fill:.1f}%"></span>'
+            f'<div class="bar-row" title="{_h(f.path)}"><span class="bar-label">{_h(_short(status, f.path))}</span>'
+            f'<span class="bar-track"><span class="bar-fill {_h(f.health)}" style="width:{fill:.1f}%"></span>'
             f'<span class="bar-warn" style="left:{warn:.1f}%"></span>'
             f'<span class="bar-max" style="left:{100 / scale * 100:.1f}%"></span></span>'
-            f'<span class="bar-value">{_h(f["percent"])}% · {_h(charts.human(f["bytes"]))}</span></div>')
+            f'<span class="bar-value">{_h(f.percent)}% · {_h(charts.human(f.bytes))}</span></div>')
     return '<div class="bars">' + "".join(rows) + "</div>"
 
 
 def _budget_section(m: dict) -> str:
     status = m["status"]
     body = []
-    for t in status["tiers"]:
-        files = [f for f in status["files"] if f["tier"] == t["tier"]]
+    for t in status.tiers:
+        files = [f for f in status.files if f.tier == t.tier]
         trs = "".join(
-            f'<tr><td><code title="{_h(f["path"])}">{_h(_short(status, f["path"]))}</code></td>'
-            f'<td class="num">{f["bytes"]}</td>'
-            f'<td class="num">{_h(_tok(f["tokens"], f["tokens_exact"]))}</td><td class="num opt">{f["lines"]}</td>'
-            f'<td class="num">{"-" if f.get("percent") is None else _h(f["percent"]) + "%"}</td>'
-            f'<td>{_badge(f["health"])}</td></tr>' for f in files) or '<tr><td colspan="6" class="note">no files</td></tr>'
-        body.append(f'<h3 data-tier-table="{_h(t["tier"])}">{_h(t["tier"])}</h3><div class="table-wrap"><table>'
+            f'<tr><td><code title="{_h(f.path)}">{_h(_short(status, f.path))}</code></td>'
+            f'<td class="num">{f.bytes}</td>'
+            f'<td class="num">{_h(_tok(f.tokens, f.tokens_exact))}</td><td class="num opt">{f.lines}</td>'
+            f'<td class="num">{"-" if f.percent is None else _h(f.percent) + "%"}</td>'
+            f'<td>{_badge(f.health)}</td></tr>' for f in files) or '<tr><td colspan="6" class="note">no files</td></tr>'
+        body.append(f'<h3 data-tier-table="{_h(t.tier)}">{_h(t.tier)}</h3><div class="table-wrap"><table>'
                     '<thead><tr><th>file</th><th class="num">bytes</th><th class="num">tokens</th>'
                     f'<th class="num opt">lines</th><th class="num">budget</th><th>health</th></tr></thead>'
                     f"<tbody>{trs}</tbody></table></div>")
     legend = ('<p class="note">Bars: size as % of the per-file budget (the fullest of bytes, tokens, lines); '
               'orange tick: warn level; red line: the budget. ~ marks token estimates. '
-              f'Paths are relative to <code>{_h(status["root"])}</code>.</p>')
+              f'Paths are relative to <code>{_h(status.root)}</code>.</p>')
     return f'<section id="budgets"><h2>Tiers and budgets</h2>{_bars(status)}{legend}{"".join(body)}</section>'
 
 
@@ -206,14 +207,14 @@ def _growth_section(m: dict) -> str:
 
 
 def _health_section(m: dict) -> str:
-    total = m["status"]["total"]
-    files = m["status"]["files"]
-    bad = [f for f in files if f["health"] != "healthy"]
-    items = "".join(f'<li><code>{_h(f["path"])}</code> {_badge(f["health"])} {_h(f.get("percent"))}% of budget'
-                    + (f' — {_h(f["error"])}' if f.get("error") else "") + "</li>" for f in bad)
+    total = m["status"].total
+    files = m["status"].files
+    bad = [f for f in files if f.health != "healthy"]
+    items = "".join(f'<li><code>{_h(f.path)}</code> {_badge(f.health)} {_h(f.percent)}% of budget'
+                    + (f' — {_h(f.error)}' if f.error else "") + "</li>" for f in bad)
     verdict = "every file is within its budget" if not bad else f"{len(bad)} file(s) need attention:"
-    return (f'<section id="health"><h2>Health {_badge(total["health"])}</h2><p>{total["files"]} memory file(s), '
-            f'{_h(charts.human(total["bytes"]))}, {_h(_tok(total["tokens"], total["tokens_exact"]))} tokens: '
+    return (f'<section id="health"><h2>Health {_badge(total.health)}</h2><p>{total.files} memory file(s), '
+            f'{_h(charts.human(total.bytes))}, {_h(_tok(total.tokens, total.tokens_exact))} tokens: '
             f"{verdict}</p>" + (f"<ul>{items}</ul>" if items else "") + "</section>")
 
 
@@ -250,7 +251,7 @@ def _reviews_section(m: dict) -> str:
 
 
 def render(m: dict) -> str:
-    health = worst(t["health"] for t in m["status"]["tiers"])
+    health = worst(t.health for t in m["status"].tiers)
     commit = f'commit <code>{_h(m["commit"][:10])}</code> ({_h(m["commit_date"])})' if m["commit"] else "no commit yet"
     return "\n".join([
         "<!doctype html>",

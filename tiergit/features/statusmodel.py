@@ -1,6 +1,5 @@
-"""The status model: per tier and file, bytes, tokens, lines, % of budget and health.
-
-Plain data (the `--json` shape of `tiergit status`), read by the status command, charts,
+"""The status model (tiergit.core.status): per tier and file, bytes, tokens, lines, % of budget
+and health, read by the status command, charts,
 the HTML report, the MCP server and the post-merge hook. Lives outside `tiergit/commands/`
 so those lower layers never import a command module. Cost: one read + measure per file.
 """
@@ -9,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tiergit.core import charts, parse
+from tiergit.core.status import FileStatus, StatusModel, TierStatus, TotalStatus
 from tiergit.errors import InputError
 from tiergit.features import budget
 from tiergit.shell import progress
@@ -18,10 +18,10 @@ from tiergit.shell.store import Store
 MARK = {"healthy": "ok", "warning": "WARN", "critical": "CRIT"}
 
 
-def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> dict:
-    """The status model: {"tiers": [...], "files": [...], "total": {...}} (plain data, for --json)."""
+def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> StatusModel:
+    """The status model: every memory file (or `only` these), its tier and the total."""
     cache = store.token_cache
-    files = []
+    files: list[FileStatus] = []
     rels = only if only is not None else store.memory_files()
     for rel in progress.iterate(rels, "status --deep: counting tokens", show=deep):
         match = store.tier_of(rel)
@@ -34,51 +34,41 @@ def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> 
         try:
             data = read_regular(path, rel)  # a FIFO or device is reported, never read
         except InputError as exc:
-            files.append(_unreadable(rel, tier.name, exc, 0))
+            files.append(FileStatus(rel, tier.name, "critical", error=str(exc)))
             continue
         try:
             text = parse.decode(data, rel, store.config.limits["max_file_bytes"])
         except Exception as exc:  # noqa: BLE001 - status reports, check refuses
-            files.append(_unreadable(rel, tier.name, exc, len(data)))
+            files.append(FileStatus(rel, tier.name, "critical", bytes=len(data), error=str(exc)))
             continue
         m = budget.measure(text, data, tier, cache, store.working_blob(data), force_tokens=deep)
         fh = budget.judge(rel, tier, m)
-        row = {"path": rel, "tier": tier.name, **m.as_dict(), "percent": round(fh.percent, 1) if fh.verdicts else None,
-               "health": fh.health,
-               "budget": {k: {"warn": v.warn, "max": v.max} for k, v in tier.budget.items()}}
+        row = FileStatus(rel, tier.name, fh.health, m.bytes, m.lines, m.tokens, m.tokens_exact,
+                         round(fh.percent, 1) if fh.verdicts else None,
+                         {k: {"warn": v.warn, "max": v.max} for k, v in tier.budget.items()})
         if deep:
-            try:
-                doc = parse.parse(text, rel, store.config.labels)
-                row["entries"], row["pinned"], row["items"] = len(doc.entries), len(doc.pinned), len(doc.items)
-            except Exception as exc:  # noqa: BLE001
-                row["error"] = str(exc)
-                row["health"] = "critical"
+            _count_items(row, text, store.config.labels)
         files.append(row)
     cache.save()
     tiers = []
     for name, tier in store.config.tiers.items():
-        rows = [f for f in files if f["tier"] == name]
-        tiers.append({
-            "tier": name, "load": tier.load, "files": len(rows),
-            "bytes": sum(r["bytes"] for r in rows), "tokens": sum(r["tokens"] for r in rows),
-            "lines": sum(r["lines"] for r in rows),
-            "health": budget.worst(r["health"] for r in rows),
-        })
-    total = {"files": len(files), "bytes": sum(f["bytes"] for f in files),
-             "tokens": sum(f["tokens"] for f in files), "lines": sum(f["lines"] for f in files),
-             "tokens_exact": all(f["tokens_exact"] for f in files),
-             "health": budget.worst(f["health"] for f in files)}
-    return {"root": store.config.root, "tiers": tiers, "files": files, "total": total}
+        rows = [f for f in files if f.tier == name]
+        tiers.append(TierStatus(name, tier.load, len(rows), sum(r.bytes for r in rows),
+                                sum(r.tokens for r in rows), sum(r.lines for r in rows),
+                                budget.worst(r.health for r in rows)))
+    total = TotalStatus(len(files), sum(f.bytes for f in files), sum(f.tokens for f in files),
+                        sum(f.lines for f in files), all(f.tokens_exact for f in files),
+                        budget.worst(f.health for f in files))
+    return StatusModel(store.config.root, tiers, files, total)
 
 
-def _unreadable(rel: str, tier: str, exc: Exception, size: int) -> dict:
-    """The row of a file status cannot measure (a FIFO, binary, oversized, not UTF-8)."""
-    return {"path": rel, "tier": tier, "health": "critical", "error": str(exc),
-            "bytes": size, "lines": 0, "tokens": 0, "tokens_exact": False, "percent": None}
-
-
-def tok_text(row: dict) -> str:
-    return str(row["tokens"]) if row.get("tokens_exact") else f"~{row['tokens']}"
+def _count_items(row: FileStatus, text: str, labels) -> None:
+    """--deep: entries, pinned sections and items, or the parse error that stopped it."""
+    try:
+        doc = parse.parse(text, row.path, labels)
+        row.entries, row.pinned, row.items = len(doc.entries), len(doc.pinned), len(doc.items)
+    except Exception as exc:  # noqa: BLE001
+        row.error, row.health = str(exc), "critical"
 
 
 def post_merge_report(repo: Path) -> str:
@@ -93,10 +83,10 @@ def post_merge_report(repo: Path) -> str:
         return ""
     model = collect(store, only=changed)
     lines = [f"tiergit: the merge changed {len(changed)} memory file(s):"]
-    for r in model["files"]:
-        pct = f"{r['percent']:.0f}% of budget" if r.get("percent") is not None else "no budget"
-        lines.append(f"  {MARK[r['health']]:<4} {r['path']} ({r['bytes']} bytes, {tok_text(r)} tokens, {pct})")
-    over = [r["path"] for r in model["files"] if r["health"] == "critical"]
+    for r in model.files:
+        pct = f"{r.percent:.0f}% of budget" if r.percent is not None else "no budget"
+        lines.append(f"  {MARK[r.health]:<4} {r.path} ({r.bytes} bytes, {r.tokens_text} tokens, {pct})")
+    over = [r.path for r in model.files if r.health == "critical"]
     if over:
         from tiergit.core.fixhint import fixes_for
 

@@ -41,7 +41,7 @@ def _counts(store, today: date) -> tuple[int | None, int | None]:
     return waiting, considered
 
 
-def extras(store, files: list[dict]) -> dict:
+def extras(store, files: list) -> dict:
     """`files`: the status model's rows (already measured: the store is not read twice)."""
     from tiergit.shell import clock
 
@@ -51,7 +51,7 @@ def extras(store, files: list[dict]) -> dict:
     days = (today - last).days if last else None
     dreams = dream_health.checks(store)
     health = worst(c.health for c in dreams)
-    over = [f["path"] for f in files if f["health"] == "critical" and not f.get("error")]
+    over = [f.path for f in files if f.health == "critical" and not f.error]
     # "waiting" = passes the gate now; the others still need recalls or age, say how many.
     notes = [f"promotion: {waiting if waiting is not None else '?'} candidate(s) waiting"
              + (f" of {considered} considered" if considered else "")
