@@ -61,7 +61,10 @@ def refresh(store, db: sqlite3.Connection) -> int:
                 continue
             stem = path.rsplit("/", 1)[-1][:-3].lower()
             src = recall_index.IndexSource(path, "archive", stem if stem in agents else None)
-            rows = [(r[0], label(r[1], commit), *r[2:]) for r in recall_index._rows(store, src, data, stats)]
+            found, skipped = recall_index.rows_of(src, data, store.config.labels, store.config.limits["max_file_bytes"])
+            if skipped and stats.skipped is not None:
+                stats.skipped.append(path)
+            rows = [(r[0], label(r[1], commit), *r[2:]) for r in found]
             first = next_rowid
             db.executemany("INSERT INTO items (rowid, text, entry, path, item_id, date, kind, line, tier, agent, "
                            "clean) VALUES (?,?,?,?,?,?,?,?,?,?,?)", [(first + i, *row) for i, row in enumerate(rows)])

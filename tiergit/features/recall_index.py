@@ -124,11 +124,16 @@ def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = No
     try:
         summary = db.execute("SELECT items, next_rowid FROM summary WHERE id = 1").fetchone() or (0, 1)
         count, next_rowid = summary
-        new_files = sum(1 for s in wanted if s.path not in known)
-        with progress.bar(len(wanted) if new_files >= progress.MIN_ITEMS else 0, "recall: indexing") as shown:
-            for src in wanted:
-                delta, next_rowid = _refresh_one(store, db, src, known.get(src.path), next_rowid, stats)
+        changed = [c for c in (_changed(store, db, src, known.get(src.path)) for src in wanted) if c is not None]
+        parsed = _parse_all(store, changed)
+        with progress.bar(len(changed), "recall: indexing") as shown:
+            for change, (rows, skipped) in zip(changed, parsed):
+                if skipped:
+                    assert stats.skipped is not None
+                    stats.skipped.append(change.src.path)
+                delta, next_rowid = _store_rows(db, change, rows, known.get(change.src.path), next_rowid)
                 count += delta
+                stats.reindexed += 1
                 shown.update(1)
         gone = set(known) - {s.path for s in wanted}
         for path in gone:
@@ -146,15 +151,25 @@ def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = No
     return stats
 
 
-def _refresh_one(store, db, src: IndexSource, old: tuple | None, next_rowid: int,
-                 stats: RefreshStats) -> tuple[int, int]:
-    """Re-index one file if it changed: (change in item count, next free rowid)."""
+@dataclass(frozen=True)
+class Change:
+    """A file whose blob differs from what the index holds: it is parsed again."""
+    src: IndexSource
+    data: bytes
+    blob: str
+    mtime_ns: int
+    size: int
+
+
+def _changed(store, db, src: IndexSource, old: tuple | None) -> Change | None:
+    """The file as read when its blob changed; None when the index already holds it (a moved
+    mtime with the same blob only updates the stat)."""
     try:
         st = os.stat(f"{store.repo}/{src.path}")   # a str join: pathlib costs 4x the stat at 50k files
     except OSError:
-        return 0, next_rowid
+        return None
     if old and old[1] == st.st_mtime_ns and old[2] == st.st_size and old[3] == src.tier and old[4] == src.agent:
-        return 0, next_rowid
+        return None
     from tiergit.shell.tokens import (
         blob_id,  # not on recall_fast's path, which never re-indexes
     )
@@ -163,16 +178,55 @@ def _refresh_one(store, db, src: IndexSource, old: tuple | None, next_rowid: int
     blob = blob_id(data)
     if old and old[0] == blob and old[3] == src.tier and old[4] == src.agent:
         db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path=?", (st.st_mtime_ns, st.st_size, src.path))
-        return 0, next_rowid
+        return None
+    return Change(src, data, blob, st.st_mtime_ns, st.st_size)
+
+
+def _store_rows(db, change: Change, rows: list[tuple], old: tuple | None, next_rowid: int) -> tuple[int, int]:
+    """Replace one file's items by its new rows: (change in item count, next free rowid)."""
     removed = _delete_items(db, old) if old else 0
-    rows = _rows(store, src, data, stats)
     first = next_rowid
     db.executemany("INSERT INTO items (rowid, text, entry, path, item_id, date, kind, line, tier, agent, clean) "
                    "VALUES (?,?,?,?,?,?,?,?,?,?,?)", [(first + i, *row) for i, row in enumerate(rows)])
+    src = change.src
     db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)",
-               (src.path, blob, st.st_mtime_ns, st.st_size, src.tier, src.agent, len(rows), first))
-    stats.reindexed += 1
+               (src.path, change.blob, change.mtime_ns, change.size, src.tier, src.agent, len(rows), first))
     return len(rows) - removed, first + len(rows)
+
+
+# Parsing is the cost of a cold build (markdown-it plus the kind of every item): past this many
+# changed files it runs in worker processes, one per core (forked, so nothing is imported again).
+PARALLEL_MIN = 400
+
+
+def _parse_all(store, changed: list[Change]) -> list[tuple[list[tuple], bool]]:
+    """(rows, skipped) for each changed file, in order."""
+    jobs = [(c.src, c.data) for c in changed]
+    labels, limit = store.config.labels, store.config.limits["max_file_bytes"]
+    workers = min(os.cpu_count() or 1, 8)
+    if len(jobs) < PARALLEL_MIN or workers < 2 or os.environ.get("TIERGIT_INDEX_WORKERS") == "1":
+        return [rows_of(src, data, labels, limit) for src, data in jobs]
+    import multiprocessing
+
+    try:
+        ctx = multiprocessing.get_context("fork")   # POSIX: workers share the parent's imports
+    except ValueError:
+        return [rows_of(src, data, labels, limit) for src, data in jobs]
+    chunk = max(1, len(jobs) // (workers * 8))
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(labels, limit)) as pool:
+        return pool.map(_rows_job, jobs, chunksize=chunk)
+
+
+_WORKER_SETTINGS: tuple = ({}, 0)
+
+
+def _init_worker(labels, limit: int) -> None:
+    global _WORKER_SETTINGS
+    _WORKER_SETTINGS = (labels, limit)
+
+
+def _rows_job(job: tuple[IndexSource, bytes]) -> tuple[list[tuple], bool]:
+    return rows_of(job[0], job[1], *_WORKER_SETTINGS)
 
 
 def _delete_items(db: sqlite3.Connection, old: tuple) -> int:
@@ -183,18 +237,17 @@ def _delete_items(db: sqlite3.Connection, old: tuple) -> int:
     return n
 
 
-def _rows(store, src: IndexSource, data: bytes, stats: RefreshStats) -> list[tuple]:
+def rows_of(src: IndexSource, data: bytes, labels, max_bytes: int) -> tuple[list[tuple], bool]:
+    """The index rows of one file's items, and whether it was skipped as unreadable."""
     from tiergit.core import (
         parse,  # markdown-it: only when a file needs parsing, not per warm query
     )
 
     try:
-        text = parse.decode(data, src.path, store.config.limits["max_file_bytes"])
-        doc = parse.parse(text, src.path, store.config.labels)
+        text = parse.decode(data, src.path, max_bytes)
+        doc = parse.parse(text, src.path, labels)
     except TiergitError:
-        assert stats.skipped is not None
-        stats.skipped.append(src.path)
-        return []
+        return [], True
     listing = patterns.managed_lines(text) if src.tier == "staging" else range(0)
     rows = []
     for sec in doc.sections:
@@ -204,6 +257,6 @@ def _rows(store, src: IndexSource, data: bytes, stats: RefreshStats) -> list[tup
             day = item.date or sec.date
             rows.append((item.text, sec.heading or "", src.path, item.id, day.isoformat() if day else None,
                          item.kind, item.line, src.tier, src.agent, item.clean))
-    return rows
+    return rows, False
 
 
