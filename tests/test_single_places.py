@@ -116,7 +116,7 @@ def test_transcript_patterns_differ_on_purpose() -> None:
 # -- no second definition ------------------------------------------------------------------
 
 SECOND_HOMES = {
-    r"\bdate\.today\(\)|\btoday_utc\b": "clock.py",
+    r"\bdate\.today\(\)|\btoday_utc\b|datetime\.now\(": "clock.py",
     r"__file__": None,
     r'/ "tiergit"(?! *$)|git_dir\([^)]*\) / "tiergit"|/ "tiergit" /': "statedir.py",
     r'"<<<<<<<"': "patterns.py",

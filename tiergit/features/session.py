@@ -12,7 +12,7 @@ import hashlib
 import re
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 
 import yaml
 
@@ -57,7 +57,9 @@ class SessionPlan:
 
 
 def now_utc() -> datetime:
-    return datetime.now(timezone.utc).replace(microsecond=0)
+    from tiergit.shell import clock
+
+    return clock.now()
 
 
 def new_session_id(taken: set[str] | frozenset[str] = frozenset()) -> str:

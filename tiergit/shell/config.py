@@ -23,17 +23,17 @@ def preset_data(name: str) -> dict[str, Any]:
 
 
 def _check_inside(cfg: Config, err: KeyErrors) -> None:
-    """Every configured path stays inside the work tree once symlinks are followed."""
+    """Every configured path stays inside the work tree once symlinks are followed. (Tier and
+    legacy paths are probed from the repo root, the folders under root from the store: a tier
+    folder that is itself a symlink is refused when something is written through it.)"""
     inside = cfg.repo_root.resolve()
     paths = [("root", cfg.root, cfg.repo_root)]
-    paths += [(f"tiers.{t.name}.path", t.path, cfg.repo_root if t.path.startswith("/") else cfg.store_dir)
-              for t in cfg.tiers.values()]
+    paths += [(f"tiers.{t.name}.path", t.path, cfg.repo_root) for t in cfg.tiers.values()]
     paths += [(key, value, cfg.store_dir) for key, value in (("archive", cfg.archive), ("logs", cfg.logs),
                                                            ("staging", cfg.staging)) if value]
     paths += [("legacy", item, cfg.repo_root) for item in cfg.legacy]
     for key, value, base in paths:
-        probe = PATH_PLACEHOLDER_RE.sub("x", value).lstrip("/")
-        resolved = ((cfg.repo_root if value.startswith("/") else base) / probe).resolve()
+        resolved = (base / PATH_PLACEHOLDER_RE.sub("x", value).lstrip("/")).resolve()
         try:
             resolved.relative_to(inside)
         except ValueError:

@@ -17,11 +17,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from datetime import datetime, timezone
 from pathlib import Path
 
 from tiergit.errors import TiergitError
-from tiergit.shell import statedir
+from tiergit.shell import clock, statedir
 from tiergit.shell.fsutil import atomic_write, check_target, safe_unlink
 
 
@@ -73,7 +72,7 @@ def _write_one(repo: Path, rel: str, new: str | None, mode: int | None) -> None:
 
 def _record(repo: Path, title: str, paths: list[str], recovered: bool = False) -> None:
     """The operation log: what each apply changed, in the git dir (never committed)."""
-    line = json.dumps({"ts": datetime.now(timezone.utc).isoformat(timespec="seconds"), "op": title,
+    line = json.dumps({"ts": clock.now().isoformat(timespec="seconds"), "op": title,
                        "paths": paths, **({"recovered": True} if recovered else {})}, ensure_ascii=False)
     path = statedir.local(Path(repo)) / "operations.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
 from tiergit.core.patterns import is_conflict_line
+from tiergit.shell import clock
 from tiergit.shell.fsutil import check_target, store_lock
 
 RECALLS = "recalls.jsonl"
@@ -23,7 +23,7 @@ def log_path(store, name: str) -> Path:
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return clock.now().isoformat().replace("+00:00", "Z")
 
 
 def append(store, name: str, events: list[dict[str, Any]]) -> None:

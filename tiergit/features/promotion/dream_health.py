@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from pathlib import PurePosixPath
 
+from tiergit.shell import clock
+
 WARN_HOURS = 48
 CRIT_HOURS = 7 * 24
 WORKFLOW = ".github/workflows/tiergit-promote.yml"
@@ -110,7 +112,7 @@ def checks(store, now: datetime | None = None) -> list[Check]:
     """The Dreaming checks that apply to this store (staging and daily only when configured)."""
     from tiergit.shell import logs
 
-    now = now or datetime.now(timezone.utc)
+    now = now or clock.now()
     on = scheduled(store)
     why = "" if on else " (no schedule: set `schedule:` or `tiergit init --with-workflows` to check it)"
     last = last_event(logs.read(store, logs.REVIEWS))

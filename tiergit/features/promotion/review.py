@@ -6,13 +6,13 @@ proposals: an id still in a reviewed tier was accepted, an id gone was rejected.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable
 
 from tiergit.errors import TiergitError
 from tiergit.features.plan import Plan
-from tiergit.shell import logs
+from tiergit.shell import clock, logs
 
 
 def last_proposals(events: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -53,7 +53,7 @@ def daily_log_path(store, day: str) -> str:
 
 def plan_daily(store, plan: Plan, line: str, now: datetime | None = None) -> str:
     """Add `[HH:MM] line` on the day's log to `plan`; returns its path."""
-    now = now or datetime.now(timezone.utc)
+    now = now or clock.now()
     rel = daily_log_path(store, now.date().isoformat())
     path = store.repo / rel
     cur = path.read_text(encoding="utf-8") if path.is_file() else None
