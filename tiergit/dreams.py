@@ -72,7 +72,10 @@ def read(text: str) -> DreamMeta:
     return meta
 
 
-STAMPED = re.compile(r"^\s*(?:[-*+]\s+)?(?:Candidate:\s*)?\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}")
+# A note lifted from a dated log: a session stamp first ("2026-04-28 17:30 — Title: …"), or a date
+# in the lead title ("Durable memory - 2026-04-20: Observations: …", "**[2026-04-13 10:11 PM]** …").
+STAMPED = re.compile(r"^\s*(?:[-*+]\s+)?(?:Candidate:\s*)?(?:\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}"
+                     r"|[^:;\n]{0,60}?(?<![\w-])\d{4}-\d{2}-\d{2}(?![\w-])[^:;\n]{0,24}[:：])")
 DUMP = re.compile(r"^\s*(?:[-*+]\s+)?(?:Candidate:\s*)?Possible Lasting (?:Truths|Updates)\s*:|Candidate:\s*(?:-\s*)?Candidate:",
                   re.I)
 REFLECTION = re.compile(r"^\s*(?:[-*+]\s+)?(?:Candidate:\s*)?(?:Reflections?|Theme)\s*:", re.I)

@@ -1,0 +1,109 @@
+"""A standing statement: an unlabelled line that states how something *is*, for the gate.
+
+Most durable knowledge in real memory carries no label and no marker word: "Transcript
+imports preserve original text in `LearningResource.Transcript`", "Required check is
+`Analyze (actions)` (CodeQL)", "Embedding model: gemini-embedding-2 (768 dims)". The kind
+judgement calls such lines context (session end must not keep every one verbatim: its token
+budget binds). The promotion gate can afford a second look, because a cold item reaches it
+only after it was recalled: a recalled context line that reads as a standing statement is
+promotable as a fact.
+
+A standing statement, by shape:
+- a subject, then a finite present-tense verb in the first words ("X preserves …", "X is
+  the …", "X can bypass … with …"): a claim about how a thing behaves;
+- or a setting: a short label and one concrete value (`Embedding model: gemini-embedding-2`,
+  `URL: https://…`, a label and a code name).
+Set aside, whatever the verb: work reports (past-tense leads, "X documented —"), status and
+progress lines (pass/green/✅/⏳, counts such as 6/6), lines about this run or session, test and
+step descriptions with no subject ("Verifies …", "Set `PATH`"), references to a PR or issue,
+questions, junk, and lines over MAX_CHARS (reports).
+Pure and cheap: a few regex scans of one line; imports only `re` and tiergit.judge.
+"""
+from __future__ import annotations
+
+import re
+
+from tiergit import judge
+
+MAX_CHARS = 400
+
+# A finite present-tense verb (or modal) after a subject.
+VERB = (r"(?:is|are|isn't|aren't|has|have|can|cannot|can't|won't|will|does|doesn't|don't|do not|must|should|"
+        r"may|needs?|stays?|remains?|uses?|returns?|rejects?|accepts?|controls?|checks?|owns?|holds?|expects?|"
+        r"requires?|reads?|writes?|stores?|keeps?|maps?|matches|means|fires|preserves?|supports?|calls|emits|"
+        r"blocks?|allows?|wins|defaults|resolves|loads|creates|covers|applies|works|handles|carries|points|"
+        r"lacks|gets|gives|catches|breaks|filters|merges|exists|competes|reports|runs|takes|triggers|"
+        r"produces|contains|lives|sits|depends|overrides|wraps|ignores|skips|fails|prevents|causes|"
+        r"owns|governs|decides|limits|caps|expires|refuses|treats|drops|sends|serves|caches|lets|"
+        r"belongs|counts|costs|outranks|beats|replaces|follows|ships with|comes from|goes)")
+# Subject (1-8 words or code names, not opening with a verb), then the verb.
+SUBJECT_VERB = re.compile(
+    r"^(?!(?:also|then|and|but|so|plus|verif|ensur|check|add|set|ask|run|use|creat|updat|remov|fix|test|confirm|validat|mak|tri|call)\w*\s)"
+    r"(?:(?:`[^`]{1,80}`|[\w./:#@()'\"+-]+)\s+){1,8}?(?:still |also |only |now |never |always |already |both |all |"
+    r"then |just |automatically |each |exclusively )?" + VERB + r"\b", re.I)
+# A setting: a short label and one concrete value (URL, code span, identifier with a digit).
+SETTING = re.compile(
+    r"^(?P<label>[A-Za-z][\w /()-]{1,40}?)\s*[:：]\s+(?P<value>https?://\S+|`[^`]{2,80}`|"
+    r"[A-Za-z][\w.+-]*\d[\w.+/-]*|[\w.~-]*/[\w./~-]+)(?P<rest>.*)$")
+# Status and progress: a report of this run, not a standing fact.
+STATUS = re.compile(
+    r"✅|❌|⏳|⏸|🟢|🔴|⚠️|\b(?:pass(?:es|ed|ing)?|green|succeeded|success(?:ful(?:ly)?)?|complete[d]?|done|ready|"
+    r"shipped|merged|deployed|initiali[sz]ed|operating normally|no regressions?|fixed|resolved|"
+    r"clean(?:ly)?|verified|validated|confirmed|in progress|pending|wip|blocked)\b|\b\d+\s*/\s*\d+\b(?!\s*(?:dims|gb|kb))",
+    re.I)
+# This run, this session, here and now: the line is about an event.
+DEICTIC = re.compile(r"\b(?:this (?:run|session|pr|week|sprint|time)|today|yesterday|tonight|right now|so far|"
+                     r"for now|at the moment|currently|recently|last (?:night|week|session))\b", re.I)
+# A reference to a PR, issue or release first: a work item.
+WORK_REF = re.compile(r"^(?:\*\*)?(?:pr|issue|release|commit|bug|task|phase|step|round|wave|sprint)?\s*#?\d+\b|^#\d+|"
+                      r"^(?:pr|issue|release|commit)\s+(?:#|`)", re.I)
+# A past participle as the main verb in the first words ("Five gaps identified", "X documented —").
+PARTICIPLE = re.compile(
+    r"^(?:(?!(?:is|are|was|were|be|been|being|get|gets|got|has|have|had|not)\s)\S+\s+){0,5}?"
+    r"(?!(?:need|seed|speed|feed|embed|bed|red|shed|used to|based|named|called|related|expected|required|nested|"
+    r"detailed|advanced|limited|shared|fixed-\w+)\b)[a-z]{3,}ed\b(?!\s+(?:by|as|in|on|to|with|for|from|under)\s)",
+    re.I)
+PATH_VALUE = re.compile(r"^`?[~\w./{}-]*(?:\.[a-z]{1,5}(?::\d+(?:-\d+)?)?|/)`?$")
+QUESTION = re.compile(r"\?\s*$|？")
+
+
+PERSON = re.compile(r"\b(?:i|i'm|i've|me|my|you|your|we|we're|us|our|let's|let me|let us)\b", re.I)
+# A bare pronoun as the subject ("This is …", "It was …"): the line needs its neighbours to mean anything.
+BARE_SUBJECT = re.compile(r"^(?:this|that|it|these|those|they|he|she|there)\s+" + VERB + r"\b", re.I)
+# A lead label that files the line as a report ("**Updated:**", "**Status:**", "**Verification:**").
+REPORT_LABEL = re.compile(r"(?:^|\s)(?!(?:need|seed|speed|embed|feed)\b)\w+ed\b|^(?:status|results?|outcome|verification|validation|evidence|summary|progress|"
+                          r"tests?|testing|discovery|action|cleanup|sign-off|commit|pr|issue|what (?:changed|happened))$", re.I)
+# A wh- lead is a topic or a question ("What gets encoded in the URL"), not a claim.
+WH_LEAD = re.compile(r"^(?:what|which|who|why|how|where)\b", re.I)
+SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])|\s+—\s+")
+
+
+def standing(text: str) -> str | None:
+    """The shape that makes the line a standing statement ("claim" or "setting"), or None."""
+    line = " ".join(text.split())
+    if not line or len(line) > MAX_CHARS or judge.junk(text) or judge.narrative(text):
+        return None
+    body = judge.body_of(text)
+    label = re.match(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]{1,60})\*\*:?\s*", judge.normalize(text).strip())
+    whole = (label[1].rstrip(":. ") + ": " + body) if label and body else body
+    if label and REPORT_LABEL.search(label[1].rstrip(":. ").strip()):
+        return None
+    if (STATUS.search(whole) or DEICTIC.search(whole) or QUESTION.search(whole) or WORK_REF.match(whole)
+            or WORK_REF.match(body) or PERSON.search(whole)):
+        return None
+    m = SETTING.match(whole)
+    # A file path or line number as the value is a pointer, not a setting.
+    if m and not re.search(r"`[^`]+`\s*,\s*`", whole) and len(m["rest"]) < 80 and not PATH_VALUE.match(m["value"]) \
+            and not re.search(r"(?i)\b(?:file|line|path|location|document)s?$", m["label"]):
+        return "setting"
+    # A claim in one of the first sentences (a bold lead label may hold the first one).
+    parts = ([label[1].rstrip(":. ")] if label else []) + SENTENCE.split(body)[:2]
+    for part in parts:
+        part = part.strip(" *:;")
+        if BARE_SUBJECT.match(part) or (PARTICIPLE.match(part) and not SUBJECT_VERB.match(part)):
+            return None
+        m = SUBJECT_VERB.match(part)
+        # The verb needs a complement ("X checks every tick"), and English words around it.
+        if m and not WH_LEAD.match(part) and re.match(r"\s+[\w`(\"'~<>=-]", part[m.end():]) and part.isascii():
+            return "claim"
+    return None
