@@ -27,20 +27,54 @@ from tiergit import judge
 
 MAX_CHARS = 400
 
-# A finite present-tense verb (or modal) after a subject.
-VERB = (r"(?:is|are|isn't|aren't|has|have|can|cannot|can't|won't|will|does|doesn't|don't|do not|must|should|"
-        r"may|needs?|stays?|remains?|uses?|returns?|rejects?|accepts?|controls?|checks?|owns?|holds?|expects?|"
-        r"requires?|reads?|writes?|stores?|keeps?|maps?|matches|means|fires|preserves?|supports?|calls|emits|"
-        r"blocks?|allows?|wins|defaults|resolves|loads|creates|covers|applies|works|handles|carries|points|"
-        r"lacks|gets|gives|catches|breaks|filters|merges|exists|competes|reports|runs|takes|triggers|"
-        r"produces|contains|lives|sits|depends|overrides|wraps|ignores|skips|fails|prevents|causes|"
-        r"owns|governs|decides|limits|caps|expires|refuses|treats|drops|sends|serves|caches|lets|"
-        r"belongs|counts|costs|outranks|beats|replaces|follows|ships with|comes from|goes)")
-# Subject (1-8 words or code names, not opening with a verb), then the verb.
-SUBJECT_VERB = re.compile(
-    r"^(?!(?:also|then|and|but|so|plus|verif|ensur|check|add|set|ask|run|use|creat|updat|remov|fix|test|confirm|validat|mak|tri|call)\w*\s)"
-    r"(?:(?:`[^`]{1,80}`|[\w./:#@()'\"+-]+)\s+){1,8}?(?:still |also |only |now |never |always |already |both |all |"
-    r"then |just |automatically |each |exclusively )?" + VERB + r"\b", re.I)
+# A finite present-tense verb (or modal) after a subject. Base forms only where they are rarely nouns
+# ("API tests still use …", "Transcript imports preserve …"), so "param block 31-35" is no claim.
+VERB = re.compile(
+    r"(?:is|are|isn't|aren't|has|have|can|cannot|can't|won't|will|does|doesn't|don't|must|should|"
+    r"may|needs?|stays?|remains?|uses?|returns|rejects?|accepts?|controls|checks|owns|holds|expects?|"
+    r"requires?|reads|writes|stores|keeps?|maps|matches|means|fires|preserves?|supports?|calls|emits|"
+    r"blocks|allows|wins|defaults|resolves|loads|creates|covers|applies|works|handles|carries|points|"
+    r"lacks|gets|gives|catches|breaks|filters|merges|exists|competes|reports|runs|takes|triggers|"
+    r"produces|contains|lives|sits|depends|overrides|wraps|ignores|skips|fails|prevents|causes|"
+    r"governs|decides|limits|caps|expires|refuses|treats|drops|sends|serves|caches|lets|shares?|relies|rely|"
+    r"belongs|counts|costs|outranks|beats|replaces|follows|goes|retries|sets|adds|removes|strips|converts|parses|"
+    r"validates|renders|rotates|signs|encrypts|hashes|builds|deploys|publishes|pulls|pushes|syncs|polls|spawns|"
+    r"starts|stops|waits|accepts|owns|lists|sorts|times out|expects|invalidates|refreshes|redirects|routes)$", re.I)
+PAST = re.compile(r"(?:was|were|had|did|got|became|gained|made|broke|went|wasn't|weren't|didn't)$", re.I)
+ADVERB = re.compile(r"(?:still|also|only|now|never|always|already|both|all|then|just|automatically|each|exclusively|"
+                    r"not|often|usually|typically|generally)$", re.I)
+# The first word of a line with no subject: an instruction, a step or a test description.
+NO_SUBJECT = re.compile(
+    r"(?:also|then|and|but|so|plus|if|verif\w*|ensur\w*|check\w*|add\w*|set\w*|ask\w*|run\w*|use|creat\w*|"
+    r"updat\w*|remov\w*|fix\w*|test\w*|confirm\w*|validat\w*|mak\w*|tri\w*|call\w*|extend\w*|keep|"
+    r"implement\w*|investigat\w*|document\w*|write|writes|rewrite|review\w*|consider|decide|replace|refactor|"
+    r"split|rename|move|extract|audit|migrate|wire|enable|disable|drop|delete|upgrade|bump|pin|restore|"
+    r"persist|integrate|introduce|support|skips|counts|throws|opens|returns|emits|"
+    r"what|which|who|why|how|where)$", re.I)
+TOKEN = re.compile(r"`[^`]*`|\S+")
+
+
+def _claim(part: str) -> bool:
+    """A subject of 1-8 words (balanced brackets and quotes, no past-tense verb), then a present
+    verb or modal, then a complement."""
+    tokens = TOKEN.findall(part)
+    if len(tokens) < 3 or NO_SUBJECT.match(tokens[0].strip("*`\"'(").lower()):
+        return False
+    for i, tok in enumerate(tokens[1:10], start=1):
+        word = tok.strip(".,;:!*\"'")
+        if PAST.match(word):
+            return False
+        if ADVERB.match(word) or not VERB.match(word):
+            continue
+        subject = " ".join(tokens[:i])
+        if subject.count("(") != subject.count(")") or subject.count('"') % 2 or tok.endswith((",", ";", ":")) \
+                or any(t.endswith((",", ";", "!")) for t in tokens[:i]):
+            return False
+        rest = tokens[i + 1:]
+        return bool(rest) and bool(re.match(r"[\w`(\"'~<>=-]", rest[0]))
+    return False
+
+
 # A setting: a short label and one concrete value (URL, code span, identifier with a digit).
 SETTING = re.compile(
     r"^(?P<label>[A-Za-z][\w /()-]{1,40}?)\s*[:：]\s+(?P<value>https?://\S+|`[^`]{2,80}`|"
@@ -69,12 +103,13 @@ QUESTION = re.compile(r"\?\s*$|？")
 
 PERSON = re.compile(r"\b(?:i|i'm|i've|me|my|you|your|we|we're|us|our|let's|let me|let us)\b", re.I)
 # A bare pronoun as the subject ("This is …", "It was …"): the line needs its neighbours to mean anything.
-BARE_SUBJECT = re.compile(r"^(?:this|that|it|these|those|they|he|she|there)\s+" + VERB + r"\b", re.I)
+BARE_SUBJECT = re.compile(r"^(?:this|that|it|these|those|they|he|she|there)\s+(?P<verb>[\w']+)", re.I)
 # A lead label that files the line as a report ("**Updated:**", "**Status:**", "**Verification:**").
-REPORT_LABEL = re.compile(r"(?:^|\s)(?!(?:need|seed|speed|embed|feed)\b)\w+ed\b|^(?:status|results?|outcome|verification|validation|evidence|summary|progress|"
-                          r"tests?|testing|discovery|action|cleanup|sign-off|commit|pr|issue|what (?:changed|happened))$", re.I)
-# A wh- lead is a topic or a question ("What gets encoded in the URL"), not a claim.
-WH_LEAD = re.compile(r"^(?:what|which|who|why|how|where)\b", re.I)
+REPORT_LABEL = re.compile(
+    r"(?:^|\s)(?!(?:need|seed|speed|embed|feed|required|preferred|expected|supported|related|based|named|limited|"
+    r"shared|detailed|advanced|allowed|denied)\b)\w+ed\b|\b(?:status|results?|outcome|verification|validation|evidence|"
+    r"summary|progress|tests?|testing|discovery|action|cleanup|sign-off|commit|pr|issue|run)\b|^what (?:changed|happened)",
+    re.I)
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])|\s+—\s+")
 
 
@@ -94,16 +129,16 @@ def standing(text: str) -> str | None:
     m = SETTING.match(whole)
     # A file path or line number as the value is a pointer, not a setting.
     if m and not re.search(r"`[^`]+`\s*,\s*`", whole) and len(m["rest"]) < 80 and not PATH_VALUE.match(m["value"]) \
-            and not re.search(r"(?i)\b(?:file|line|path|location|document)s?$", m["label"]):
+            and not re.search(r"(?i)\b(?:file|line|path|location|document)s?$", m["label"]) \
+            and not REPORT_LABEL.search(m["label"]) and not re.search(r"/(?:runs|pull|issues|commit|actions)/", m["value"]):
         return "setting"
     # A claim in one of the first sentences (a bold lead label may hold the first one).
     parts = ([label[1].rstrip(":. ")] if label else []) + SENTENCE.split(body)[:2]
     for part in parts:
-        part = part.strip(" *:;")
-        if BARE_SUBJECT.match(part) or (PARTICIPLE.match(part) and not SUBJECT_VERB.match(part)):
+        part = part.strip(" *:;—–-")
+        bare = BARE_SUBJECT.match(part)
+        if (bare and (VERB.match(bare["verb"]) or PAST.match(bare["verb"]) or ADVERB.match(bare["verb"]))) or (PARTICIPLE.match(part) and not _claim(part)):
             return None
-        m = SUBJECT_VERB.match(part)
-        # The verb needs a complement ("X checks every tick"), and English words around it.
-        if m and not WH_LEAD.match(part) and re.match(r"\s+[\w`(\"'~<>=-]", part[m.end():]) and part.isascii():
+        if part.isascii() and _claim(part):
             return "claim"
     return None
