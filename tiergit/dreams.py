@@ -111,6 +111,22 @@ def vouched(meta: DreamMeta, min_confidence: float, text: str = "") -> bool:
         meta.confidence is not None or meta.tag in ("likely_durable", "durable"))
 
 
+TITLE = re.compile(r"^(?P<title>[^:;.!?`*\n]{3,80}?):\s+(?=\S)")
+
+
+def untitled(cleaned: str) -> str:
+    """A light-sleep candidate's text without the section titles it opens with (up to two), each a
+    lead of two to eight words before `: ` ("Memoria DB Backup: …", "OpenClaw 5.7 — Upgrade Decision:
+    WAIT: …"); a one-word label (`Decision:`, `Fix:`) is the item's own and stays."""
+    out = cleaned
+    for _ in range(2):
+        m = TITLE.match(out)
+        if not m or not 2 <= len(m["title"].split()) <= 8 or not out[m.end():].strip():
+            break
+        out = out[m.end():]
+    return out
+
+
 def clean(text: str) -> str:
     """The candidate's knowledge alone: no `Candidate:` prefix, metadata fields, sub-items,
     tags, evidence refs or score brackets; whitespace folded."""

@@ -157,6 +157,8 @@ CODE = re.compile(r"^(?:[{}\[\]();]+$|(?:def|class|function|const|let|var|import
 CODE_STATEMENT = re.compile(r"^[\w.\[\]\"'$-]+\s*(?:[-+*/|&]?=|:=)\s*\S.*[;,({\[]\s*$")
 CONFIG_LINE = re.compile(r"^[a-z][\w.-]*[._/-][\w./-]*:\s*(?:\"[^\"]*\"|'[^']*'|\d+|true|false|null)\s*$")
 CODE_NAME = re.compile(r"^`[^`\n]+`[.:]?$")
+SQL = re.compile(r"^(?:CREATE (?:TABLE|INDEX|VIEW|UNIQUE INDEX|EXTENSION)|ALTER TABLE|DROP (?:TABLE|INDEX)|INSERT INTO|"
+                 r"DELETE FROM|UPDATE \w+ SET|SELECT .{1,200}? FROM)\b")
 DIFF = re.compile(r"^(?:@@ .* @@|diff --git |index [0-9a-f]{6,}|--- a/|\+\+\+ b/|[+-]{1}\s*[\w{}();<>/\"'=]+.*[;{}]\s*$)")
 HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 BARE = re.compile(r"^\s*(?:[-*+]\s*|\d+[.)]\s*)?(?:\*\*[^*\n]*\*\*:?|__[^_\n]*__:?|[-*_=|:`~#>\s]*|\[[ xX]?\])\s*:?\s*$")
@@ -196,7 +198,7 @@ def junk(text: str) -> str | None:
     plain = body.strip("`")
     if SHELL.match(plain) and plain.count(" ") < 25 and not re.search(r"[.!?]\s+[A-Z]", plain):
         return "a shell command"
-    if CODE.match(plain) or CODE_STATEMENT.match(plain):
+    if CODE.match(plain) or CODE_STATEMENT.match(plain) or SQL.match(plain):
         return "a line of code"
     if CONFIG_LINE.match(plain):
         return "a config line"
