@@ -45,18 +45,31 @@ ADVERB = re.compile(r"(?:still|also|only|now|never|always|already|both|all|then|
                     r"not|often|usually|typically|generally)$", re.I)
 # The first word of a line with no subject: an instruction, a step or a test description.
 NO_SUBJECT = re.compile(
-    r"(?:also|then|and|but|so|plus|if|verif\w*|ensur\w*|check\w*|add\w*|set\w*|ask\w*|run\w*|use|creat\w*|"
-    r"updat\w*|remov\w*|fix\w*|test\w*|confirm\w*|validat\w*|mak\w*|tri\w*|call\w*|extend\w*|keep|"
-    r"implement\w*|investigat\w*|document\w*|write|writes|rewrite|review\w*|consider|decide|replace|refactor|"
+    r"(?:skip|not|ok|okay|yes|sure|thanks|also|then|and|but|so|plus|if|verif(?:y|ies|ied)|ensure[sd]?|check(?:s|ed)?|"
+    r"adds?|added|set|sets|ask(?:s|ed)?|run|use|create[sd]?|update[sd]?|remove[sd]?|fix(?:es|ed)?|test(?:ed)?|"
+    r"confirm(?:s|ed)?|validate[sd]?|make|makes|made|tr(?:y|ies|ied)|call(?:ed)?|extend(?:s|ed)?|keep|implement(?:s|ed)?|"
+    r"investigate[sd]?|document(?:ed)?|write|writes|rewrite|review(?:ed)?|consider|decide|replace|refactor|"
     r"split|rename|move|extract|audit|migrate|wire|enable|disable|drop|delete|upgrade|bump|pin|restore|"
-    r"persist|integrate|introduce|support|skips|counts|throws|opens|returns|emits|"
+    r"persist|integrate|introduce|support|skips|counts|throws|opens|returns|emits|refresh|monitor|strip|build|"
+    r"prefer|avoid|trace|log|wait|retry|revisit|track|schedule|plan|ship|deploy|merge|push|pull|sync|measure|"
+    r"profile|mark|flag|link|wrap|cite|can|could|may|might|should|would|will|need|must|"
     r"what|which|who|why|how|where)$", re.I)
+# "Replaced `try …`", "Added the …": a past-tense verb first, then its object (not "Required check …").
+PAST_LEAD = re.compile(r"^[A-Za-z]+ed$")
+OBJECT = re.compile(r"^(?:the|a|an|this|that|these|those|all|some|its|their|our|my|`|\d|to|in|on|from|with|for)\b|^`",
+                    re.I)
 TOKEN = re.compile(r"`[^`]*`|\S+")
+
+
+# A state bounded by an event ("stays stable until Phase 3") or told in the past ("files were touched").
+TEMPORARY = re.compile(r"\b(?:until|till|for now|was|were|had been)\b", re.I)
 
 
 def _claim(part: str) -> bool:
     """A subject of 1-8 words (balanced brackets and quotes, no past-tense verb), then a present
-    verb or modal, then a complement."""
+    verb or modal, then a complement; not a temporary or past state, not a clause cut off at `;`."""
+    if TEMPORARY.search(part) or part.rstrip().endswith((";", ",")):
+        return False
     tokens = TOKEN.findall(part)
     if len(tokens) < 3 or NO_SUBJECT.match(tokens[0].strip("*`\"'(").lower()):
         return False
@@ -108,7 +121,8 @@ BARE_SUBJECT = re.compile(r"^(?:this|that|it|these|those|they|he|she|there)\s+(?
 REPORT_LABEL = re.compile(
     r"(?:^|\s)(?!(?:need|seed|speed|embed|feed|required|preferred|expected|supported|related|based|named|limited|"
     r"shared|detailed|advanced|allowed|denied)\b)\w+ed\b|\b(?:status|results?|outcome|verification|validation|evidence|"
-    r"summary|progress|tests?|testing|discovery|action|cleanup|sign-off|commit|pr|issue|run)\b|^what (?:changed|happened)",
+    r"summary|progress|tests?|testing|discovery|action|cleanup|sign-off|commit|pr|issue|run|releases?|line|command|"
+    r"timeline|eta|estimate|findings?|next|todo|plan|navigation|changes?|current|new|assert\w*)\b|^what (?:changed|happened)",
     re.I)
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])|\s+—\s+")
 
@@ -130,12 +144,20 @@ def standing(text: str) -> str | None:
     # A file path or line number as the value is a pointer, not a setting.
     if m and not re.search(r"`[^`]+`\s*,\s*`", whole) and len(m["rest"]) < 80 and not PATH_VALUE.match(m["value"]) \
             and not re.search(r"(?i)\b(?:file|line|path|location|document)s?$", m["label"]) \
-            and not REPORT_LABEL.search(m["label"]) and not re.search(r"/(?:runs|pull|issues|commit|actions)/", m["value"]):
+            and not REPORT_LABEL.search(m["label"]) and not re.search(r"/(?:runs|pull|issues|commit|actions)/", m["value"]) \
+            and not REPORT_LABEL.search(m["rest"].split("(")[0]):
         return "setting"
-    # A claim in one of the first sentences (a bold lead label may hold the first one).
-    parts = ([label[1].rstrip(":. ")] if label else []) + SENTENCE.split(body)[:2]
+    # A claim in one of the first sentences (a bold lead label may hold the first one); a first one that
+    # is an instruction, a past or temporary state rules the line out.
+    parts = [p.strip(" *:;—–-") for p in ([label[1].rstrip(":. ")] if label else []) + SENTENCE.split(body)[:2]]
+    for n, part in enumerate(parts[:2] if label else parts[:1]):
+        lead = TOKEN.findall(part)[:2]
+        # A bold label is a noun phrase ("**Retry policy:**") unless a verb takes an object ("**Push to X**").
+        is_label = bool(label) and n == 0
+        if not lead or TEMPORARY.search(part) or (len(lead) == 2 and PAST_LEAD.match(lead[0]) and OBJECT.match(lead[1])) \
+                or (NO_SUBJECT.match(lead[0].strip("*`\"'(").lower()) and (not is_label or (len(lead) == 2 and OBJECT.match(lead[1])))):
+            return None
     for part in parts:
-        part = part.strip(" *:;—–-")
         bare = BARE_SUBJECT.match(part)
         if (bare and (VERB.match(bare["verb"]) or PAST.match(bare["verb"]) or ADVERB.match(bare["verb"]))) or (PARTICIPLE.match(part) and not _claim(part)):
             return None
