@@ -199,3 +199,15 @@ def test_few_real_dreaming_candidates_pass_the_content_rules():
                 item.append(nxt)
             passed += je.gate_verdict(je.Cand("dreams", "x", False, "", "\n".join(item), "")).accepted
     assert len(seen) > 4000 and passed <= 35, (len(seen), passed)
+
+
+@pytest.mark.parametrize("text,message", [
+    ("git push --force-with-lease origin main", "junk: a shell command"),
+    ("**Status:** done", "junk:"),
+    ("Prefer small PRs [score=0.91 recalls=4]", "metadata"),
+])
+def test_propose_refuses_at_once_what_promote_would_drop(squad_repo, text, message):
+    run = tiergit(squad_repo, "propose", "--apply", "--topic", "ops", text)
+    assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr, run.stderr
+    ok = tiergit(squad_repo, "propose", "--topic", "ops", "Deploys are frozen from 18:00 UTC on Fridays")
+    assert ok.returncode == 0, ok.stderr
