@@ -9,14 +9,17 @@ only after it was recalled: a recalled context line that reads as a standing sta
 promotable as a fact.
 
 A standing statement, by shape:
-- a subject, then a finite present-tense verb in the first words ("X preserves …", "X is
-  the …", "X can bypass … with …"): a claim about how a thing behaves;
+- a claim: a subject of one to eight words (not a pronoun alone, brackets and quotes balanced),
+  then a present-tense verb or modal and a complement, in the first sentences ("X preserves …",
+  "X is the …", "X can bypass … with …"; a bold noun-phrase label may be the first sentence);
 - or a setting: a short label and one concrete value (`Embedding model: gemini-embedding-2`,
-  `URL: https://…`, a label and a code name).
-Set aside, whatever the verb: work reports (past-tense leads, "X documented —"), status and
-progress lines (pass/green/✅/⏳, counts such as 6/6), lines about this run or session, test and
-step descriptions with no subject ("Verifies …", "Set `PATH`"), references to a PR or issue,
-questions, junk, and lines over MAX_CHARS (reports).
+  `URL: https://…`, a label and a code span), not a file pointer or a link to a run.
+Set aside, whatever the verb: work reports (a past-tense lead with its object, "X documented —"),
+past or temporary states ("was", "until"), status and progress (pass/green/✅/⏳, counts such as
+6/6), lines about this run or session, instructions, steps and test descriptions ("Verifies …",
+"Set `PATH`"), labels that file a report (`**Updated:**`, `**Result:**`),
+references to a PR or issue, chat addressed to a person, questions, junk, and lines over MAX_CHARS.
+The verb list is English: other languages are read as settings only.
 Pure and cheap: a few regex scans of one line; imports only `re` and tiergit.judge.
 """
 from __future__ import annotations
@@ -39,7 +42,7 @@ VERB = re.compile(
     r"governs|decides|limits|caps|expires|refuses|treats|drops|sends|serves|caches|lets|shares?|relies|rely|"
     r"belongs|counts|costs|outranks|beats|replaces|follows|goes|retries|sets|adds|removes|strips|converts|parses|"
     r"validates|renders|rotates|signs|encrypts|hashes|builds|deploys|publishes|pulls|pushes|syncs|polls|spawns|"
-    r"starts|stops|waits|accepts|owns|lists|sorts|times out|expects|invalidates|refreshes|redirects|routes)$", re.I)
+    r"starts|stops|waits|lists|sorts|invalidates|refreshes|redirects|routes)$", re.I)
 PAST = re.compile(r"(?:was|were|had|did|got|became|gained|made|broke|went|wasn't|weren't|didn't)$", re.I)
 ADVERB = re.compile(r"(?:still|also|only|now|never|always|already|both|all|then|just|automatically|each|exclusively|"
                     r"not|often|usually|typically|generally)$", re.I)
@@ -122,9 +125,21 @@ REPORT_LABEL = re.compile(
     r"(?:^|\s)(?!(?:need|seed|speed|embed|feed|required|preferred|expected|supported|related|based|named|limited|"
     r"shared|detailed|advanced|allowed|denied)\b)\w+ed\b|\b(?:status|results?|outcome|verification|validation|evidence|"
     r"summary|progress|tests?|testing|discovery|action|cleanup|sign-off|commit|pr|issue|run|releases?|line|command|"
-    r"timeline|eta|estimate|findings?|next|todo|plan|navigation|changes?|current|new|assert\w*)\b|^what (?:changed|happened)",
-    re.I)
+    r"timeline|eta|estimate|findings?|next|todo|plan|navigation|changes?|current|new|assert\w*)\b"
+    r"|^what (?:changed|happened)", re.I)
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])|\s+—\s+")
+
+
+def _setting(whole: str) -> bool:
+    """A short label and one concrete value; a file path or a line as the value is a pointer, a link
+    to a run or PR an event, a list of code spans an inventory."""
+    m = SETTING.match(whole)
+    if not m or len(m["rest"]) >= 80 or re.search(r"`[^`]+`\s*,\s*`", whole) or PATH_VALUE.match(m["value"]):
+        return False
+    if re.search(r"(?i)\b(?:file|line|path|location|document)s?$", m["label"]) or REPORT_LABEL.search(m["label"]):
+        return False
+    return not re.search(r"/(?:runs|pull|issues|commit|actions)/", m["value"]) \
+        and not REPORT_LABEL.search(m["rest"].split("(")[0])
 
 
 def standing(text: str) -> str | None:
@@ -140,27 +155,34 @@ def standing(text: str) -> str | None:
     if (STATUS.search(whole) or DEICTIC.search(whole) or QUESTION.search(whole) or WORK_REF.match(whole)
             or WORK_REF.match(body) or PERSON.search(whole)):
         return None
-    m = SETTING.match(whole)
-    # A file path or line number as the value is a pointer, not a setting.
-    if m and not re.search(r"`[^`]+`\s*,\s*`", whole) and len(m["rest"]) < 80 and not PATH_VALUE.match(m["value"]) \
-            and not re.search(r"(?i)\b(?:file|line|path|location|document)s?$", m["label"]) \
-            and not REPORT_LABEL.search(m["label"]) and not re.search(r"/(?:runs|pull|issues|commit|actions)/", m["value"]) \
-            and not REPORT_LABEL.search(m["rest"].split("(")[0]):
+    if _setting(whole):
         return "setting"
     # A claim in one of the first sentences (a bold lead label may hold the first one); a first one that
     # is an instruction, a past or temporary state rules the line out.
-    parts = [p.strip(" *:;—–-") for p in ([label[1].rstrip(":. ")] if label else []) + SENTENCE.split(body)[:2]]
+    heads = ([label[1].rstrip(":. ")] if label else []) + SENTENCE.split(body)[:2]
+    parts = [p.strip(" *:;—–-") for p in heads]
     for n, part in enumerate(parts[:2] if label else parts[:1]):
-        lead = TOKEN.findall(part)[:2]
-        # A bold label is a noun phrase ("**Retry policy:**") unless a verb takes an object ("**Push to X**").
-        is_label = bool(label) and n == 0
-        if not lead or TEMPORARY.search(part) or (len(lead) == 2 and PAST_LEAD.match(lead[0]) and OBJECT.match(lead[1])) \
-                or (NO_SUBJECT.match(lead[0].strip("*`\"'(").lower()) and (not is_label or (len(lead) == 2 and OBJECT.match(lead[1])))):
+        if _rules_out(part, is_label=bool(label) and n == 0):
             return None
     for part in parts:
         bare = BARE_SUBJECT.match(part)
-        if (bare and (VERB.match(bare["verb"]) or PAST.match(bare["verb"]) or ADVERB.match(bare["verb"]))) or (PARTICIPLE.match(part) and not _claim(part)):
+        if bare and (VERB.match(bare["verb"]) or PAST.match(bare["verb"]) or ADVERB.match(bare["verb"])):
+            return None
+        if PARTICIPLE.match(part) and not _claim(part):
             return None
         if part.isascii() and _claim(part):
             return "claim"
     return None
+
+
+def _rules_out(part: str, is_label: bool) -> bool:
+    """An opening that makes the line no statement: a past or temporary state, a past-tense verb
+    with its object, an instruction. A bold label is a noun phrase ("**Retry policy:**") unless
+    its first word takes an object ("**Push to X**")."""
+    lead = TOKEN.findall(part)[:2]
+    if not lead or TEMPORARY.search(part):
+        return True
+    takes_object = len(lead) == 2 and bool(OBJECT.match(lead[1]))
+    if PAST_LEAD.match(lead[0]) and takes_object:
+        return True
+    return bool(NO_SUBJECT.match(lead[0].strip("*`\"'(").lower())) and (not is_label or takes_object)
