@@ -8,7 +8,7 @@ import json
 from datetime import date, timedelta
 
 import pytest
-from conftest import CORPUS, tiergit, write
+from conftest import CORPUS, corpus_files, tiergit, write
 
 import judge_eval as je
 from tiergit import candidates, dreams, gate, judge, logs, parse, statement
@@ -211,3 +211,21 @@ def test_propose_refuses_at_once_what_promote_would_drop(squad_repo, text, messa
     assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr, run.stderr
     ok = tiergit(squad_repo, "propose", "--topic", "ops", "Deploys are frozen from 18:00 UTC on Fridays")
     assert ok.returncode == 0, ok.stderr
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("report", corpus_files("openclaw_Deepdelver_workspace/memory/dreaming/light/*.md"),
+                         ids=lambda p: p.stem)
+def test_real_light_sleep_reports_promote_only_clean_durable_items(repo, report):
+    """A real light-sleep report (where the held-out Deepdelver notes come from) placed as DREAMS.md
+    through `promote --apply`: what reaches MEMORY.md is clean, durable, and no note lifted from a
+    dated log."""
+    from test_judge_dreams_e2e import assert_clean, promote
+
+    text = report.read_text(encoding="utf-8", errors="replace").replace("\ufeff", "")
+    items = promote(repo, text)
+    assert_clean(items)
+    dated = {ln for ln in text.splitlines() if dreams.STAMPED.match(ln)}
+    for pair in items:
+        line = int(pair.split("DREAMS.md:")[1].split(":")[0])
+        assert text.splitlines()[line - 1] not in dated, pair
