@@ -72,7 +72,10 @@ def read(text: str) -> DreamMeta:
     return meta
 
 
-STAMPED = re.compile(r"^\s*(?:[-*+]\s+)?(?:Candidate:\s*)?\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}")
+# A note lifted from a dated log: a session stamp first ("2026-04-28 17:30 — Title: …"), or a date
+# in the lead title ("Durable memory - 2026-04-20: Observations: …", "**[2026-04-13 10:11 PM]** …").
+STAMPED = re.compile(r"^\s*(?:[-*+]\s+)?(?:Candidate:\s*)?(?:\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}"
+                     r"|[^:;\n]{0,60}?(?<![\w-])\d{4}-\d{2}-\d{2}(?![\w-])[^:;\n]{0,24}[:：])")
 DUMP = re.compile(r"^\s*(?:[-*+]\s+)?(?:Candidate:\s*)?Possible Lasting (?:Truths|Updates)\s*:|Candidate:\s*(?:-\s*)?Candidate:",
                   re.I)
 REFLECTION = re.compile(r"^\s*(?:[-*+]\s+)?(?:Candidate:\s*)?(?:Reflections?|Theme)\s*:", re.I)
@@ -106,6 +109,22 @@ def vouched(meta: DreamMeta, min_confidence: float, text: str = "") -> bool:
     its confidence stands in for tiergit's recall and score signals."""
     return meta.present and verdict(meta, min_confidence, text) is None and (
         meta.confidence is not None or meta.tag in ("likely_durable", "durable"))
+
+
+TITLE = re.compile(r"^(?P<title>[^:;.!?`*\n]{3,80}?):\s+(?=\S)")
+
+
+def untitled(cleaned: str) -> str:
+    """A light-sleep candidate's text without the section titles it opens with (up to two), each a
+    lead of two to eight words before `: ` ("Memoria DB Backup: …", "OpenClaw 5.7 — Upgrade Decision:
+    WAIT: …"); a one-word label (`Decision:`, `Fix:`) is the item's own and stays."""
+    out = cleaned
+    for _ in range(2):
+        m = TITLE.match(out)
+        if not m or not 2 <= len(m["title"].split()) <= 8 or not out[m.end():].strip():
+            break
+        out = out[m.end():]
+    return out
 
 
 def clean(text: str) -> str:

@@ -148,16 +148,24 @@ def heading_kind(heading: str | None) -> str | None:
 SHELL = re.compile(
     r"^(?:\$\s+|>\s+)?(?:sudo\s+)?(?:git|npm|npx|pnpm|yarn|pip3?|python3?|uv|docker|kubectl|curl|wget|rm|cd|ls|cat|make|cargo|"
     r"go|node|bash|sh|az|gh|chmod|chown|mv|cp|mkdir|tiergit|openclaw|pwsh|dotnet|helm|terraform|brew|apt(?:-get)?|"
-    r"systemctl|journalctl|ssh|scp|export|echo|grep|sed|awk|find|tail|head)\s+[-\w./:=@\"'$`]")
+    r"systemctl|journalctl|ssh|scp|export|echo|grep|sed|awk|find|tail|head)\s+[-\w./:=@\"'$`~]"
+    r"|^[A-Z][A-Z0-9_]*=(?:\$\(|[\"'`]|\S+$)")
 CODE = re.compile(r"^(?:[{}\[\]();]+$|(?:def|class|function|const|let|var|import|from|return|public|private|using|"
                   r"namespace|if|for|while|async|await)\b[^.!?]*[;{(:=]\s*$|//|/\*|\*/|<[a-zA-Z/][^>]*>\s*$)")
+# An assignment or call statement ending the way code lines end (`player.food += n;`, `x = f({`,
+# `["key"] = "value",`), a config line (`nginx.ingress.kubernetes.io/ssl-redirect: "true"`), a code name alone.
+CODE_STATEMENT = re.compile(r"^[\w.\[\]\"'$-]+\s*(?:[-+*/|&]?=|:=)\s*\S.*[;,({\[]\s*$")
+CONFIG_LINE = re.compile(r"^[a-z][\w.-]*[._/-][\w./-]*:\s*(?:\"[^\"]*\"|'[^']*'|\d+|true|false|null)\s*$")
+CODE_NAME = re.compile(r"^`[^`\n]+`[.:]?$")
+SQL = re.compile(r"^(?:CREATE (?:TABLE|INDEX|VIEW|UNIQUE INDEX|EXTENSION)|ALTER TABLE|DROP (?:TABLE|INDEX)|INSERT INTO|"
+                 r"DELETE FROM|UPDATE \w+ SET|SELECT .{1,200}? FROM)\b")
 DIFF = re.compile(r"^(?:@@ .* @@|diff --git |index [0-9a-f]{6,}|--- a/|\+\+\+ b/|[+-]{1}\s*[\w{}();<>/\"'=]+.*[;{}]\s*$)")
 HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 BARE = re.compile(r"^\s*(?:[-*+]\s*|\d+[.)]\s*)?(?:\*\*[^*\n]*\*\*:?|__[^_\n]*__:?|[-*_=|:`~#>\s]*|\[[ xX]?\])\s*:?\s*$")
 TABLE = re.compile(r"^\s*\|.*\|\s*$")
 META = re.compile(r"(?i)^\s*(?:[-*+]\s+)?(?:\*\*)?(?:date|status|author|by|owner|updated|created|time|timestamp|"
                   r"session|duration|commit|branch|pr|issue|version|tags?|requested by|assigned|priority|agent|model|"
-                  r"tokens?|cost)(?:\*\*)?\s*[:=]")
+                  r"tokens?|cost|confidence|evidence|recalls?)(?:\*\*)?\s*[:=]")
 STATUS = re.compile(r"(?i)(?:✅|❌|⏳|🟢|🔴|🟡|\b(?:complete[d]?|done|in progress|pending|passed|failed|ok|success)\b)\s*$")
 LOG = re.compile(r"(?i)^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?[^\]]*\]?|\[?(?:info|warn(?:ing)?|error|debug|trace)\]?[: ]"
                  r"|\d{2}:\d{2}(?::\d{2})?\s|(?:traceback|exit code|exited with|stdout|stderr)\b)")
@@ -190,8 +198,12 @@ def junk(text: str) -> str | None:
     plain = body.strip("`")
     if SHELL.match(plain) and plain.count(" ") < 25 and not re.search(r"[.!?]\s+[A-Z]", plain):
         return "a shell command"
-    if CODE.match(plain):
+    if CODE.match(plain) or CODE_STATEMENT.match(plain) or SQL.match(plain):
         return "a line of code"
+    if CONFIG_LINE.match(plain):
+        return "a config line"
+    if CODE_NAME.match(body):
+        return "a code name alone"
     if PATH_ONLY.match(plain):
         return "a file path"
     if LOG.match(plain):

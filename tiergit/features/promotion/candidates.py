@@ -179,7 +179,7 @@ class ParseCache:
         except TiergitError:
             return cls(None, store.config.labels)
         # Older caches: the whole-store pickle, and v2 whose pickles name the flat module paths
-        # (tiergit.parse) that moved into tiergit.core.
+        # (tiergit.core.parse) that moved into tiergit.core.
         for old in ("parse-cache.pickle", "parse-cache-v2.sqlite"):
             (folder / old).unlink(missing_ok=True)
         return cls(folder / "parse-cache-v3.sqlite", store.config.labels)
@@ -337,13 +337,34 @@ def _dreamed(raw: str, text: str, kind: str, min_confidence: float) -> tuple[str
         return text, kind, "", []
     cleaned = dreams.clean(raw) or text
     kind = parse.classify("- " + cleaned)
+    # A light-sleep candidate opens with its daily note's section titles ("Memoria DB Backup: …"). A
+    # title's word ("Ingest Architecture Decision: Background Jobs: CREATE TABLE …") does not make every
+    # line under it durable: when the lines alone carry no kind, the candidate is context.
+    body = dreams.untitled(cleaned) if dreams.PREFIX.match(raw) else cleaned
+    if body != cleaned and kind in parse.DURABLE_KINDS and parse.classify("- " + body) == "context":
+        kind = "context"
     vouched = dreams.vouched(meta, min_confidence, raw)
-    # A note lifted from a timestamped session log is an event unless its wording makes it knowledge.
+    # A note lifted from a dated session log is an event unless its wording makes it knowledge. Deep
+    # sleep's `[likely_durable]` vouches for plain prose; a light-sleep candidate (a daily note's section
+    # title and its lines joined) counts as a fact only when its lines read as a standing statement.
     if vouched and kind == "context" and not judge.junk(cleaned) and not judge.narrative(cleaned) \
-            and not dreams.STAMPED.match(raw) and not judge.CONTEXT_LABEL.match("- " + cleaned):
+            and not dreams.STAMPED.match(raw) and not judge.CONTEXT_LABEL.match("- " + cleaned) \
+            and (meta.tag in ("likely_durable", "durable") or _states(cleaned, body)):
         kind = "fact"
     how = (f"confidence {meta.confidence:.2f}" if meta.confidence is not None else meta.tag or "") if vouched else ""
     return cleaned, kind, how, meta.evidence
+
+
+def _states(cleaned: str, body: str) -> bool:
+    """A light-sleep candidate's lines (after its section titles, `;`-joined) state standing facts:
+    its first line does, and its titles do not file it as a report (`Result:`, `Plan / Next steps:`)."""
+    from tiergit.core import statement
+
+    titles = cleaned[: len(cleaned) - len(body)]
+    if any(statement.REPORT_LABEL.search(t.strip()) for t in titles.split(":") if t.strip()):
+        return False
+    first = next((p.strip() for p in body.split("; ") if p.strip()), "")
+    return bool(first) and statement.standing(first) is not None
 
 
 def archived_files(store) -> dict[str, str]:

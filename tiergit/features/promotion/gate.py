@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable
 
 from rapidfuzz import fuzz
 
-from tiergit.core import dreams, judge, parse, secrets
+from tiergit.core import dreams, judge, parse, secrets, statement
 from tiergit.core.patterns import TRANSCRIPT_ANYWHERE_RE
 from tiergit.features.promotion.candidates import Candidate, content_words, norm_key
 from tiergit.features.promotion.scoring import Score
@@ -30,8 +30,9 @@ CRON_RE = re.compile(
     r"completed|ran|posted|status)\b|\bdelivery (?:report|status|receipt)\b")
 TIME_RE = re.compile(r"(?<![\d.])(?:\d{4}-\d{2}-\d{2}[T ])?(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:Z|\s?UTC|[+-]\d{2}:?\d{2})?(?!\d)")
 RECURRING_RE = re.compile(r"(?i)\b(?:every|each|daily|nightly|weekly|monthly|hourly|always|never|runs? at|from \S+ (?:utc )?(?:to|until|on)|"
-                          r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days|weekdays|weekends|cron)\b")
-ONE_OFF_RE = re.compile(r"(?i)'s ask\W{0,4}:|\b(?:today|yesterday|tonight|this morning|this afternoon|this evening|"
+                          r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days|weekdays|weekends|cron)\b|每[天日周月年]|每个?(?:周|星期|礼拜)|"
+                          r"(?:周|星期|礼拜)[一二三四五六日天]")
+ONE_OFF_RE = re.compile(r"(?i)'s ask\W{0,4}:|\b(?:today(?!(?-i:'s [A-Z]))|yesterday|tonight|this morning|this afternoon|this evening|"
                         r"just now|right now|earlier today|this session)\b")
 RESOLVED_ISSUE_RE = re.compile(r"(?i)\b(?:issue|bug|ticket|incident|outage|problem|pr|#\d+)\b[^.;]{0,80}?\b"
                          r"(?:is |was |now |has been |got )?(?:resolved|closed|fixed|merged)\b")
@@ -215,6 +216,21 @@ def ephemeral(text: str) -> str | None:
     return None
 
 
+def kind_check(c: Candidate) -> str | None:
+    """A durable kind passes; so does a tier item of kind context that reads as a standing statement
+    (`statement.standing`): it reached the gate because it was recalled, and the recall, score and
+    age checks still follow. Staged items were judged when they were staged (Dreaming, import)."""
+    if c.kind in parse.DURABLE_KINDS or (c.kind == "context" and not c.staged and statement.standing(c.text)):
+        return None
+    return f"kind `{c.kind}` is not durable (decision, rule, fact, correction)"
+
+
+def _kind_ok(c: Candidate) -> str:
+    if c.kind in parse.DURABLE_KINDS:
+        return f"kind `{c.kind}` is durable"
+    return f"kind `{c.kind}` reads as a standing statement ({statement.standing(c.text)}): promotable as a fact"
+
+
 def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool = False) -> GateVerdict:
     """Run the checks in order; stop at the first failure unless `explain` asks for all."""
     s = ctx.settings
@@ -232,9 +248,7 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
     steps.append(("junk", lambda: junk(c.text), "reads as knowledge"))
     if not c.forced:
         steps.append(("ephemeral", lambda: ephemeral(c.text), "not ephemeral"))
-    steps.append(("kind", lambda: (None if c.kind in parse.DURABLE_KINDS
-                                   else f"kind `{c.kind}` is not durable (decision, rule, fact, correction)"),
-                  f"kind `{c.kind}` is durable"))
+    steps.append(("kind", lambda: kind_check(c), _kind_ok(c)))
     if not c.forced:
         age = (ctx.today - c.age_day).days if c.age_day else None
         steps += [

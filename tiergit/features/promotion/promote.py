@@ -304,7 +304,13 @@ def propose(store, topic: str, text: str, kind: str, agent: str | None, today: d
     from tiergit.core.configschema import check_slug
     from tiergit.errors import TiergitError
     from tiergit.features.promotion.candidates import default_staging, slug
-    from tiergit.features.promotion.gate import credential, instructs_model, raw_output
+    from tiergit.features.promotion.gate import (
+        command_with_metadata,
+        credential,
+        instructs_model,
+        junk,
+        raw_output,
+    )
 
     check_slug("topic", topic)
     if agent is not None:  # --agent '' is a mistake, not "no agent"
@@ -315,7 +321,9 @@ def propose(store, topic: str, text: str, kind: str, agent: str | None, today: d
     if kind not in parse.DURABLE_KINDS:
         raise TiergitError(f"propose: kind {kind!r} is not durable",
                            f"use one of: {', '.join(sorted(parse.DURABLE_KINDS))}")
+    # Every gate check a proposed item still faces, refused here at once instead of dropped by `promote`.
     for problem in (credential(one_line), instructs_model(one_line), raw_output(one_line),
+                    command_with_metadata(one_line, one_line), junk(one_line),
                     None if kind == "correction" else _in_wiki(store, one_line)):
         if problem:
             raise TiergitError(f"propose: refused: {problem}", "write the distilled knowledge, without it")
