@@ -73,6 +73,13 @@ def main() -> None:
                     print(f"    promoted, labelled reject ({c.reason}): {c.raw[:90]!r}")
                 for c, why in m["good_rejected"]:
                     print(f"    rejected, labelled promote: {c.raw[:70]!r} -> {why[:60]}")
+    for split in ("tune", "held", "all"):
+        part = [ln for ln in lines if ln.set == "corpus" and (split == "all" or ln.split == split)]
+        if part:
+            c = je.ceiling(part)
+            print(f"budget ceiling, corpus {split}: durable lines are {100 * c['durable_share']:.1f}% of the labelled "
+                  f"lines' tokens; recall 0.95 keeps >= {100 * c['share_for_095']:.1f}%; a perfect judge within "
+                  f"{100 * c['budget']:.0f}% keeps {fmt(c['best_recall'])}")
     took = time.perf_counter() - t0
     print(f"\njudged {len(lines)} memory lines and {len(cands)} candidates in {took:.2f} s "
           f"(floor: reading the labelled sets {floor:.2f} s)")
