@@ -65,7 +65,8 @@ MAX_STATEMENT_CHARS = 200
 WORK_MARK = re.compile(
     r"#\d|\bpr\b|\bissue\b|✅|⏳|❌|⏸|🚧|\d{4}-\d{2}-\d{2}|\b\d{1,2}:\d{2}\b|\b(?:i|we|our)\b|"
     r"\b(?:now|today|yesterday|this (?:run|session|pr)|found|identified|shipped|merged|passing|passed|done|"
-    r"complete[d]?|verified|fixed|added|removed|updated|created|implemented)\b")
+    r"complete[d]?|verified|fixed|added|removed|updated|created|implemented|green|deliverables?)\b"
+    r"|\b\d+ (?:errors?|warnings?|failures?|failed|tests?|passed|skipped)\b")
 # A present-tense verb in the first eight words: the line says how something is, not what was done.
 CLAIM_VERB = re.compile(
     r"^(?:\S+\s+){0,7}?(?:is|are|uses|returns|rejects|accepts|controls|checks|owns|holds|expects|requires|reads|"
