@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -92,6 +93,8 @@ def main() -> None:
             print(f"session end of the labelled files, {split}: {sum(r.in_cold for r in part)}/{len(part)} labelled durable "
                   f"lines in cold = {fmt(je.ratio(sum(r.in_cold for r in part), len(part)))}; of those judged durable "
                   f"in place, in cold: {sum(r.in_cold for r in kept)}/{len(kept)}")
+            reasons = Counter(replay_labelled.miss_reason(corpus, r) for r in part if not r.in_cold)
+            print("    not in cold: " + ", ".join(f"{n} {why}" for why, n in reasons.most_common()))
     if args.replay:
         subprocess.run([sys.executable, str(PROJECT / "benchmarks" / "bench_replay.py"), "--runs", "1"],
                        env={**os.environ, "TIERGIT_CORPUS": str(corpus)}, check=False)
