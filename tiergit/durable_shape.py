@@ -57,8 +57,8 @@ PAST_LEAD = re.compile(r"^(?!\w*eed\b)\w+ed\b")
 # ---- statements: kept verbatim only while the session's entry has budget left -------------------
 # A present-tense claim naming code ("`checkGhAuth()` verifies `gh auth status`, throws …") or a
 # "Label: concrete value" line ("Embedding model: gemini-embedding-2 (768 dims)") is durable more
-# often than not, but as a kind it cost the replay 1.6-2.9 % of tokens in for 3-7 more labelled lines
-# (docs/judge.md). `session end` keeps such statements verbatim in place of condensed context, as
+# often than not, but as a kind it cost the replay 1.4-2.9 points of tokens in for 2-5 more tuned
+# labelled lines (docs/judge.md, round 3). `session end` keeps such statements verbatim in place of condensed context, as
 # far as the entry's ratio budget goes (compact.compact_doc), so they cost no token beyond it.
 MAX_STATEMENT_CHARS = 200
 # A work report: an issue or PR number, a status mark, a date or time, "I"/"we", "now", "found".
