@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -73,6 +74,13 @@ def main() -> None:
                     print(f"    promoted, labelled reject ({c.reason}): {c.raw[:90]!r}")
                 for c, why in m["good_rejected"]:
                     print(f"    rejected, labelled promote: {c.raw[:70]!r} -> {why[:60]}")
+    for split in ("tune", "held", "all"):
+        part = [ln for ln in lines if ln.set == "corpus" and (split == "all" or ln.split == split)]
+        if part:
+            c = je.ceiling(part)
+            print(f"budget ceiling, corpus {split}: durable lines are {100 * c['durable_share']:.1f}% of the labelled "
+                  f"lines' tokens; recall 0.95 keeps >= {100 * c['share_for_095']:.1f}%; a perfect judge within "
+                  f"{100 * c['budget']:.0f}% keeps {fmt(c['best_recall'])}")
     took = time.perf_counter() - t0
     print(f"\njudged {len(lines)} memory lines and {len(cands)} candidates in {took:.2f} s "
           f"(floor: reading the labelled sets {floor:.2f} s)")
@@ -85,6 +93,8 @@ def main() -> None:
             print(f"session end of the labelled files, {split}: {sum(r.in_cold for r in part)}/{len(part)} labelled durable "
                   f"lines in cold = {fmt(je.ratio(sum(r.in_cold for r in part), len(part)))}; of those judged durable "
                   f"in place, in cold: {sum(r.in_cold for r in kept)}/{len(kept)}")
+            reasons = Counter(replay_labelled.miss_reason(corpus, r) for r in part if not r.in_cold)
+            print("    not in cold: " + ", ".join(f"{n} {why}" for why, n in reasons.most_common()))
     if args.replay:
         subprocess.run([sys.executable, str(PROJECT / "benchmarks" / "bench_replay.py"), "--runs", "1"],
                        env={**os.environ, "TIERGIT_CORPUS": str(corpus)}, check=False)

@@ -130,3 +130,22 @@ def gate_metrics(cands: list[Cand]) -> dict:
             "precision": ratio(true_pos, len(promoted)), "recall": ratio(true_pos, len(good)),
             "bad_promoted": [(c, v.reason) for c, v in zip(cands, verdicts) if v.accepted and not c.promote],
             "good_rejected": [(c, v.reason) for c, v in zip(cands, verdicts) if c.promote and not v.accepted]}
+
+
+def ceiling(lines: list[Line], share: float = 0.15, encoding: str = "cl100k_base") -> dict:
+    """What the token budget allows at best: the labelled durable lines' share of the labelled lines'
+    tokens, the share a 0.95 recall would keep, and the recall of a perfect judge that keeps the
+    shortest durable lines first until `share` of the lines' tokens is spent."""
+    from tiergit.shell.tokens import count_text
+    costs = [(count_text(ln.text, encoding).tokens, ln.kind in KEEP) for ln in lines]
+    total = sum(c for c, _ in costs)
+    durable = sorted(c for c, d in costs if d)
+    spent = kept = 0
+    for cost in durable:
+        if spent + cost > share * total:
+            break
+        spent += cost
+        kept += 1
+    need = sum(durable[: -(-95 * len(durable) // 100)])   # the cheapest 95 %
+    return {"durable_share": ratio(sum(durable), total), "share_for_095": ratio(need, total),
+            "best_recall": ratio(kept, len(durable)), "budget": share}

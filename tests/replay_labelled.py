@@ -17,7 +17,7 @@ from pathlib import Path
 import judge_eval as je
 import labelled
 
-from tiergit.core import parse
+from tiergit.core import judge, parse
 from tiergit.features import session
 from tiergit.shell import config
 
@@ -92,3 +92,19 @@ def outcomes(corpus: Path) -> list[Outcome]:
         for line, n in lines:
             out.append(Outcome(line, " ".join(line.text.split()) in folded, kinds.get(n) in je.KEEP))
     return out
+
+
+def miss_reason(corpus: Path, outcome: Outcome) -> str:
+    """Why a labelled durable line is not in cold, judged on its file as it stands."""
+    rel, n = outcome.line.ref.rsplit(":", 1)
+    text = (corpus / rel).read_text(encoding="utf-8", errors="replace").replace("\0", "")
+    item = next((i for i in parse.parse(text).items if i.line <= int(n) <= i.end_line), None)
+    if item is None:
+        return "not an item (a plain paragraph)"
+    if item.line != int(n):
+        return "nested in a longer item"
+    if len(" ".join(item.text.split())) > judge.MAX_PLAIN_CHARS:
+        return f"an item over {judge.MAX_PLAIN_CHARS} characters"
+    if judge.statement(item.text):
+        return "a statement, the entry's budget spent"
+    return "context by the judgement"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tiergit.core import durable_shape, parse
+from tiergit.core import durable_shape, judge, parse
 from tiergit.features import compact
 
 SHAPED = [
@@ -49,3 +49,50 @@ def test_session_end_keeps_shaped_lines_and_condenses_narrative():
     assert all(line in kept for line, _ in SHAPED)
     assert not any(line in kept for line in NARRATIVE)
     assert out.condensed_items == len(NARRATIVE)
+
+
+# Statements: how something is, with a concrete anchor; kept verbatim only while the entry has budget.
+STATEMENTS = [
+    "- `resolveRoot()` returns the worktree root, not the main checkout",
+    "- Embedding model: nomic-embed-text (768 dims, 8K context)",
+    "- The exporter only reads `settings.toml` from the store root",
+    "- All integration suites invoke the packaged `bin/cli.js` through a subprocess",
+]
+REPORTS = [
+    "- Fixed the `resolveRoot()` fallback in PR #88",
+    "- Today the exporter reads `settings.toml` again ✅",
+    "- We moved the cache to `~/.cache/app` for the release",
+    "- Build: 0 errors, 2 warnings (12.4s)",
+    "- Builds green on Linux and `macos-14` runners",
+]
+
+
+@pytest.mark.parametrize("line", STATEMENTS)
+def test_statements_are_context_by_kind_but_read_as_statements(line):
+    assert parse.classify(line) == "context"   # not a kind: promotion never sees them as durable
+    assert judge.statement(line) == "fact"
+
+
+@pytest.mark.parametrize("line", REPORTS)
+def test_work_reports_are_not_statements(line):
+    assert judge.statement(line) is None
+
+
+def _session(lines: list[str], padding: int) -> compact.Compaction:
+    """Notes holding `lines` plus `padding` lines of work narrative (which sets the entry's budget)."""
+    filler = "".join(f"- Worked through the backlog item number {n} with the team and wrote it up\n"
+                     for n in range(padding))
+    doc = parse.parse("# Hot\n\n## Notes\n\n" + "".join(f"{ln}\n" for ln in lines) + filler)
+    return compact.compact_doc(doc, set())
+
+
+def test_session_end_keeps_statements_verbatim_while_the_entry_has_budget():
+    roomy = _session(STATEMENTS, padding=120)
+    assert all(line in roomy.kept for line in STATEMENTS)
+    assert roomy.condensed   # the narrative still gets its condensed line
+
+
+def test_statements_are_condensed_when_the_budget_is_spent():
+    tight = _session(STATEMENTS, padding=0)
+    assert not any(line in tight.kept for line in STATEMENTS)
+    assert tight.condensed_items == len(STATEMENTS)

@@ -55,3 +55,12 @@ def test_gate_on_real_dreaming_candidates_and_corpus_lines_of_the_tuned_part():
 def test_session_end_drops_real_chatter_and_junk(split):
     lines = [ln for ln in je.memory_lines(CORPUS) if ln.set == "corpus" and ln.split == split]
     assert je.memory_metrics(lines)["chatter_dropped"] >= 0.8
+
+
+@pytest.mark.corpus
+def test_the_token_budget_caps_durable_recall_on_real_lines():
+    # Measured, not tuned: labelled durable corpus lines hold ~42 % of the labelled lines' tokens, so
+    # keeping 0.95 of them verbatim keeps > 30 % of tokens, twice the replay's 15 % limit; even a
+    # perfect judge keeping the shortest durable lines first within 15 % stays near 0.55 (docs/judge.md).
+    c = je.ceiling([ln for ln in je.memory_lines(CORPUS) if ln.set == "corpus"])
+    assert c["share_for_095"] > 0.30 and 0.4 < c["best_recall"] < 0.7, c

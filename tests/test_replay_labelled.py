@@ -10,8 +10,9 @@ from conftest import CORPUS, HAVE_CORPUS
 
 pytestmark = pytest.mark.corpus
 
-# Measured on 2026-11-30 (tune + held): the floor guards against regressions, it is not the target.
-RECALL_FLOOR = 0.25
+# Measured on 2026-12-01 with statements kept within the entry budget (tune 20/66 = 0.303, held
+# 14/30 = 0.467; before them 0.273 / 0.400): floors that guard against regressions, not the target.
+RECALL_FLOOR = {"tune": 0.30, "held": 0.45}
 
 
 @pytest.fixture(scope="module")
@@ -33,4 +34,4 @@ def test_labelled_durable_recall_through_session_end(results):
         part = [r for r in results if r.line.split == split]
         recall = sum(r.in_cold for r in part) / len(part)
         print(f"{split}: {sum(r.in_cold for r in part)}/{len(part)} labelled durable lines in cold = {recall:.3f}")
-        assert recall >= RECALL_FLOOR, (split, recall)
+        assert recall >= RECALL_FLOOR[split], (split, recall)

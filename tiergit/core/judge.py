@@ -130,6 +130,19 @@ def plain_kind(text: str) -> str | None:
     return None if why else durable_shape.shape_kind(body, bool(re.match(r"^\s*(?:[-*+]|\d+[.)])\s", text)))
 
 
+def statement(text: str) -> str | None:
+    """The durable kind a context item's statement shape suggests (durable_shape.statement_kind), or
+    None: what `session end` keeps verbatim in place of condensed context while its budget lasts.
+    Same gates as plain_kind: unlabelled, at most MAX_PLAIN_CHARS, not junk, not a work report."""
+    if len(" ".join(text.split())) > MAX_PLAIN_CHARS or CONTEXT_LABEL.match(text) or narrative(text):
+        return None
+    body = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", body_of(text), maxsplit=1)[0][:200]
+    if len(body) < 12 or junk(text) is not None:
+        return None
+    from tiergit.core import durable_shape
+    return durable_shape.statement_kind(body, bool(re.match(r"^\s*(?:[-*+]|\d+[.)])\s", text)))
+
+
 def narrative(text: str) -> bool:
     """A work report ("Fixed …", "Implemented …"), also behind a short `Title:` lead."""
     body = body_of(text).lower()

@@ -34,6 +34,7 @@ DEFAULT_TIMEOUT = 60.0
 # Condensed lines are budgeted in tokens of the configured encoding.
 FLOOR_WORDS = 6             # words of a condensed line whose label does not name a topic
 MAX_LINE_TOKENS = 60
+FLOOR_RESERVE = 20          # tokens statements kept verbatim leave for the entry's first condensed line
 LABEL_WORDS = 6
 ENTRY_OVERHEAD_TOKENS = 30  # the entry heading and its session marker, when the caller does not say
 # Hot-template and catch-all sections: as a label they do not say what the work was.
@@ -304,6 +305,9 @@ def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO
                 key = (index, above[-1] if above else -1)
                 heading = subs[key[1]][1] if above else section.heading
                 groups.setdefault(key, (heading, []))[1].append(item)
+    size = count_text(own_text(doc.render(), boilerplate), encoding).tokens if groups else 0
+    budget = ratio * size - overhead - (count_text("\n".join(out.kept), encoding).tokens if out.kept else 0)
+    budget = _keep_statements(out, groups, budget, encoding)
     # Words the entry already carries (its title and kept items): a sentence made of them adds nothing.
     known = _fold_words(title + " " + " ".join(out.kept))
     same = section_label(title).lower() if title else None
@@ -321,8 +325,6 @@ def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO
             continue
         context.append(Group(label, items, "; ".join(sentences).split()))
     if context:
-        size = count_text(own_text(doc.render(), boilerplate), encoding).tokens
-        budget = ratio * size - overhead - (count_text("\n".join(out.kept), encoding).tokens if out.kept else 0)
         chosen = _condense(context, budget, encoding)
         for k, group in enumerate(context):
             if k not in chosen:
@@ -331,6 +333,33 @@ def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO
             out.condensed.append(group.line(chosen[k]))
             out.condensed_items += len(group.items)
     return out
+
+
+def _keep_statements(out: Compaction, groups: dict, budget: float, encoding: str) -> float:
+    """Keep context items shaped as statements (judge.statement: "`X` returns …", "Model: gemini-2
+    (768 dims)") verbatim instead of condensing them, shortest first, while the entry's budget lasts;
+    move them from their groups to `out.kept` (in note order) and return the budget left."""
+    from tiergit.core import judge
+
+    found = [(count_text(item.text.rstrip("\n"), encoding).tokens, item.line, key, item)
+             for key, (_, items) in groups.items() for item in items if judge.statement(item.text)]
+    chosen = []
+    budget -= FLOOR_RESERVE   # the condensed line every entry with context keeps
+    for cost, _, key, item in sorted(found, key=lambda f: (f[0], f[1])):
+        if cost + 1 > budget:
+            break
+        budget -= cost + 1
+        chosen.append((key, item))
+    if not chosen:
+        return budget + FLOOR_RESERVE
+    lines = {id(item) for _, item in chosen}
+    for key in {key for key, _ in chosen}:
+        heading, items = groups[key]
+        groups[key] = (heading, [i for i in items if id(i) not in lines])
+    for _, item in sorted(chosen, key=lambda c: c[1].line):
+        out.kept.append(item.text.rstrip("\n"))
+        out.kept_ids.append(item.id)
+    return budget + FLOOR_RESERVE
 
 
 def ensure_kept(summary: str, kept: list[str]) -> tuple[str, list[str]]:
