@@ -94,6 +94,11 @@ def body_of(text: str) -> str:
     return re.sub(r"^\d{4}-\d{2}-\d{2}(?:[T ][0-9:.]+Z?)?\s*[-—–:·]*\s*", "", body).strip()
 
 
+# Marker words, strongest first: an owner's correction or permission outranks the rule wording
+# it carries, and an error or an open item is what the line reports.
+MARKER_KINDS = ((CORRECTION, "correction"), (PERMISSION, "permission"), (ERROR, "error"), (OPEN, "open"))
+
+
 def plain_kind(text: str) -> str | None:
     """The kind plain language gives an unlabelled item, or None (context).
 
@@ -107,14 +112,9 @@ def plain_kind(text: str) -> str | None:
     if len(body) < 12 or (why is not None and why != "a fragment"):
         return None
     low = body.lower()
-    if CORRECTION.search(low):
-        return "correction"
-    if PERMISSION.search(low):
-        return "permission"
-    if ERROR.search(low):
-        return "error"
-    if OPEN.search(low):
-        return "open"
+    for marker, kind in MARKER_KINDS:
+        if marker.search(low):
+            return kind
     if m := PLAIN_LABEL.match(low):
         return PLAIN_LABELS[m[1]]
     if DECISION.search(low):
@@ -189,6 +189,30 @@ PATH_ONLY = re.compile(r"^`?[\w.~/\\-]+(?:/[\w.-]+)+`?:?\s*$|^`?[\w.-]+\.(?:md|p
 WORD = re.compile(r"[^\W\d_]{2,}")
 
 
+def _shell_line(plain: str) -> bool:
+    """A command line, not a sentence that starts with a command's name."""
+    return bool(SHELL.match(plain)) and plain.count(" ") < 25 and not re.search(r"[.!?]\s+[A-Z]", plain)
+
+
+def _code_line(plain: str) -> bool:
+    return bool(CODE.match(plain) or CODE_STATEMENT.match(plain) or SQL.match(plain))
+
+
+# Junk shapes after the markup checks, in order: (test, which part of the line, why).
+# "first" is the raw first line, "body" it without its list marker, "plain" the body unquoted.
+JUNK_SHAPES = (
+    (TABLE.match, "first", "a table row"),
+    (DIFF.match, "first", "a diff hunk"),
+    (_shell_line, "plain", "a shell command"),
+    (_code_line, "plain", "a line of code"),
+    (CONFIG_LINE.match, "plain", "a config line"),
+    (CODE_NAME.match, "body", "a code name alone"),
+    (PATH_ONLY.match, "plain", "a file path"),
+    (LOG.match, "plain", "a log line"),
+    (REPORT.search, "plain", "a cron / status report"),
+)
+
+
 def junk(text: str) -> str | None:
     """Why a line is junk by its shape (no knowledge a reviewer would keep), or None."""
     raw = normalize(text).strip()
@@ -204,25 +228,10 @@ def junk(text: str) -> str | None:
     body = MARKUP.sub("", first, count=1).strip()
     if BARE.match(first) or not WORD.search(body):
         return "bare markup, no words"
-    if TABLE.match(first):
-        return "a table row"
-    if DIFF.match(first):
-        return "a diff hunk"
-    plain = body.strip("`")
-    if SHELL.match(plain) and plain.count(" ") < 25 and not re.search(r"[.!?]\s+[A-Z]", plain):
-        return "a shell command"
-    if CODE.match(plain) or CODE_STATEMENT.match(plain) or SQL.match(plain):
-        return "a line of code"
-    if CONFIG_LINE.match(plain):
-        return "a config line"
-    if CODE_NAME.match(body):
-        return "a code name alone"
-    if PATH_ONLY.match(plain):
-        return "a file path"
-    if LOG.match(plain):
-        return "a log line"
-    if REPORT.search(plain):
-        return "a cron / status report"
+    parts = {"first": first, "body": body, "plain": body.strip("`")}
+    for shape, part, why in JUNK_SHAPES:
+        if shape(parts[part]):
+            return why
     if META.match(first) and (len(WORD.findall(body)) < 8 or STATUS.search(body)):
         return "a metadata / status line"
     words = len(WORD.findall(body))
