@@ -9,6 +9,7 @@ git starts a driver once per file, so the floors are what git and one process pe
     python -S    a driver that starts this interpreter isolated, without site, and exits (-I -S -c pass)
     tiergit      the driver `tiergit install` registers (tiergit/mergefast.py under -I -S; the full
                  driver, `python -m tiergit merge-driver`, only for files the fast path declines)
+    tiergit, fast  the same on files the fast path settles (the others left out of the cycle)
     full         `python -m tiergit merge-driver` with the fast path off (TIERGIT_MERGE_FAST=0): the
                  driver as it was before the fast path, and what a declined file costs
 
@@ -53,6 +54,7 @@ DRIVERS = {   # name -> (merge attribute, driver command or None for a built-in,
     "merge-file": ("mergefile", "git merge-file -L ours -L base -L theirs %A %O %B", {}),
     "python -S": ("pyfloor", f"{install.sh_quote(sys.executable)} -I -S -c pass", {}),
     "tiergit": ("tiergit", install.driver_command(), {}),
+    "tiergit, fast": ("tiergit", install.driver_command(), {}),   # only files the fast path settles
     "full": ("tiergit", f"{install.sh_quote(sys.executable)} -m tiergit merge-driver %O %A %B %P",
              {"TIERGIT_MERGE_FAST": "0"}),   # the driver before the fast path
 }
@@ -110,19 +112,25 @@ def main() -> None:
     if not sources:
         raise SystemExit(f"bench_merge_files: no corpus at {CORPUS}")
     settled = sum(_settled(sources[i % len(sources)]) for i in range(max(args.counts)))
-    print(f"the fast path settles {settled} of the {max(args.counts)} files of the largest merge "
-          f"(the rest: CRLF, fences or HTML in the history, a repeated heading)")
+    fast = [s for s in sources if _settled(s)]
+    print(f"the fast path settles {settled} of the {max(args.counts)} files of the largest merge (the rest: "
+          f"entries one level under the cut, so both sides grew the last section; CRLF; fences or HTML; "
+          f"a repeated heading)")
     merge_once("tiergit", 1, sources)   # compiles the bytecode once, as an install does
     merge_once("full", 1, sources)
     names = list(DRIVERS)
-    print(f"{'N':>4}  " + "  ".join(f"{d:>16}" for d in names) + "   tiergit/union  tiergit/python -S")
+    print(f"{'N':>4}  " + "  ".join(f"{d:>16}" for d in names) + "   tiergit/union  tiergit/python -S"
+          "  fast/union  fast/python -S")
     print(f"{'':>4}  " + "  ".join(f"{'cpu s (wall s)':>16}" for _ in names))
     for n in args.counts:
-        got = {d: [merge_once(d, n, sources) for _ in range(args.runs)] for d in names}
+        got = {d: [merge_once(d, n, fast if d == "tiergit, fast" else sources) for _ in range(args.runs)]
+               for d in names}
         med = {d: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for d, v in got.items()}
         cells = "  ".join(f"{med[d][1]:>7.3f} ({med[d][0]:>6.3f})" for d in names)
         print(f"{n:>4}  {cells}   {med['tiergit'][1] / max(med['union'][1], 1e-3):>12.1f}x"
-              f"  {med['tiergit'][1] / max(med['python -S'][1], 1e-3):>17.2f}x", flush=True)
+              f"  {med['tiergit'][1] / max(med['python -S'][1], 1e-3):>17.2f}x"
+              f"  {med['tiergit, fast'][1] / max(med['union'][1], 1e-3):>9.1f}x"
+              f"  {med['tiergit, fast'][1] / max(med['python -S'][1], 1e-3):>13.2f}x", flush=True)
 
 
 if __name__ == "__main__":

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from tiergit import budget, clock, parse, staged
+from tiergit import budget, clock, parse, progress, staged
 from tiergit.errors import TiergitError
-from tiergit.importer import durable_items, hot_template, read_text
+from tiergit.importer import IMPORT_BAR_MIN, durable_items, hot_template, read_text
 from tiergit.plan import Plan
 
 DAILY_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:-[A-Za-z0-9][A-Za-z0-9._-]*)?\.md$")
@@ -39,7 +39,7 @@ def plan_openclaw(store, retire_legacy: bool = False, today: date | None = None)
     archive = cfg.repo_path(cfg.archive).rstrip("/")
     to_stage = []
     notes = sorted(p for p in mem.iterdir() if p.is_file() and DAILY_RE.match(p.name)) if mem.is_dir() else []
-    for path in notes:
+    for path in progress.iterate(notes, "import: daily notes", minimum=IMPORT_BAR_MIN):
         rel = path.relative_to(store.repo).as_posix()
         m = DAILY_RE.match(path.name)
         assert m is not None
