@@ -234,6 +234,13 @@ def test_the_isolated_entry_settles_appends_with_os_and_sys_only(tmp_path):
     assert not {"re", "datetime", "dataclasses", "markdown_it", "yaml", "click"} & set(out["mods"])
 
 
+def test_the_isolated_entry_runs_the_full_merge_in_the_same_process(tmp_path):
+    """Both sides grew the same entry: the entry merge runs after `site`, without a second interpreter."""
+    out, merged = _probe(tmp_path, B, B + "- y\n", B + "- z\n")
+    assert out["rc"] == 0 and merged == _full(B, B + "- y\n", B + "- z\n") and merged.endswith("- x\n- y\n- z\n")
+    assert {"tiergit.driverrun", "markdown_it"} <= set(out["mods"])
+
+
 def test_the_isolated_entry_hands_other_merges_to_the_full_driver(tmp_path):
     """A conflict: the fast entry execs `python -m tiergit merge-driver`, whose exit code and
     conflict markers come back to git."""

@@ -23,8 +23,9 @@ that did not meet in any version. It answers only when it can prove that:
 
 `tests/test_merge_fast.py` checks the headings against markdown-it and the answers against the
 full merge on real corpus histories (real `git merge`s). `main` is what `tiergit install`
-registers: `python -I -S -c '…main()' %O %A %B %P`; it runs `python -m tiergit merge-driver`
-(the full driver) for anything it does not settle.
+registers: `python -I -S -c '…main()' %O %A %B %P`; what it does not settle goes to the full
+driver (driverrun) in the same process once `site` has run, or to `python -m tiergit
+merge-driver` where the packages are not on the isolated path.
 """
 from __future__ import annotations
 
@@ -339,14 +340,17 @@ def _write(path: str, data: bytes) -> None:
 def main(args: list[str] | None = None) -> int:
     """`%O %A %B [%P]`: settle the file here when the fast path can; else run the full driver."""
     args = sys.argv[1:] if args is None else args
-    if len(args) in (3, 4) and not any(a.startswith("-") for a in args) and enabled():
-        data = [_read_regular(p) for p in args[:3]]
-        if all(d is not None for d in data):
+    if len(args) in (3, 4) and not any(a.startswith("-") for a in args):
+        data = [_read_regular(p) for p in args[:3]] if enabled() else []
+        if data and all(d is not None for d in data):
             out = settle(*data)
             if out is not None:
                 if out is not data[1]:
                     _write(args[1], out)
                 return 0
+            code = _full_here(args)   # three regular files that need the entry merge
+            if code is not None:
+                return code
     cmd = [sys.executable, "-m", "tiergit", "merge-driver", *args]
     if os.name == "nt":   # exec on Windows returns to git before the child is done
         import subprocess
@@ -354,3 +358,19 @@ def main(args: list[str] | None = None) -> int:
         return subprocess.call(cmd)
     os.execv(sys.executable, cmd)
     return 2   # not reached
+
+
+def _full_here(args: list[str]) -> int | None:
+    """The full driver in this process, once `site` has added the environment's packages (-S
+    skipped it); None when they are not there (e.g. a --user install, which -I hides): then the
+    caller starts `python -m tiergit merge-driver`. Saves a second interpreter start per file."""
+    import site
+
+    site.main()
+    from importlib.util import find_spec
+
+    if find_spec("markdown_it") is None or find_spec("yaml") is None:
+        return None
+    from tiergit import driverrun
+
+    return driverrun.main(args)
