@@ -7,7 +7,7 @@ git starts a driver once per file, so the floors are what git and one process pe
     true         a driver that does nothing (`true`): git's cost of spawning one process per file
     merge-file   a driver running `git merge-file` on the three versions
     python -S    a driver that starts this interpreter isolated, without site, and exits (-I -S -c pass)
-    tiergit      the driver `tiergit install` registers (tiergit/mergefast.py under -I -S; the full
+    tiergit      the driver `tiergit install` registers (tiergit/mergeentry.py under -I -S; the full
                  driver, `python -m tiergit merge-driver`, only for files the fast path declines)
     tiergit, fast  the same on files the fast path settles (the others left out of the cycle)
     full         `python -m tiergit merge-driver` with the fast path off (TIERGIT_MERGE_FAST=0): the

@@ -47,14 +47,15 @@ def is_ours(path: Path) -> bool:
 def driver_command(python: str | None = None) -> str:
     """git runs this with sh (Git for Windows too) and quotes %O %A %B %P itself.
 
-    git starts it once per file, so it starts the interpreter isolated and without `site`
-    (`-I -S`: no user or site packages scan, no editable-install finder, neither the cwd nor
-    PYTHON* variables on the path: about half the start-up) and runs `tiergit.mergefast`
-    (os and sys only), found at this install's own path. What that does not settle it hands
-    to `python -m tiergit merge-driver`, the full driver, in a normal interpreter."""
-    root = Path(__file__).resolve().parent.parent
+    git starts it once per file, so the interpreter starts isolated and without `site`
+    (`-I -S`, about half the start-up) and runs `tiergit.mergeentry`, found where this
+    tiergit is installed (see that module)."""
+    import tiergit
+
+    locations = list(tiergit.__spec__.submodule_search_locations or [])
+    root = Path(locations[0]).resolve().parent
     where = root.as_posix() if os.name == "nt" else str(root)
-    code = f"import sys; sys.path.append({where!r}); from tiergit.mergefast import main; sys.exit(main())"
+    code = f"import sys; sys.path.append({where!r}); from tiergit.mergeentry import main; sys.exit(main())"
     return f"{sh_quote(python_for_sh(python))} -I -S -c {sh_quote(code)} %O %A %B %P"
 
 

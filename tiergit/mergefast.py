@@ -1,7 +1,7 @@
 """The merge driver's fast path: the common merges settled textually, exactly as merge.merge_texts would.
 
 git starts the driver once per file, so an interpreter start is most of its cost. This module
-imports nothing but `os` and `sys` (no `re`, no `datetime`, no dataclasses, no markdown-it) and
+imports nothing but `os` (no `re`, no `datetime`, no dataclasses, no markdown-it) and
 settles, byte for byte as the entry merge does, the case a memory merge almost always is: both
 sides appended (the base is a prefix of each side), each appended text starting new sections,
 or only one side adding lines to the base's last section. Anything else returns None and the
@@ -22,15 +22,13 @@ that did not meet in any version. It answers only when it can prove that:
   (mergekeys would otherwise pair namesakes, renames or replacements).
 
 `tests/test_merge_fast.py` checks the headings against markdown-it and the answers against the
-full merge on real corpus histories (real `git merge`s). `main` is what `tiergit install`
-registers: `python -I -S -c '…main()' %O %A %B %P`; what it does not settle goes to the full
-driver (driverrun) in the same process once `site` has run, or to `python -m tiergit
-merge-driver` where the packages are not on the isolated path.
+full merge on real corpus histories (real `git merge`s).
+`tiergit.mergeentry` is what `tiergit install` registers; `driverrun` (the full driver) asks
+here first too.
 """
 from __future__ import annotations
 
 import os
-import sys
 
 MAX_MERGE_BYTES = 512 * 1024   # merge.MAX_MERGE_BYTES (a test keeps the two equal)
 # Line breaks str.splitlines knows besides \n (merge._document cuts with it), CR, BOM, NUL.
@@ -306,7 +304,7 @@ def settle(base: bytes, ours: bytes, theirs: bytes, textual: bool = True) -> byt
     return merged.encode("utf-8") if merged is not None else None
 
 
-def _read_regular(path: str) -> bytes | None:
+def read_regular(path: str) -> bytes | None:
     """The file's bytes when it is a regular file (no link, FIFO, device, folder), else None."""
     try:
         if os.lstat(path).st_mode & 0o170000 != 0o100000:
@@ -317,7 +315,7 @@ def _read_regular(path: str) -> bytes | None:
         return None
 
 
-def _write(path: str, data: bytes) -> None:
+def write(path: str, data: bytes) -> None:
     """Write %A as fsutil.atomic_write does: a temp beside it (fsync), its mode kept, renamed in."""
     folder, name = os.path.split(path)
     tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
@@ -335,42 +333,3 @@ def _write(path: str, data: bytes) -> None:
         except OSError:
             pass
         raise
-
-
-def main(args: list[str] | None = None) -> int:
-    """`%O %A %B [%P]`: settle the file here when the fast path can; else run the full driver."""
-    args = sys.argv[1:] if args is None else args
-    if len(args) in (3, 4) and not any(a.startswith("-") for a in args):
-        data = [_read_regular(p) for p in args[:3]] if enabled() else []
-        if data and all(d is not None for d in data):
-            out = settle(*data)
-            if out is not None:
-                if out is not data[1]:
-                    _write(args[1], out)
-                return 0
-            code = _full_here(args)   # three regular files that need the entry merge
-            if code is not None:
-                return code
-    cmd = [sys.executable, "-m", "tiergit", "merge-driver", *args]
-    if os.name == "nt":   # exec on Windows returns to git before the child is done
-        import subprocess
-
-        return subprocess.call(cmd)
-    os.execv(sys.executable, cmd)
-    return 2   # not reached
-
-
-def _full_here(args: list[str]) -> int | None:
-    """The full driver in this process, once `site` has added the environment's packages (-S
-    skipped it); None when they are not there (e.g. a --user install, which -I hides): then the
-    caller starts `python -m tiergit merge-driver`. Saves a second interpreter start per file."""
-    import site
-
-    site.main()
-    from importlib.util import find_spec
-
-    if find_spec("markdown_it") is None or find_spec("yaml") is None:
-        return None
-    from tiergit import driverrun
-
-    return driverrun.main(args)
