@@ -114,8 +114,8 @@ def main() -> None:
     settled = sum(_settled(sources[i % len(sources)]) for i in range(max(args.counts)))
     fast = [s for s in sources if _settled(s)]
     print(f"the fast path settles {settled} of the {max(args.counts)} files of the largest merge (the rest: "
-          f"entries one level under the cut, so both sides grew the last section; CRLF; fences or HTML; "
-          f"a repeated heading)")
+          f"fences or HTML; CRLF; a repeated heading; both sides growing a last section that does not end "
+          f"with a list item)")
     merge_once("tiergit", 1, sources)   # compiles the bytecode once, as an install does
     merge_once("full", 1, sources)
     names = list(DRIVERS)

@@ -44,13 +44,13 @@ APPENDS = [
     ("### Two (2026-01-04)\n- y", "\n\n### Three (2026-01-03)\n\n- z\n"),            # no blank, no final newline
     ("\n### Two\n\n- undated\n", "\n### Three (2026-01-03)\n\n- z\n\n### Four (2026-01-02)\n\n- w\n"),
     ("- more\n", "### Three (2026-01-03)\n\n- z\n"),                               # one side grows the last entry
+    ("- more\n", "\n### Three (2026-01-03)\n\n- z\n"),   # one grows it, the other adds a blank line to it
+    ("\n## Later (2026-02-01)\n\n- a level up\n", "\n### Three (2026-01-03)\n\n- z\n"),   # ### no longer cuts
     ("\n### Two (2026-01-02)\n<!-- s-abcd1234 -->\n\n- y\n", "\n### Two b (2026-01-02) ^m-beef0001\n\n- z\n"),
     ("\n### Two (2026-01-02) ##\n\n- y\n", "\n###\tThree   (2026-01-03)  ###   \n\n- z\n"),
 ]
 DECLINED = [
     ("- more\n", "- other\n"),                                                      # both grow the last entry
-    ("- more\n", "\n### Three (2026-01-03)\n\n- z\n"),   # one grows it, the other adds a blank line to it
-    ("\n## Later (2026-02-01)\n\n- a level up\n", "\n### Three (2026-01-03)\n\n- z\n"),   # ### no longer cuts
     ("\n### One (2026-01-01)\n\n- again\n", "\n### Three (2026-01-03)\n\n- z\n"),   # a namesake of a base entry
     ("\n### Two (2026-01-02)\n\n- y\n", "\n### Two (2026-01-02)\n\n- z\n"),         # the same heading on both sides
     ("\n```\n# not a heading\n```\n", "\n### Three (2026-01-03)\n\n- z\n"),         # a fence
@@ -80,6 +80,40 @@ def test_a_newest_first_file_gets_its_new_entries_newest_first():
 def test_what_needs_the_parser_is_declined(x, y):
     assert mergefast.merge(B, B + x, B + y) is None
     assert merge.merge_texts(B, B + x, B + y).text   # the full merge still answers
+
+
+L2 = "# T\n\n## 2026-01-01 day one\n\n- x\n\n## Learnings\n\n**Pattern:** keep it\n\n- and this\n"   # `##` cuts
+INSIDE = [
+    ("\n### 2026-06-01: main session\n\n- [fact] main learned a thing\n", "\n### 2026-06-02: b session\n\n- [fact] b did\n"),
+    ("\n- [rule] another rule\n- and one more", "\n### Later\n\nSome closing words.\n\n\n"),
+    ("\nA plain paragraph.\n\n\n", "\n### Later\n\n1. first\n2. second\n"),
+    ("\n\n", "\n### Later\n\n- z\n"),
+]
+INSIDE_DECLINED = [
+    ("\n### A\n\n- the same bullet\n", "\n### B\n\n- the same bullet\n"),     # one item on both sides
+    ("\n### A\n\n- a\n", "\nno heading first\n"),                           # theirs opens with an item
+    ("\n  indented continuation\n", "\n### B\n\n- b\n"),                     # may continue a base item
+    ("\n### A\n\n- 2026-06-01 dated item\n", "\n### B\n\n- b\n"),            # new dated items are sorted
+    ("- glued on\n", "\n### B\n\n- b\n"),                                     # no blank line first
+]
+
+
+@pytest.mark.parametrize("x,y", INSIDE)
+def test_both_sides_adding_inside_the_last_section_settle_as_the_item_merge(x, y):
+    assert _fast_equals_full(L2, L2 + x, L2 + y) is True
+
+
+@pytest.mark.parametrize("x,y", INSIDE_DECLINED)
+def test_inside_the_last_section_what_needs_the_parser_is_declined(x, y):
+    assert mergefast.merge(L2, L2 + x, L2 + y) is None
+
+
+@pytest.mark.parametrize("end", ["**Pattern:** a paragraph may be text between items\n", "---\n", "> a quote\n"])
+def test_a_last_section_not_ending_with_a_list_item_is_declined_when_both_add_to_it(end):
+    base = L2 + "\n" + end
+    x, y = INSIDE[0]
+    assert mergefast.merge(base, base + x, base + y) is None
+    assert mergefast.merge(base, base + "\n\n", base + y) == _full(base, base + "\n\n", base + y)
 
 
 def test_frontmatter_and_big_files_are_declined():
@@ -175,6 +209,29 @@ def test_fast_path_equals_the_entry_merge_on_corpus_appends():
     # Declined (the full merge runs): CRLF or BOM files, fences or HTML, both sides growing the
     # last entry, a heading reused. About a quarter of these real appends settle here.
     assert settled >= 100, (settled, declined)
+
+
+SESSIONS = [  # what two sessions append (hand-written), in a few shapes
+    ("\n### 2026-06-01: main session\n\n- [fact] main learned a thing\n", "\n### 2026-06-02: b session\n\n- [fact] b learned a thing\n"),
+    ("\n## 2026-06-01: main session\n\n**Pattern:** main's pattern\n", "\n### Side notes\n\n- b's note\n"),
+    ("\n- [rule] a rule from main\n", "\n\n### 2026-06-02 b session\n\n1. step one\n2. step two\n\n"),
+    ("\n\n", "\n### Later (2026-06-03)\n\nClosing words from b.\n"),
+]
+
+
+@pytest.mark.corpus
+def test_fast_path_equals_the_entry_merge_on_every_corpus_history_with_new_sessions():
+    """Every Squad history and every third replayed version, with sessions appended on both sides."""
+    paths = corpus_files("*/.squad/agents/*/history.md") + [p for v in _versions() for p in v[::3]]
+    settled = 0
+    for path in paths:
+        base = path.read_bytes().decode("utf-8", "replace")
+        if not base.endswith("\n"):
+            continue
+        for x, y in SESSIONS:
+            for o, t in ((base + x, base + y), (base + y, base + x)):
+                settled += bool(_fast_equals_full(base, o, t))
+    assert paths and settled >= len(paths), (settled, len(paths))
 
 
 def _git(repo: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -3,15 +3,17 @@
 git starts the driver once per file, so an interpreter start is most of its cost. This module
 imports nothing but `os` (no `re`, no `datetime`, no dataclasses, no markdown-it) and
 settles, byte for byte as the entry merge does, the case a memory merge almost always is: both
-sides appended (the base is a prefix of each side), each appended text starting new sections,
-or only one side adding lines to the base's last section. Anything else returns None and the
-caller runs the full entry merge (`merge.merge_texts`).
+sides appended (the base is a prefix of each side). Each side's text may start new sections
+and may first add lines to the base's last section: one side only blank lines, or both when
+that section ends with a list item, ours then theirs, theirs opening with a heading (the item
+merge keeps ours' pieces, then theirs'). Anything else returns None and the caller runs the
+full entry merge (`merge.merge_texts`).
 
 When it answers, the entry merge would: keep every base section (all unchanged), give the base's
-last section the one side's added lines, then put ours' new sections before theirs' (one diff3
-region anchored on the last base section), sort each run of new dated sections by date (newest
-first when the file is newest-first), and join them with a blank line where two sections meet
-that did not meet in any version. It answers only when it can prove that:
+last section the added lines (with the item merge's choice of trailing blank lines), then put
+ours' new sections before theirs' (one diff3 region anchored on the last base section), sort
+each run of new dated sections by date (newest first when the file is newest-first), and join
+them with a blank line where two sections meet that did not meet in any version. It answers only when it can prove that:
 
 - headings are where markdown-it puts them: no fence, HTML block (bar one-line comments),
   setext underline, link reference definition, heading inside a list or quote or indented,
@@ -19,7 +21,9 @@ that did not meet in any version. It answers only when it can prove that:
 - no frontmatter, no CR, no BOM, no NUL; at most MAX_MERGE_BYTES per version;
 - every section key is unique: no heading repeated within a version, no new section reusing a
   base heading or session marker or the other side's, the base's last section keeps its key
-  (mergekeys would otherwise pair namesakes, renames or replacements).
+  (mergekeys would otherwise pair namesakes, renames or replacements);
+- inside the last section: no added line that could open a dated item (new dated items are
+  sorted), no line of one side's that occurs in the other's (a shared item key), no block id.
 
 `tests/test_merge_fast.py` checks the headings against markdown-it and the answers against the
 full merge on real corpus histories (real `git merge`s).
@@ -176,6 +180,96 @@ def _key(text: str, heading: str | None, level: int) -> tuple:
     return ("n", name) if name is not None else ("s", level, " ".join(heading.split()).lower())
 
 
+def _tail(text: str) -> str:
+    """merge._split_tail: the blank lines after a section's last line (bar its own newline)."""
+    return text[len(text.rstrip("\n")) + 1:] if text.endswith("\n") else ""
+
+
+def _item_dated(line: str) -> bool:
+    """True when the line could open an item parse.ITEM_DATE_RE dates (a superset: every
+    optional part of the pattern tried, any `[...]` taken for its `[\\w+]`)."""
+    s = line.lstrip()
+    starts = [s]
+    if s[:1] in ("-", "*", "+") and s[1:2].isspace():
+        starts.append(s[1:].lstrip())
+    digits = 0
+    while digits < len(s) and s[digits].isdecimal():
+        digits += 1
+    if digits and s[digits:digits + 1] in (".", ")") and s[digits + 1:digits + 2].isspace():
+        starts.append(s[digits + 1:].lstrip())
+    starts += [t[t.index("]") + 1:].lstrip() for t in starts if t.startswith("[") and "]" in t]
+    return any(heading_date(t.lstrip("*")[:10]) is not None for t in starts)
+
+
+def _both_grew(last: str, px: str, py: str) -> str | None:
+    """The base's last section when both sides added lines to it and one side's lines are
+    only blank ones: merge._merge_section cuts it into items, every item of the blank side is
+    the base's, so the merge keeps the other side's items in their order (no new dated item
+    to sort) and chooses the trailing blank lines as it does. None otherwise."""
+    ours_tail, theirs_tail = _tail(last + px), _tail(last + py)
+    tail = theirs_tail if ours_tail == _tail(last) else ours_tail
+    if not last.strip() or any(_item_dated(line) for line in (px + "\n" + py).split("\n")):
+        return None
+    if not px.strip("\n") or not py.strip("\n"):
+        text = last + (py if not px.strip("\n") else px)
+        return text[:len(text) - len(_tail(text))] + tail
+    # Both added items: ours' follow the base's (adjacent in ours), then theirs' (one diff3
+    # region, ours first) after a blank line (theirs' first piece is a heading: never a list
+    # item). Only when no base item changes (a blank line, then an unindented line), no item
+    # of one side can share a key with the other's, and theirs starts with a heading.
+    ty = py.lstrip("\n")
+    if not (px.startswith("\n") and py.startswith("\n") and ty.startswith("#") and px.strip("\n")[:1] not in " \t"):
+        return None
+    if "^m-" in px or "^m-" in py or not _disjoint(px, py) or not _ends_with_item(last):
+        return None
+    text = last + px
+    body = text[:len(text) - len(_tail(text))]
+    return body + ("" if body.endswith("\n") else "\n") + "\n" + ty[:len(ty) - len(_tail(ty))] + tail
+
+
+def _rule(line: str) -> bool:
+    """A thematic break (`---`, `* * *`, `___`): text between items, never an item."""
+    marks = line.replace(" ", "").replace("\t", "")
+    return len(marks) >= 3 and len(set(marks)) == 1 and marks[0] in "-*_"
+
+
+def _ends_with_item(section: str) -> bool:
+    """True when the section's last block is surely an item: a list item opened at column 0
+    after a blank line (a paragraph may be text between items, as a rule, a quote or a
+    heading is): text added after it by both sides then starts new pieces instead of growing
+    that one on both sides (a conflict in the item merge)."""
+    lines = section.rstrip("\n \t").split("\n")
+    start = len(lines) - 1
+    while start > 0 and lines[start - 1].strip():
+        start -= 1
+    first = lines[start]
+    digits = len(first) - len(first.lstrip("0123456789"))
+    marker = first[:2] in ("- ", "* ", "+ ") or (0 < digits < 10 and first[digits:digits + 2] in (". ", ") "))
+    if start == 0 or _rule(first) or not marker:
+        return False
+    return not any(_rule(ln) or ln.lstrip()[:1] in (">", "<", "|", "#") for ln in lines[start:])
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def _disjoint(px: str, py: str) -> bool:
+    """True when no item or text between items of one side can have the same key as one of the
+    other's (mergeseq keys: an item by its folded, lowercased clean text, other text by its
+    folded content): no line of either, list marker and `[kind]` off, occurs in the other."""
+    for one, other in ((px, py), (py, px)):
+        folded = _fold(other)
+        for line in one.split("\n"):
+            probe = line.strip().lstrip("-*+").lstrip()
+            if probe.startswith("["):
+                probe = probe[probe.find("]") + 1:] if "]" in probe else probe
+            probe = _fold(probe)[:24]
+            if probe and probe in folded:
+                return False
+    return True
+
+
 def merge(base: str, ours: str, theirs: str) -> str | None:
     """merge.merge_texts(base, ours, theirs).text when both sides only appended (see the module
     docstring), else None. Conflicts never come out of here."""
@@ -236,14 +330,17 @@ def merge(base: str, ours: str, theirs: str) -> str | None:
         if prefix and _key(last_text + prefix, last_head, last_level) != last_key:
             return None
     if px and py and px != py:
-        return None   # both sides changed the last base section: an entry merge inside it
+        merged_last = _both_grew(last_text, px, py) if last_head is not None else None
+        if merged_last is None:
+            return None   # both sides wrote into the last base section: an item merge inside it
+    else:
+        merged_last = last_text + (px or py)
     taken = set(base_keys)
     for pieces in (xs, ys):
         keys = {k for _, k, _ in pieces}
         if len(keys) != len(pieces) or keys & taken:
             return None
         taken |= keys
-    merged_last = last_text + (px or py)
     # ours: base sections (the last one with px), then xs; the file's direction from ours' dates.
     ours_dates = [heading_date(h) if h is not None else None for _, h, _ in base_pieces]
     ours_dates += [d for _, _, d in xs]
