@@ -261,12 +261,21 @@ def _disjoint(px: str, py: str) -> bool:
     for one, other in ((px, py), (py, px)):
         folded = _fold(other)
         for line in one.split("\n"):
-            probe = line.strip().lstrip("-*+").lstrip()
-            if probe.startswith("["):
-                probe = probe[probe.find("]") + 1:] if "]" in probe else probe
+            probe = line.strip()
+            if not probe:
+                continue
+            digits = 0
+            while digits < len(probe) and probe[digits].isdecimal():
+                digits += 1
+            if probe[:1] in ("-", "*", "+") and probe[1:2].isspace():
+                probe = probe[2:].lstrip()
+            elif 0 < digits and probe[digits:digits + 1] in (".", ")") and probe[digits + 1:digits + 2].isspace():
+                probe = probe[digits + 2:].lstrip()
+            while probe.startswith("[") and "]" in probe:   # a check box, a [kind]
+                probe = probe[probe.index("]") + 1:].lstrip()
             probe = _fold(probe)[:24]
-            if probe and probe in folded:
-                return False
+            if not probe or probe in folded:
+                return False   # an empty item matches any other empty one
     return True
 
 
