@@ -49,7 +49,8 @@ def team(tmp_path: Path) -> tuple[Path, str]:
     assert tiergit(repo, "init", "--preset", "squad", "--no-install").returncode == 0
     (repo / ".pre-commit-config.yaml").write_text(PC_CONFIG)
     wrapper = tmp_path / "py dir" / "it's python"
-    write(wrapper, '#!/bin/sh\ncase "$3" in hook) name=$4 ;; *) name=$3 ;; esac\n'
+    # `-m tiergit hook NAME`, `-m tiergit NAME`, or the merge driver's `-I -S -c CODE %O %A %B %P`
+    write(wrapper, '#!/bin/sh\ncase "$3" in hook) name=$4 ;; -c) name=merge-driver ;; *) name=$3 ;; esac\n'
                    'echo "tiergit-$name" >> "$(git rev-parse --git-common-dir)/runs.log"\n'
                    f'exec \'{sys.executable}\' "$@"\n')
     wrapper.chmod(0o755)
@@ -292,8 +293,8 @@ def test_the_interpreter_path_is_written_for_git_for_windows_sh(monkeypatch):
         monkeypatch.undo()
     assert path == "C:/Program Files/Python 3.12/python.exe"
     assert install_mod.sh_quote(path) == "'C:/Program Files/Python 3.12/python.exe'"
-    expected = "'/opt/it'\\''s/python' -m tiergit merge-driver %O %A %B %P"
-    assert install_mod.driver_command(r"/opt/it's/python") == expected
+    expected = "'/opt/it'\\''s/python' -I -S -c "
+    assert install_mod.driver_command(r"/opt/it's/python").startswith(expected)
     shim = install_mod.shim_text("pre-commit", r"/opt/it's/python")
     assert "INSTALL_PYTHON='/opt/it'\\''s/python'\n" in shim
 

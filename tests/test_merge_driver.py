@@ -48,7 +48,7 @@ def seeded(squad_repo: Path, text: str, path: str = COLD) -> str:
 
 def test_init_registers_the_driver_and_the_attribute(squad_repo):
     driver = git(squad_repo, "config", "merge.tiergit.driver").stdout.strip()
-    assert driver.endswith("-m tiergit merge-driver %O %A %B %P")
+    assert " -I -S -c " in driver and "tiergit.mergeentry" in driver and driver.endswith(" %O %A %B %P")
     attr = git(squad_repo, "check-attr", "merge", "--", COLD).stdout
     assert attr.strip() == f"{COLD}: merge: tiergit"
 

@@ -93,9 +93,12 @@ def test_driver_answers_one_sided_changes_without_the_parser(tmp_path: Path) -> 
 
 def test_driver_merges_entries_without_click_or_yaml(tmp_path: Path) -> None:
     out, merged = _driver(tmp_path, BASE, OURS, THEIRS)
-    assert out["rc"] == 0 and "click" not in out["heavy"] and "yaml" not in out["heavy"]
-    assert "markdown_it" in out["heavy"]   # a real entry merge parses
+    assert out == {"rc": 0, "heavy": []}   # both sides appended entries: mergefast settles it, no parser
     assert "### Two (2026-01-02)" in merged and "### Three (2026-01-03)" in merged
+    out, merged = _driver(tmp_path, BASE, BASE + "- y\n", BASE + "- z\n")
+    assert out["rc"] == 0 and "click" not in out["heavy"] and "yaml" not in out["heavy"]
+    assert "markdown_it" in out["heavy"]   # both grew the same entry: a real entry merge parses
+    assert merged.endswith("- x\n- y\n- z\n")
 
 
 def test_driver_bad_arguments_go_to_the_cli_message(tmp_path: Path) -> None:

@@ -3,7 +3,8 @@
 git starts one driver process per conflicting file, so start-up is most of the cost: this
 entry imports no click, and reads the three versions before importing the parser. When one
 side did not change the file (or both made the same change) the answer is the other side,
-as in any three-way merge, and no parser is loaded at all. `--help`, `--json` and bad
+as in any three-way merge, and no parser is loaded at all; when both sides only appended
+entries, `mergefast` settles the file textually, exactly as the entry merge would. `--help`, `--json` and bad
 arguments go to the full CLI (`tiergit merge-driver`), which prints the usual messages.
 
 Odd files: git hands the driver three regular temp files. A symlink, FIFO, device or
@@ -79,15 +80,6 @@ def run_driver(base: Path, ours: Path, theirs: Path, path: str) -> dict:
             "conflict_sections": result.conflict_sections, "notes": result.notes}
 
 
-def trivial(base: bytes, ours: bytes, theirs: bytes) -> bytes | None:
-    """The merge result when at most one side changed the file, else None. Pure."""
-    if ours == theirs or base == theirs:
-        return ours
-    if base == ours:
-        return theirs
-    return None
-
-
 def main(args: list[str]) -> int | None:
     """`python -m tiergit merge-driver BASE OURS THEIRS [PATH]`: exit 0 merged, 1 conflicts;
     None for arguments it cannot take, so the CLI explains what is wrong (exit 2)."""
@@ -108,7 +100,11 @@ def _merge(paths: list[Path], args: list[str]) -> int:
     base, ours, theirs = paths
     path = args[3] if len(args) == 4 else str(ours)
     data = [p.read_bytes() for p in paths]
-    result = trivial(*data)
+    from tiergit.shell import (
+        mergefast,  # os and sys only: one side changed, or both only appended
+    )
+
+    result = mergefast.settle(*data, textual=mergefast.enabled())
     if result is not None:
         if result is not data[1]:
             from tiergit.shell import fsutil

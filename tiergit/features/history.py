@@ -122,12 +122,12 @@ def collect(store, since: str | None = None, agent: str | None = None, exact: bo
     cache = store.token_cache
     contents = git.read_blobs(store.repo, sorted(regular))
     sizes = {blob: blob_size(data, blob, cache, exact)
-             for blob, data in progress.iterate(list(contents.items()), "history: counting tokens", show=exact)}
+             for blob, data in progress.iterate(list(contents.items()), "history: measuring versions")}
     if exact:
         cache.save()
     totals = Totals(config, tracked)
     points = []
-    for commit in commits:
+    for commit in progress.iterate(commits, "history: replaying commits"):
         changed = []
         for change in commit.changes:
             if change.path not in tracked:

@@ -52,8 +52,18 @@ def is_ours(path: Path) -> bool:
 
 
 def driver_command(python: str | None = None) -> str:
-    """git runs this with sh (Git for Windows too) and quotes %O %A %B %P itself."""
-    return f"{sh_quote(python_for_sh(python))} -m tiergit merge-driver %O %A %B %P"
+    """git runs this with sh (Git for Windows too) and quotes %O %A %B %P itself.
+
+    git starts it once per file, so the interpreter starts isolated and without `site`
+    (`-I -S`, about half the start-up) and runs `tiergit.mergeentry`, found where this
+    tiergit is installed (see that module)."""
+    import tiergit
+
+    locations = list(tiergit.__spec__.submodule_search_locations or [])
+    root = Path(locations[0]).resolve().parent
+    where = root.as_posix() if os.name == "nt" else str(root)
+    code = f"import sys; sys.path.append({where!r}); from tiergit.mergeentry import main; sys.exit(main())"
+    return f"{sh_quote(python_for_sh(python))} -I -S -c {sh_quote(code)} %O %A %B %P"
 
 
 def _apply(steps: list[Step]) -> None:

@@ -1,9 +1,10 @@
-"""Progress bars for long work (an index build, blaming a store, history over thousands of
-commits): drawn on stderr with click's progressbar, only when stderr is a terminal.
+"""Progress bars for long work (an index build, an import of many files, history over thousands
+of commits): drawn on stderr with click's progressbar, only when stderr is a terminal.
 
 Silent in hooks and the merge driver (git sets GIT_INDEX_FILE / GIT_EXEC_PATH for them), in
 CI (CI is set), under --json, and with TIERGIT_PROGRESS=0. Cost when silent: one check.
-Short jobs (under MIN_ITEMS steps) draw nothing either.
+Short jobs (under MIN_ITEMS steps, or the caller's `minimum` when each step is slow, as an
+imported file is) draw nothing either.
 """
 from __future__ import annotations
 
@@ -44,9 +45,9 @@ class _Silent:
 
 
 @contextmanager
-def bar(total: int, label: str) -> Iterator:
+def bar(total: int, label: str, minimum: int = MIN_ITEMS) -> Iterator:
     """`with bar(n, "indexing") as b: ... b.update(1)` -- a no-op unless `enabled()`."""
-    if total < MIN_ITEMS or not enabled():
+    if total < max(minimum, 1) or not enabled():
         yield _Silent()
         return
     import click
@@ -55,9 +56,10 @@ def bar(total: int, label: str) -> Iterator:
         yield pb
 
 
-def iterate(items: list, label: str, show: bool = True) -> Iterator:
-    """Yield `items`, drawing a bar as they go (only when `show` and `enabled()`)."""
-    with bar(len(items) if show else 0, label) as shown:
+def iterate(items: list, label: str, show: bool = True, minimum: int = MIN_ITEMS) -> Iterator:
+    """Yield `items`, drawing a bar as they go (only when `show`, `enabled()` and at least
+    `minimum` items)."""
+    with bar(len(items) if show else 0, label, minimum) as shown:
         for item in items:
             yield item
             shown.update(1)

@@ -31,8 +31,13 @@ from tiergit.errors import TiergitError
 from tiergit.features.importing import import_sync, staged
 from tiergit.features.importing.squad_compat import agent_slug, two_layer_notes
 from tiergit.features.plan import Plan
-from tiergit.shell import clock
+from tiergit.shell import clock, progress
 from tiergit.shell.tokens import count_text
+
+# Each imported file is parsed, judged and fitted to the budget (a second or so for a big
+# history): a bar from this many files on (progress.py keeps it silent off a terminal, in CI
+# and hooks).
+IMPORT_BAR_MIN = 10
 
 DECISION_LABEL_RE = re.compile(r"(?mi)^\s*(?:[-*+]\s+)?\*\*(?:what|decision)\s*:?\*\*")
 FALLBACK_HOT = ("# {agent}: hot memory\n\n## Current task\n\n## Active decisions\n\n## Last actions\n\n"
@@ -222,7 +227,7 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
     to_stage: list[staged.Staged] = []
     archive_adds: dict[str, str] = {}
     retire: list[tuple[str, str, str]] = []
-    for agent, source in agents:
+    for agent, source in progress.iterate(agents, "import: agents", minimum=IMPORT_BAR_MIN):
         cold_rel = store.rel(cfg.tier_file("cold", agent=agent))
         hot_rel = store.rel(cfg.tier_file("hot", agent=agent))
         if (store.repo / cold_rel).exists():   # imported before: only what is new since

@@ -19,9 +19,14 @@ from tiergit.core import parse
 from tiergit.errors import TiergitError
 from tiergit.features import budget
 from tiergit.features.importing import staged
-from tiergit.features.importing.importer import durable_items, hot_template, read_text
+from tiergit.features.importing.importer import (
+    IMPORT_BAR_MIN,
+    durable_items,
+    hot_template,
+    read_text,
+)
 from tiergit.features.plan import Plan
-from tiergit.shell import clock
+from tiergit.shell import clock, progress
 
 DAILY_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:-[A-Za-z0-9][A-Za-z0-9._-]*)?\.md$")
 
@@ -41,7 +46,7 @@ def plan_openclaw(store, retire_legacy: bool = False, today: date | None = None)
     archive = cfg.repo_path(cfg.archive).rstrip("/")
     to_stage = []
     notes = sorted(p for p in mem.iterdir() if p.is_file() and DAILY_RE.match(p.name)) if mem.is_dir() else []
-    for path in notes:
+    for path in progress.iterate(notes, "import: daily notes", minimum=IMPORT_BAR_MIN):
         _plan_daily_note(store, plan, path, daily, archive, today, retire_legacy, to_stage)
     hot_rel = store.rel(cfg.tier_file("hot"))
     if not (store.repo / hot_rel).exists():

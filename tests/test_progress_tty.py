@@ -1,0 +1,81 @@
+"""Progress bars (issue 16, item 7): `import` over many files and plain `history` over many
+versions draw a bar on stderr when it is a terminal (a real pseudo-terminal here), and stay
+silent on a pipe, in CI, in a hook's environment and under --json."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from conftest import git, write
+from delivery_fixtures import squad_repo, squad_template  # noqa: F401
+
+pty = pytest.importorskip("pty")   # POSIX only (Windows has no pseudo-terminals)
+
+QUIET_KEYS = ("CI", "GIT_INDEX_FILE", "GIT_EXEC_PATH", "GIT_DIR", "TIERGIT_PROGRESS")
+BASE_ENV = {k: v for k, v in os.environ.items() if k not in QUIET_KEYS}
+NO_HOOKS = {"TIERGIT": "0"}
+
+
+def run(repo: Path, args: list[str], tty: bool, env: dict | None = None) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of `python -m tiergit ARGS`, stderr on a pty or a pipe."""
+    full_env = {**BASE_ENV, "COLUMNS": "100", **(env or {})}
+    with tempfile.TemporaryFile() as out:
+        if not tty:
+            proc = subprocess.run([sys.executable, "-m", "tiergit", *args], cwd=repo, stdout=out,
+                                  stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=full_env, timeout=300)
+            out.seek(0)
+            return proc.returncode, out.read().decode(), proc.stderr.decode()
+        master, slave = pty.openpty()
+        proc = subprocess.Popen([sys.executable, "-m", "tiergit", *args], cwd=repo, stdout=out, stderr=slave,
+                                stdin=subprocess.DEVNULL, env=full_env)
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:   # EIO: the child closed the terminal
+                break
+            if not data:
+                break
+            chunks.append(data)
+        os.close(master)
+        code = proc.wait(timeout=300)
+        out.seek(0)
+        return code, out.read().decode(), b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_history_draws_a_bar_on_a_terminal_only(squad_repo):
+    for n in range(210):   # 210 distinct versions: over progress.MIN_ITEMS
+        write(squad_repo / f".squad/memory/cold/agent{n:03d}.md", f"# agent {n}\n\n### Work (2026-05-01)\n\n- item {n}\n")
+    git(squad_repo, "add", "-A")
+    git(squad_repo, "commit", "-q", "-m", "many cold files", env=NO_HOOKS)
+    code, out, err = run(squad_repo, ["history"], tty=True)
+    assert code == 0, err
+    assert "history: measuring versions" in err and "100%" in err
+    assert "history: measuring" not in out   # the table on stdout stays clean
+    for args, env, tty in ((["history"], {}, False), (["history"], {"CI": "true"}, True),
+                           (["history", "--json"], {}, True), (["history"], {"GIT_INDEX_FILE": ".git/index"}, True),
+                           (["history"], {"TIERGIT_PROGRESS": "0"}, True)):
+        code, out, err = run(squad_repo, args, tty=tty, env=env)
+        assert code == 0, err
+        assert "history: measuring" not in err, (args, env, tty)
+        assert out == run(squad_repo, ["history"] if "--json" not in args else args, tty=False)[1]
+
+
+def test_import_draws_a_bar_over_many_agents_on_a_terminal_only(squad_repo):
+    for n in range(12):
+        write(squad_repo / f".squad/agents/agent{n:02d}/history.md",
+              f"# Agent {n}\n\n## Learnings\n\n### Work (2026-05-0{1 + n % 9})\n\n**Pattern:** always rebase agent {n}\n")
+    git(squad_repo, "add", "-A")
+    git(squad_repo, "commit", "-q", "-m", "histories", env=NO_HOOKS)
+    code, out, err = run(squad_repo, ["import", "squad"], tty=True)
+    assert code == 0, err
+    assert "import: agents" in err and "100%" in err
+    for env, tty in (({}, False), ({"CI": "1"}, True)):
+        code, quiet_out, err = run(squad_repo, ["import", "squad"], tty=tty, env=env)
+        assert code == 0 and "import: agents" not in err, (env, tty, err)
+        assert quiet_out == out

@@ -1,0 +1,56 @@
+"""The merge driver command `tiergit install` registers: `python -I -S -c '…mergeentry.main()' %O %A %B %P`.
+
+git starts it once per file, so the interpreter starts isolated and without `site` (no site
+packages scan, no editable-install finder, neither the cwd nor PYTHON* variables on the path:
+about half the start-up) and this module imports only `os`, `sys` and `tiergit.shell.mergefast`.
+What mergefast settles (one side changed; both only appended) is written here. A file that
+needs the entry merge runs the full driver (`driverrun`) in this process once `site.main()`
+has added the environment's packages; where `-I` hides them (a `--user` install) and for odd
+arguments or inputs, `python -m tiergit merge-driver` takes over with the same arguments and
+prints the usual messages.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from tiergit.shell import mergefast
+
+
+def main(args: list[str] | None = None) -> int:
+    """`%O %A %B [%P]`: settle the file here when the fast path can; else run the full driver."""
+    args = sys.argv[1:] if args is None else args
+    if len(args) in (3, 4) and not any(a.startswith("-") for a in args):
+        data = [mergefast.read_regular(p) for p in args[:3]] if mergefast.enabled() else []
+        if data and all(d is not None for d in data):
+            out = mergefast.settle(*data)
+            if out is not None:
+                if out is not data[1]:
+                    mergefast.write(args[1], out)
+                return 0
+            code = _full_here(args)   # three regular files that need the entry merge
+            if code is not None:
+                return code
+    cmd = [sys.executable, "-m", "tiergit", "merge-driver", *args]
+    if os.name == "nt":   # exec on Windows returns to git before the child is done
+        import subprocess
+
+        return subprocess.call(cmd)
+    os.execv(sys.executable, cmd)
+    return 2   # not reached
+
+
+def _full_here(args: list[str]) -> int | None:
+    """The full driver in this process, once `site` has added the environment's packages (-S
+    skipped it); None when they are not there (e.g. a --user install, which -I hides): then the
+    caller starts `python -m tiergit merge-driver`. Saves a second interpreter start per file."""
+    import site
+
+    site.main()
+    from importlib.util import find_spec
+
+    if find_spec("markdown_it") is None or find_spec("yaml") is None:
+        return None
+    from tiergit.features import driverrun
+
+    return driverrun.main(args)
