@@ -11,7 +11,7 @@ from pathlib import Path
 
 import labelled
 
-from tiergit.core import parse
+from tiergit.core import kinds, parse
 from tiergit.features import compact, transcript
 from tiergit.features.promotion import candidates, gate, scoring
 
@@ -90,9 +90,9 @@ def kept_by_transcript(text: str) -> bool:
 def gate_verdict(c: Cand) -> gate.GateVerdict:
     """The gate's verdict with the score, recall and age signals satisfied, so the content rules decide
     (the issue's "lowered score gate")."""
-    raw = c.raw if c.staged or parse.LIST_MARKER_RE.match(c.raw) else c.raw
+    raw = c.raw if c.staged or kinds.LIST_MARKER_RE.match(c.raw) else c.raw
     text = candidates.clean(raw)
-    kind = parse.classify(raw)
+    kind = kinds.classify(raw)
     dreamed, evidence = "", []
     if c.staged:
         text, kind, dreamed, evidence = candidates._dreamed(raw, text, kind, gate.DEFAULT_GATE["min_confidence"])

@@ -12,7 +12,7 @@ import judge_eval as je
 import pytest
 from conftest import CORPUS, corpus_files, tiergit, write
 
-from tiergit.core import dreams, judge, parse, statement
+from tiergit.core import dreams, judge, kinds, statement
 from tiergit.core.parse import item_id
 from tiergit.features.promotion import candidates, gate
 from tiergit.shell import logs
@@ -47,7 +47,7 @@ NOT_STATEMENTS = [
 
 @pytest.mark.parametrize("line,shape", STATEMENTS)
 def test_standing_statements_are_read_by_shape(line, shape):
-    assert parse.classify(line) == "context", "a line with no marker word: the kind judgement leaves it context"
+    assert kinds.classify(line) == "context", "a line with no marker word: the kind judgement leaves it context"
     assert statement.standing(candidates.clean(line)) == shape
 
 
@@ -58,7 +58,7 @@ def test_reports_status_and_chat_are_not_statements(line):
 
 def _cand(line: str, staged: bool = False) -> candidates.Candidate:
     text = candidates.clean(line)
-    return candidates.Candidate(id=item_id(line)[0], text=text, raw=line, kind=parse.classify(line), source="x.md",
+    return candidates.Candidate(id=item_id(line)[0], text=text, raw=line, kind=kinds.classify(line), source="x.md",
                                 line=1, entry=None, age_day=None, target_tier="wiki", topic="notes", staged=staged)
 
 

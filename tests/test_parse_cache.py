@@ -1,5 +1,5 @@
 """The promotion parse cache keeps parsed kinds between runs: a new label vocabulary
-(parse.CLASSIFIER_VERSION) must not reuse kinds the previous one gave; rows are written
+(kinds.CLASSIFIER_VERSION) must not reuse kinds the previous one gave; rows are written
 one per document and dropped when no file uses them any more."""
 from __future__ import annotations
 

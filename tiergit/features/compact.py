@@ -15,15 +15,8 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from tiergit.core.parse import (
-    DURABLE_KINDS,
-    LIST_MARKER_RE,
-    NEVER_COMPRESS,
-    Item,
-    MemoryDoc,
-    classify,
-    clean_text,
-)
+from tiergit.core.kinds import DURABLE_KINDS, LIST_MARKER_RE, NEVER_COMPRESS, classify
+from tiergit.core.parse import Item, MemoryDoc, clean_text
 from tiergit.errors import TiergitError
 from tiergit.shell.tokens import count_text
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from tiergit.core import parse
+from tiergit.core import rawtext
 from tiergit.core.configschema import check_slug
 from tiergit.core.prompt_clean import clean as clean_prompt
 from tiergit.core.spawn_template import (
@@ -109,7 +109,7 @@ def legacy_files(store, agent: str) -> list[str]:
 
 
 def read_text(store, rel: str) -> str:
-    return parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
+    return rawtext.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
 
 
 def load_template(store, template: str | Path | None) -> tuple[str, str]:
@@ -124,7 +124,7 @@ def load_template(store, template: str | Path | None) -> tuple[str, str]:
         name = path.relative_to(store.repo).as_posix() if path.is_relative_to(store.repo) else str(path)
         if not path.is_file():
             path, name = resources.template("store", "spawn.md"), "spawn.md (packaged)"
-    text = TEMPLATE_NOTE_RE.sub("", parse.decode(path.read_bytes(), name, 256 * 1024))
+    text = TEMPLATE_NOTE_RE.sub("", rawtext.decode(path.read_bytes(), name, 256 * 1024))
     if not text.strip():  # an empty prompt would spawn the agent with no memory at all
         raise TiergitError(f"{name}: template is empty",
                            "pass a markdown file with {{task}} / {{hot}} placeholders")

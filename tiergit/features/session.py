@@ -16,7 +16,7 @@ from datetime import datetime
 
 import yaml
 
-from tiergit.core import parse
+from tiergit.core import parse, rawtext
 from tiergit.core import secrets as secrets_mod
 from tiergit.core.config import Config, Tier
 from tiergit.errors import TiergitError
@@ -115,14 +115,14 @@ def _read(cfg: Config, rel: str) -> str | None:
         return None
     if path.is_symlink() or not path.is_file():
         raise TiergitError(f"{rel}: not a regular file", "replace it with a plain markdown file")
-    return parse.decode(path.read_bytes(), rel, cfg.limits["max_file_bytes"])
+    return rawtext.decode(path.read_bytes(), rel, cfg.limits["max_file_bytes"])
 
 
 def template_text(cfg: Config, name: str) -> str:
     """A store template (`<root>/templates/NAME`) overrides the packaged one."""
     override = cfg.store_dir / "templates" / name
     if override.is_file():
-        return parse.decode(override.read_bytes(), str(override.relative_to(cfg.repo_root)))
+        return rawtext.decode(override.read_bytes(), str(override.relative_to(cfg.repo_root)))
     return resources.read("store", name)
 
 

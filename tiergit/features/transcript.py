@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass, field
 
 from tiergit.core import secrets
-from tiergit.core.parse import LIST_MARKER_RE, classify, clean_text
+from tiergit.core.kinds import LIST_MARKER_RE, classify
+from tiergit.core.parse import clean_text
 from tiergit.errors import InputError, TiergitError
 from tiergit.features.compact import (
     HEADING_LINE,

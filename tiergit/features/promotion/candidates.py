@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
 
-from tiergit.core import dreams, judge, parse
+from tiergit.core import dreams, judge, kinds, parse, rawtext
 from tiergit.core.config import Tier
 from tiergit.core.patterns import splice_managed
 from tiergit.errors import TiergitError
@@ -138,7 +138,7 @@ def strip_managed(text: str) -> str:
 
 def _read(store, rel: str) -> str:
     data = store.read_bytes(rel)
-    return parse.decode(data, rel, store.config.limits["max_file_bytes"])
+    return rawtext.decode(data, rel, store.config.limits["max_file_bytes"])
 
 
 def _file_day(store, rel: str) -> date:
@@ -154,7 +154,7 @@ class ParseCache:
     A missing or unreadable cache is simply rebuilt."""
 
     # Cached docs carry item kinds: a new default vocabulary must not reuse them.
-    VERSION = (3, parse.CLASSIFIER_VERSION)
+    VERSION = (3, kinds.CLASSIFIER_VERSION)
 
     def __init__(self, path: Path | None, labels: dict) -> None:
         self.path, self.labels = path, repr(sorted((k, tuple(v)) for k, v in (labels or {}).items()))
@@ -305,7 +305,7 @@ def _gather(store, recalled: set[str], blame: bool, cache: ParseCache, blames) -
                 topic = topic_of(item.text, kind)
                 if forced:
                     attrs = dict(re.findall(r"(\w+)=(\S+)", forced[1]))
-                    kind = attrs.get("kind", kind if kind in parse.DURABLE_KINDS else "rule")
+                    kind = attrs.get("kind", kind if kind in kinds.DURABLE_KINDS else "rule")
                     topic = slug(attrs.get("topic", topic))
                     day = day or parse.heading_date(attrs.get("date", ""))
                 dreamed, evidence = "", []
@@ -336,12 +336,12 @@ def _dreamed(raw: str, text: str, kind: str, min_confidence: float) -> tuple[str
     if not meta.present:
         return text, kind, "", []
     cleaned = dreams.clean(raw) or text
-    kind = parse.classify("- " + cleaned)
+    kind = kinds.classify("- " + cleaned)
     # A light-sleep candidate opens with its daily note's section titles ("Memoria DB Backup: …"). A
     # title's word ("Ingest Architecture Decision: Background Jobs: CREATE TABLE …") does not make every
     # line under it durable: when the lines alone carry no kind, the candidate is context.
     body = dreams.untitled(cleaned) if dreams.PREFIX.match(raw) else cleaned
-    if body != cleaned and kind in parse.DURABLE_KINDS and parse.classify("- " + body) == "context":
+    if body != cleaned and kind in kinds.DURABLE_KINDS and kinds.classify("- " + body) == "context":
         kind = "context"
     vouched = dreams.vouched(meta, min_confidence, raw)
     # A note lifted from a dated session log is an event unless its wording makes it knowledge. Deep

@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable
 
 from rapidfuzz import fuzz
 
-from tiergit.core import dreams, judge, parse, secrets, statement
+from tiergit.core import dreams, judge, kinds, parse, secrets, statement
 from tiergit.core.patterns import TRANSCRIPT_ANYWHERE_RE
 from tiergit.features.promotion.candidates import Candidate, content_words, norm_key
 from tiergit.features.promotion.scoring import Score
@@ -220,13 +220,13 @@ def kind_check(c: Candidate) -> str | None:
     """A durable kind passes; so does a tier item of kind context that reads as a standing statement
     (`statement.standing`): it reached the gate because it was recalled, and the recall, score and
     age checks still follow. Staged items were judged when they were staged (Dreaming, import)."""
-    if c.kind in parse.DURABLE_KINDS or (c.kind == "context" and not c.staged and statement.standing(c.text)):
+    if c.kind in kinds.DURABLE_KINDS or (c.kind == "context" and not c.staged and statement.standing(c.text)):
         return None
     return f"kind `{c.kind}` is not durable (decision, rule, fact, correction)"
 
 
 def _kind_ok(c: Candidate) -> str:
-    if c.kind in parse.DURABLE_KINDS:
+    if c.kind in kinds.DURABLE_KINDS:
         return f"kind `{c.kind}` is durable"
     return f"kind `{c.kind}` reads as a standing statement ({statement.standing(c.text)}): promotable as a fact"
 

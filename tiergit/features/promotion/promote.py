@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from tiergit.core import parse
+from tiergit.core import kinds, parse
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.features.plan import Plan
 from tiergit.features.promotion import openclaw_format
@@ -95,7 +95,7 @@ def _clean(c: Candidate) -> str:
     """The item's text without its kind label and any `tiergit:forced` marker."""
     text = c.text
     m = LABEL_RE.match(text)
-    if m and parse.classify(text) == c.kind:
+    if m and kinds.classify(text) == c.kind:
         text = text[m.end():]
     return FORCED_RE.sub("", text).strip()
 
@@ -318,9 +318,9 @@ def propose(store, topic: str, text: str, kind: str, agent: str | None, today: d
     one_line = " ".join(text.split())
     if not one_line:
         raise TiergitError("propose: the text is empty", 'pass the knowledge to record, e.g. propose --topic auth "…"')
-    if kind not in parse.DURABLE_KINDS:
+    if kind not in kinds.DURABLE_KINDS:
         raise TiergitError(f"propose: kind {kind!r} is not durable",
-                           f"use one of: {', '.join(sorted(parse.DURABLE_KINDS))}")
+                           f"use one of: {', '.join(sorted(kinds.DURABLE_KINDS))}")
     # Every gate check a proposed item still faces, refused here at once instead of dropped by `promote`.
     for problem in (credential(one_line), instructs_model(one_line), raw_output(one_line),
                     command_with_metadata(one_line, one_line), junk(one_line),
