@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from tiergit.core import secrets
 from tiergit.core.kinds import LIST_MARKER_RE, classify
 from tiergit.core.parse import clean_text
-from tiergit.errors import InputError, TiergitError
-from tiergit.features.compact import (
+from tiergit.core.sessiontext import (
     HEADING_LINE,
     KEEP_KINDS,
     SENTENCE_END,
     truncate_words,
 )
+from tiergit.errors import InputError, TiergitError
 from tiergit.shell import tokens
 
 # (name, turns of age below `until` (0 = newest), share of words kept, heading)
