@@ -110,7 +110,7 @@ def test_pure_checks():
 
 
 def test_near_duplicates_in_other_words_but_not_a_changed_value():
-    from tiergit.features.promotion.candidates import norm_key
+    from tiergit.core.candidate import norm_key
     from tiergit.features.promotion.gate import DupIndex
 
     index = DupIndex()

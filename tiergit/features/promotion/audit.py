@@ -12,10 +12,10 @@ from datetime import date, timedelta
 from rapidfuzz import fuzz
 
 from tiergit.core import parse, rawtext
+from tiergit.core.candidate import TAG_RE, content_words
 from tiergit.core.cuts import Cut, cut_lines
 from tiergit.errors import TiergitError
 from tiergit.features.plan import Plan
-from tiergit.features.promotion.candidates import TAG_RE, content_words
 from tiergit.features.retention import add_to_archive, flush_archive
 
 DONE_RE = re.compile(r"^\s*[-*+]\s+\[[xX]\]\s")

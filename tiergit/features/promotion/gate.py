@@ -13,8 +13,8 @@ from typing import Any, Callable, Iterable
 from rapidfuzz import fuzz
 
 from tiergit.core import dreams, judge, kinds, parse, secrets, statement
+from tiergit.core.candidate import Candidate, content_words, norm_key
 from tiergit.core.patterns import TRANSCRIPT_ANYWHERE_RE
-from tiergit.features.promotion.candidates import Candidate, content_words, norm_key
 from tiergit.features.promotion.scoring import Score
 
 DEFAULT_GATE = {"min_score": 0.70, "min_recalls": 2, "min_age_days": 30, "duplicate_ratio": 85,

@@ -13,17 +13,11 @@ from datetime import date
 from typing import Any
 
 from tiergit.core import kinds, parse
+from tiergit.core.candidate import FORCED_RE, Candidate, Corpus, norm_key
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.features.plan import Plan
 from tiergit.features.promotion import openclaw_format
-from tiergit.features.promotion.candidates import (
-    FORCED_RE,
-    Candidate,
-    Corpus,
-    gather,
-    norm_key,
-    target_path,
-)
+from tiergit.features.promotion.candidates import gather, target_path
 from tiergit.features.promotion.gate import (
     Context,
     GateVerdict,
@@ -301,9 +295,10 @@ def apply(store, promo: Promotion) -> list[str]:
 
 def propose(store, topic: str, text: str, kind: str, agent: str | None, today: date | None = None) -> Plan:
     """Stage an agent's wiki write: the next `promote --apply` takes it past the score gate."""
+    from tiergit.core.candidate import slug
     from tiergit.core.configschema import check_slug
     from tiergit.errors import TiergitError
-    from tiergit.features.promotion.candidates import default_staging, slug
+    from tiergit.features.promotion.candidates import default_staging
     from tiergit.features.promotion.gate import (
         command_with_metadata,
         credential,
