@@ -166,9 +166,9 @@ def propose(store, text: str, topic: str, kind: Kind = "rule", agent: str | None
             apply: bool = False) -> ProposeResult:
     """Propose durable knowledge for the wiki topic: a preview unless apply=true, which stages it for the
     next promotion pull request (a human reviews it). Credentials and prompt injections are refused."""
-    from tiergit.features.promotion import promote as promote_mod
+    from tiergit.features.promotion.propose import propose as stage
 
-    plan = promote_mod.propose(store, topic, text, kind, agent)
+    plan = stage(store, topic, text, kind, agent)
     if apply:
         plan.apply(store.repo)
     return {"applied": apply, "preview": plan.preview(), "changes": [c.path for c in plan.changes]}
