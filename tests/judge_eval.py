@@ -11,9 +11,9 @@ from pathlib import Path
 
 import labelled
 
-from tiergit.core import parse
+from tiergit.core import candidate, kinds, parse
 from tiergit.features import compact, transcript
-from tiergit.features.promotion import candidates, gate, scoring
+from tiergit.features.promotion import gate, scoring
 
 KEEP = {"decision", "rule", "fact", "correction", "permission", "error", "open"}
 PROMOTABLE = {"decision", "rule", "fact", "correction"}
@@ -90,16 +90,16 @@ def kept_by_transcript(text: str) -> bool:
 def gate_verdict(c: Cand) -> gate.GateVerdict:
     """The gate's verdict with the score, recall and age signals satisfied, so the content rules decide
     (the issue's "lowered score gate")."""
-    raw = c.raw if c.staged or parse.LIST_MARKER_RE.match(c.raw) else c.raw
-    text = candidates.clean(raw)
-    kind = parse.classify(raw)
+    raw = c.raw if c.staged or kinds.LIST_MARKER_RE.match(c.raw) else c.raw
+    text = candidate.clean(raw)
+    kind = kinds.classify(raw)
     dreamed, evidence = "", []
     if c.staged:
-        text, kind, dreamed, evidence = candidates._dreamed(raw, text, kind, gate.DEFAULT_GATE["min_confidence"])
-    cand = candidates.Candidate(
+        text, kind, dreamed, evidence = candidate.read_dreamed(raw, text, kind, gate.DEFAULT_GATE["min_confidence"])
+    cand = candidate.Candidate(
         id=parse.item_id(raw)[0], text=text, raw=raw, kind=kind, source="x.md", line=1, entry=None,
         age_day=TODAY - timedelta(days=60), target_tier="wiki", topic="notes", staged=c.staged,
-        mention_key=candidates.norm_key(text), dreamed=dreamed, evidence=evidence)
+        mention_key=candidate.norm_key(text), dreamed=dreamed, evidence=evidence)
     sc = scoring.Score(total=1.0, signals={s: 1.0 for s in scoring.SIGNALS}, weights=scoring.DEFAULT_WEIGHTS)
     ctx = gate.Context(settings=gate.settings_of({}), today=TODAY, review=gate.ReviewState(), wiki_ids={})
     return gate.evaluate(cand, sc, 5, ctx)

@@ -1,10 +1,10 @@
-"""Durable kinds from a line's shape (tiergit/core/durable_shape.py), through parse.classify and session
+"""Durable kinds from a line's shape (tiergit/core/durable_shape.py), through kinds.classify and session
 end's compaction: the lines below were written for this test, in the shapes real notes use."""
 from __future__ import annotations
 
 import pytest
 
-from tiergit.core import durable_shape, judge, parse
+from tiergit.core import durable_shape, judge, kinds, parse
 from tiergit.features import compact
 
 SHAPED = [
@@ -26,12 +26,12 @@ NARRATIVE = [
 
 @pytest.mark.parametrize("line,kind", SHAPED)
 def test_shaped_lines_get_a_durable_kind(line, kind):
-    assert parse.classify(line) == kind
+    assert kinds.classify(line) == kind
 
 
 @pytest.mark.parametrize("line", NARRATIVE)
 def test_narrative_stays_context(line):
-    assert parse.classify(line) == "context"
+    assert kinds.classify(line) == "context"
 
 
 def test_long_shaped_line_is_condensed_not_kept():
@@ -69,7 +69,7 @@ REPORTS = [
 
 @pytest.mark.parametrize("line", STATEMENTS)
 def test_statements_are_context_by_kind_but_read_as_statements(line):
-    assert parse.classify(line) == "context"   # not a kind: promotion never sees them as durable
+    assert kinds.classify(line) == "context"   # not a kind: promotion never sees them as durable
     assert judge.statement(line) == "fact"
 
 

@@ -110,8 +110,8 @@ def test_pure_checks():
 
 
 def test_near_duplicates_in_other_words_but_not_a_changed_value():
-    from tiergit.features.promotion.candidates import norm_key
-    from tiergit.features.promotion.gate import DupIndex
+    from tiergit.core.candidate import norm_key
+    from tiergit.core.dupindex import DupIndex
 
     index = DupIndex()
     for n, text in enumerate(["Refresh tokens in the gateway, never in the browser client",

@@ -12,9 +12,9 @@ import judge_eval as je
 import pytest
 from conftest import CORPUS, corpus_files, tiergit, write
 
-from tiergit.core import dreams, judge, parse, statement
+from tiergit.core import candidate, dreams, judge, kinds, statement
 from tiergit.core.parse import item_id
-from tiergit.features.promotion import candidates, gate
+from tiergit.features.promotion import gate
 from tiergit.shell import logs
 from tiergit.shell.store import Store
 
@@ -47,18 +47,18 @@ NOT_STATEMENTS = [
 
 @pytest.mark.parametrize("line,shape", STATEMENTS)
 def test_standing_statements_are_read_by_shape(line, shape):
-    assert parse.classify(line) == "context", "a line with no marker word: the kind judgement leaves it context"
-    assert statement.standing(candidates.clean(line)) == shape
+    assert kinds.classify(line) == "context", "a line with no marker word: the kind judgement leaves it context"
+    assert statement.standing(candidate.clean(line)) == shape
 
 
 @pytest.mark.parametrize("line", NOT_STATEMENTS)
 def test_reports_status_and_chat_are_not_statements(line):
-    assert statement.standing(candidates.clean(line)) is None
+    assert statement.standing(candidate.clean(line)) is None
 
 
-def _cand(line: str, staged: bool = False) -> candidates.Candidate:
-    text = candidates.clean(line)
-    return candidates.Candidate(id=item_id(line)[0], text=text, raw=line, kind=parse.classify(line), source="x.md",
+def _cand(line: str, staged: bool = False) -> candidate.Candidate:
+    text = candidate.clean(line)
+    return candidate.Candidate(id=item_id(line)[0], text=text, raw=line, kind=kinds.classify(line), source="x.md",
                                 line=1, entry=None, age_day=None, target_tier="wiki", topic="notes", staged=staged)
 
 
@@ -99,9 +99,9 @@ UNDATED = "- Candidate: The build cache lives in `~/.cache/build`\n  - confidenc
 def test_a_dreaming_note_with_a_dated_lead_title_is_an_event():
     assert dreams.STAMPED.match(DATED) and not dreams.STAMPED.match(UNDATED)
     assert dreams.STAMPED.match("- Candidate: 2026-05-02 14:10 — Deploy: rolled back")
-    text, kind, dreamed, _ = candidates._dreamed(DATED, candidates.clean(DATED), "context", 0.6)
+    text, kind, dreamed, _ = candidate.read_dreamed(DATED, candidate.clean(DATED), "context", 0.6)
     assert dreamed == "confidence 0.70" and kind == "context"      # vouched, but not made a fact
-    text, kind, _, _ = candidates._dreamed(UNDATED, candidates.clean(UNDATED), "context", 0.6)
+    text, kind, _, _ = candidate.read_dreamed(UNDATED, candidate.clean(UNDATED), "context", 0.6)
     assert kind == "fact" and text == "The build cache lives in `~/.cache/build`"
 
 
@@ -175,11 +175,11 @@ TITLED_REPORT = "- Candidate: Build Result: Search now accepts a `mode` paramete
 def test_a_light_sleep_candidate_is_judged_on_its_lines_not_its_section_title():
     assert dreams.untitled("Billing Architecture Decision: Background Jobs: CREATE TABLE x") == "CREATE TABLE x"
     assert dreams.untitled("Decision: use Postgres") == "Decision: use Postgres"     # a label, not a title
-    _, kind, dreamed, _ = candidates._dreamed(TITLED, candidates.clean(TITLED), "context", 0.6)
+    _, kind, dreamed, _ = candidate.read_dreamed(TITLED, candidate.clean(TITLED), "context", 0.6)
     assert dreamed and kind == "context"       # "Decision" in the title does not make the SQL a decision
-    _, kind, _, _ = candidates._dreamed(TITLED_FACT, candidates.clean(TITLED_FACT), "context", 0.6)
+    _, kind, _, _ = candidate.read_dreamed(TITLED_FACT, candidate.clean(TITLED_FACT), "context", 0.6)
     assert kind == "fact"
-    _, kind, _, _ = candidates._dreamed(TITLED_REPORT, candidates.clean(TITLED_REPORT), "context", 0.6)
+    _, kind, _, _ = candidate.read_dreamed(TITLED_REPORT, candidate.clean(TITLED_REPORT), "context", 0.6)
     assert kind == "context"                   # filed under a report title
 
 

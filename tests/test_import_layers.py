@@ -42,8 +42,6 @@ HEAVY = ("click", "tiktoken", "yaml", "markdown_it")
 KNOWN_LAZY_CYCLES: set[frozenset[str]] = {
     # The store lock completes a half-done journaled write on entry; the journal writes under it.
     frozenset({"tiergit.shell.fsutil", "tiergit.shell.journal"}),
-    # The spawn prompt renders knowledge, which reads files with context's tier helpers.
-    frozenset({"tiergit.features.context", "tiergit.features.knowledge"}),
 }
 
 

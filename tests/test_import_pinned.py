@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS, HAVE_CORPUS, git, tiergit, write
 
-from tiergit.core import parse
+from tiergit.core import parse, rawtext
 
 ARCHIVE = ".squad/memory/archive"
 
@@ -131,7 +131,7 @@ def test_a_lone_carriage_return_in_decisions_md_parses(squad_repo):
     doc = parse.parse(text, "decisions.md")
     assert [s.heading for s in doc.sections if s.level] == ["Decisions", "Next"]
     assert doc.render() == text
-    lines = parse.split_lines(text)   # items point at their own text, wherever lines are split
+    lines = rawtext.split_lines(text)   # items point at their own text, wherever lines are split
     assert [lines[i.line - 1].strip()[:4] for i in doc.items] == ["- Is", "**Wh"]
     write(squad_repo / ".squad/decisions.md", text)
     write(squad_repo / ".squad/agents/data/history.md", "# Data\n\n## Learnings\n\n- Positronic net is fine.\n")

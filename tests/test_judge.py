@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tiergit.core import dreams, judge, parse
+from tiergit.core import dreams, judge, kinds, parse
 from tiergit.features.promotion import gate
 
 
@@ -26,13 +26,13 @@ from tiergit.features.promotion import gate
     ("- Thanks, that looks good!", "context"),
 ])
 def test_kind_from_plain_language(line, kind):
-    assert parse.classify(line) == kind
+    assert kinds.classify(line) == kind
 
 
 def test_labels_still_win_and_long_reports_stay_context():
-    assert parse.classify("- **Pattern:** keep it short") == "rule"
+    assert kinds.classify("- **Pattern:** keep it short") == "rule"
     report = "- Spent the day on the importer; " + "it parses the files and we must look at them again later " * 4
-    assert parse.classify(report) == "context"
+    assert kinds.classify(report) == "context"
 
 
 def test_lists_under_a_labelled_lead_in_or_a_learning_heading_keep_a_kind():

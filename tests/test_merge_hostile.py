@@ -8,9 +8,9 @@ from pathlib import Path
 
 from conftest import commit, git, ok, tiergit, write
 
-from tiergit.core import mergederived, parse
+from tiergit.core import hotfile, mergederived, parse
 from tiergit.core.merge import merge_texts
-from tiergit.features import driverrun, session
+from tiergit.features import driverrun
 
 COLD = ".squad/memory/cold/picard.md"
 BASE = ("# Cold memory · picard\n\n"
@@ -98,23 +98,23 @@ def test_hot_body_hash_is_recomputed_and_the_next_session_starts(squad_repo):
     for item in ("waiting for the API key", "staging is down", "rotate the signing key"):
         assert item in body
     assert done.returncode == 0, done.stdout + done.stderr + text
-    assert f"body: {session.body_hash(body)}" in text
+    assert f"body: {hotfile.body_hash(body)}" in text
     started = tiergit(squad_repo, "session", "start", "--agent", "picard", "--task", "next")
     assert started.returncode == 0, started.stderr
 
 
 def test_a_clean_hot_merge_gets_the_merged_bodys_hash_an_unfinished_one_does_not():
     def hot(body: str, stored: str | None = None) -> str:
-        return f"---\ntiergit:\n  agent: picard\n  body: {stored or session.body_hash(body)}\n---\n{body}"
+        return f"---\ntiergit:\n  agent: picard\n  body: {stored or hotfile.body_hash(body)}\n---\n{body}"
     base_body = "# Hot\n\n## Blockers\n- [blocker] a\n"
     ours_body, theirs_body = base_body + "- [blocker] b\n", base_body + "- [blocker] c\n"
     clean = merge_texts(hot(base_body), hot(ours_body), hot(theirs_body))
     assert clean.conflicts == 0
     merged_body = clean.text.split("---\n", 2)[2]
-    assert f"body: {session.body_hash(merged_body)}" in clean.text
+    assert f"body: {hotfile.body_hash(merged_body)}" in clean.text
     unfinished = merge_texts(hot(base_body), hot(ours_body, stored="aaaaaaaaaaaa"), hot(theirs_body))
     assert unfinished.conflicts == 0 and "body: aaaaaaaaaaaa" in unfinished.text
-    assert mergederived.body_hash("x") == session.body_hash("x")
+    assert mergederived.body_hash("x") == hotfile.body_hash("x")
 
 
 def test_a_file_over_the_size_cap_is_merged_line_by_line(tmp_path, monkeypatch):
@@ -135,7 +135,7 @@ def test_two_sessions_started_on_both_sides_conflict_and_picking_theirs_is_consi
     carry the recomputed body hash, so keeping either never wedges `session start`."""
     def hot(body: str, task: str) -> str:
         return (f"---\ntiergit:\n  agent: picard\n  session: s-{abs(hash(task)) % 10**9:09d}\n  task: {task}\n"
-                f"  body: {session.body_hash(body)}\n---\n{body}")
+                f"  body: {hotfile.body_hash(body)}\n---\n{body}")
     base_body = "# Hot\n\n## Current task\nsee frontmatter\n\n## Blockers\n"
     theirs_body = base_body + "- [blocker] staging is down\n"
     result = merge_texts(hot(base_body, "old"), hot(base_body, "alpha"), hot(theirs_body, "beta"))
@@ -145,7 +145,7 @@ def test_two_sessions_started_on_both_sides_conflict_and_picking_theirs_is_consi
     theirs_block = front.split("=======\n", 1)[1].split(">>>>>>> theirs", 1)[0]
     ours_block = front.split("<<<<<<< ours\n", 1)[1].split("=======\n", 1)[0]
     for block in (ours_block, theirs_block):
-        assert f"body: {session.body_hash(body)}" in block
+        assert f"body: {hotfile.body_hash(body)}" in block
     resolved = "---\n" + front.split("<<<<<<< ours\n", 1)[0] + theirs_block + "---\n" + body
     meta = parse.parse(resolved).metadata["tiergit"]
-    assert meta["task"] == "beta" and meta["body"] == session.body_hash(body)   # not "unfinished"
+    assert meta["task"] == "beta" and meta["body"] == hotfile.body_hash(body)   # not "unfinished"

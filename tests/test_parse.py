@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 from conftest import git, write
 
-from tiergit.core import parse
+from tiergit.core import kinds, parse, rawtext
 from tiergit.errors import InputError
 from tiergit.features import age
 
@@ -129,8 +129,8 @@ def test_dated_log_items_are_classified_by_what_follows_the_date():
     ("```\nlog output\n```", "log"),
 ])
 def test_kinds_follow_the_design_table(line, kind):
-    assert parse.classify(line) == kind
-    assert (kind in parse.DURABLE_KINDS) == (kind in {"decision", "rule", "fact", "correction"})
+    assert kinds.classify(line) == kind
+    assert (kind in kinds.DURABLE_KINDS) == (kind in {"decision", "rule", "fact", "correction"})
 
 
 @pytest.mark.parametrize("heading,kind", [("Active decisions", "decision"), ("Blockers", "open"),
@@ -157,7 +157,7 @@ def test_hot_sections_give_their_items_a_kind(heading, kind):
     ("- 2026-04-23 — **Key learning:** x", "rule"), ("- **2026-04-23** **Problem:** x", "error"),
 ])
 def test_real_label_variants_match_by_leading_words(line, kind):
-    assert parse.classify(line) == kind
+    assert kinds.classify(line) == kind
 
 
 @pytest.mark.parametrize("line", [
@@ -170,41 +170,41 @@ def test_real_label_variants_match_by_leading_words(line, kind):
     "**What went wrong:** x", "**What changed:** x",
 ])
 def test_other_labels_stay_context(line):
-    assert parse.classify(line) == "context"
+    assert kinds.classify(line) == "context"
 
 
 def test_the_entry_with_most_words_wins():
-    assert parse.classify("**Fix:** x") == "error"
-    assert parse.classify("**Fix pattern:** x") == "rule"
-    assert parse.classify("**Fix patterns:** x") == "rule"
+    assert kinds.classify("**Fix:** x") == "error"
+    assert kinds.classify("**Fix pattern:** x") == "rule"
+    assert kinds.classify("**Fix patterns:** x") == "rule"
 
 
 def test_configured_labels_extend_the_vocabulary():
     labels = {"rule": ["**Tip:**"]}
-    assert parse.classify("- **Tip:** the weekly report goes out on Mondays", labels=labels) == "rule"
-    assert parse.classify("- **Key tips:** the weekly report goes out on Mondays", labels=labels) == "rule"
+    assert kinds.classify("- **Tip:** the weekly report goes out on Mondays", labels=labels) == "rule"
+    assert kinds.classify("- **Key tips:** the weekly report goes out on Mondays", labels=labels) == "rule"
     # Without the label it is plain context (an imperative would be a rule by its wording).
-    assert parse.classify("- **Tip:** the weekly report goes out on Mondays") == "context"
+    assert kinds.classify("- **Tip:** the weekly report goes out on Mondays") == "context"
 
 
 def test_configured_labels_replace_a_kind_and_override_defaults():
     # A kind listed in `labels:` replaces that kind's default list.
     only_tips = {"rule": ["[rule]", "**Tip:**"]}
-    assert parse.classify("**Learning:** x", labels=only_tips) == "context"
-    assert parse.classify("- [rule] x", labels=only_tips) == "rule"
-    assert parse.classify("**Decision:** x", labels=only_tips) == "decision"
+    assert kinds.classify("**Learning:** x", labels=only_tips) == "context"
+    assert kinds.classify("- [rule] x", labels=only_tips) == "rule"
+    assert kinds.classify("**Decision:** x", labels=only_tips) == "decision"
     # A longer configured label beats a default one; on a tie the configured label wins.
     labels = {"context": ["**Decision file:**", "**Fixes:**"], "fact": ["**Fix:**"]}
-    assert parse.classify("- **Decision file:** inbox/x.md", labels=labels) == "context"
-    assert parse.classify("- **Decision file:** inbox/x.md") == "decision"
-    assert parse.classify("**Fixes:** #1, #2", labels=labels) == "context"
-    assert parse.classify("**Fix:** x", labels=labels) == "fact"
-    assert parse.classify("**Fix pattern:** x", labels=labels) == "rule"
+    assert kinds.classify("- **Decision file:** inbox/x.md", labels=labels) == "context"
+    assert kinds.classify("- **Decision file:** inbox/x.md") == "decision"
+    assert kinds.classify("**Fixes:** #1, #2", labels=labels) == "context"
+    assert kinds.classify("**Fix:** x", labels=labels) == "fact"
+    assert kinds.classify("**Fix pattern:** x", labels=labels) == "rule"
 
 
 def test_never_compress_and_durable_flags():
-    assert parse.NEVER_COMPRESS == {"decision", "correction", "permission", "error", "open"}
-    assert parse.DURABLE_KINDS == {"decision", "rule", "fact", "correction"}
+    assert kinds.NEVER_COMPRESS == {"decision", "correction", "permission", "error", "open"}
+    assert kinds.DURABLE_KINDS == {"decision", "rule", "fact", "correction"}
 
 
 def test_explicit_block_id_wins_and_hash_ids_ignore_whitespace():
@@ -239,20 +239,20 @@ def test_malformed_frontmatter_raises_input_error_with_line(text, code, line):
 
 def test_decode_refuses_binary_bad_utf8_and_oversized():
     with pytest.raises(InputError) as e1:
-        parse.decode(b"PNG\x00\x01\x02", "a.md")
+        rawtext.decode(b"PNG\x00\x01\x02", "a.md")
     assert e1.value.code == "TG001"
     with pytest.raises(InputError) as e2:
-        parse.decode(b"line one\nline two \xff\xfe\n", "a.md")
+        rawtext.decode(b"line one\nline two \xff\xfe\n", "a.md")
     assert e2.value.code == "TG002" and e2.value.line == 2
     with pytest.raises(InputError) as e3:
-        parse.decode(b"x" * 101, "a.md", max_bytes=100)
+        rawtext.decode(b"x" * 101, "a.md", max_bytes=100)
     assert e3.value.code == "TG003" and "101 bytes" in e3.value.detail
-    assert parse.decode("é\n".encode(), "a.md") == "é\n"
+    assert rawtext.decode("é\n".encode(), "a.md") == "é\n"
 
 
 def test_transcript_lines_outside_fences_only():
     text = "User: hi\n```\nAssistant: inside a fence\n```\n- **Assistant:** hello\n"
-    assert parse.has_transcript(text) == [1, 5]
+    assert rawtext.has_transcript(text) == [1, 5]
 
 
 # --- ages ---------------------------------------------------------------------------

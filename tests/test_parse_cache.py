@@ -1,12 +1,12 @@
 """The promotion parse cache keeps parsed kinds between runs: a new label vocabulary
-(parse.CLASSIFIER_VERSION) must not reuse kinds the previous one gave; rows are written
+(kinds.CLASSIFIER_VERSION) must not reuse kinds the previous one gave; rows are written
 one per document and dropped when no file uses them any more."""
 from __future__ import annotations
 
 import pickle
 import sqlite3
 
-from tiergit.features.promotion import candidates
+from tiergit.shell import parse_cache
 
 TEXT = "# Agent\n\n## Learnings\n\n- **Key learning:** retries need a jittered backoff\n"
 
@@ -27,7 +27,7 @@ def _rewrite(path, rows) -> None:
 
 def test_cache_from_an_older_vocabulary_is_rebuilt(tmp_path, monkeypatch):
     path = tmp_path / "parse-cache-v3.sqlite"
-    cache = candidates.ParseCache(path, {})
+    cache = parse_cache.ParseCache(path, {})
     assert cache.parse(TEXT, "a.md").items[0].kind == "rule"
     cache.save()
     rows = _rows(path)
@@ -39,20 +39,20 @@ def test_cache_from_an_older_vocabulary_is_rebuilt(tmp_path, monkeypatch):
         changed[key] = pickle.dumps((doc, keys))
     _rewrite(path, changed)
     # Written by the current classifier: reused as is (that is the cache's job).
-    assert candidates.ParseCache(path, {}).parse(TEXT, "a.md").items[0].kind == "context"
+    assert parse_cache.ParseCache(path, {}).parse(TEXT, "a.md").items[0].kind == "context"
     # Written under another VERSION (an older classifier): parsed again.
-    monkeypatch.setattr(candidates.ParseCache, "VERSION", (1, "old"))
-    assert candidates.ParseCache(path, {}).parse(TEXT, "a.md").items[0].kind == "rule"
+    monkeypatch.setattr(parse_cache.ParseCache, "VERSION", (1, "old"))
+    assert parse_cache.ParseCache(path, {}).parse(TEXT, "a.md").items[0].kind == "rule"
 
 
 def test_rows_no_file_uses_are_dropped(tmp_path):
     path = tmp_path / "parse-cache-v3.sqlite"
-    first = candidates.ParseCache(path, {})
+    first = parse_cache.ParseCache(path, {})
     first.parse(TEXT, "a.md")
     first.parse(TEXT + "- more\n", "b.md")
     first.save()
     assert len(_rows(path)) == 2
-    second = candidates.ParseCache(path, {})
+    second = parse_cache.ParseCache(path, {})
     second.parse(TEXT, "a.md")          # b.md is gone from the store
     second.save()
     assert len(_rows(path)) == 1

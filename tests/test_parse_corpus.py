@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from conftest import CORPUS, HAVE_CORPUS
 
-from tiergit.core import parse
+from tiergit.core import kinds, parse
 
 pytestmark = pytest.mark.corpus
 
@@ -210,7 +210,7 @@ def _squad_files(projects=TABLED):
 
 
 def _label_of(item) -> str | None:
-    body = parse.LEADING_DATE_RE.sub("", parse.LIST_MARKER_RE.sub("", item.text.lstrip(), count=1), count=1)
+    body = kinds.LEADING_DATE_RE.sub("", kinds.LIST_MARKER_RE.sub("", item.text.lstrip(), count=1), count=1)
     if body.startswith("**") and "**" in body[2:]:
         return body[2:body.index("**", 2)].rstrip(":")
     return None
@@ -229,7 +229,7 @@ def test_real_labels_get_their_kind():
     seen: dict[str, int] = {}
     for path, item, label in _labelled_items():
         # The item's own text, not its section (`## Active Decisions` makes items decisions).
-        assert parse.classify(item.text) == REAL_LABELS[label][0], (path, item.line, label)
+        assert kinds.classify(item.text) == REAL_LABELS[label][0], (path, item.line, label)
         seen[label] = seen.get(label, 0) + 1
     assert seen == {label: n for label, (_, n) in REAL_LABELS.items()}
 
@@ -237,7 +237,7 @@ def test_real_labels_get_their_kind():
 def test_real_labels_get_their_kind_in_every_squad_project():
     seen = 0
     for path, item, label in _labelled_items(projects=None):
-        assert parse.classify(item.text) == REAL_LABELS[label][0], (path, item.line, label)
+        assert kinds.classify(item.text) == REAL_LABELS[label][0], (path, item.line, label)
         seen += 1
     assert seen > sum(n for _, n in REAL_LABELS.values())
 

@@ -1,4 +1,4 @@
-"""The one-parse block path (parse.FAST_BLOCKS) gives exactly the items of parsing each section
+"""The one-parse block path (mdblocks.FAST_BLOCKS) gives exactly the items of parsing each section
 alone: on hand-written edge cases (setext headings, headings in quotes and lists, fences, lazy
 lines) and on every markdown file of the real corpus."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 from conftest import corpus_files
 
-from tiergit.core import parse
+from tiergit.core import mdblocks, parse, rawtext
 
 EDGE_CASES = [
     "# Title\n\nintro para\n\n## Learnings\n\n- a fact\n- [rule] never do x\n  continued\n\n### 2026-01-02 s\n\n- x\n",
@@ -29,11 +29,11 @@ def _snapshot(text: str) -> list:
 
 
 def _both(text: str) -> tuple[list, list]:
-    parse.FAST_BLOCKS = False
+    mdblocks.FAST_BLOCKS = False
     try:
         slow = _snapshot(text)
     finally:
-        parse.FAST_BLOCKS = True
+        mdblocks.FAST_BLOCKS = True
     return slow, _snapshot(text)
 
 
@@ -44,10 +44,10 @@ def test_one_parse_equals_section_parses(text: str) -> None:
 
 
 def test_setext_and_nested_headings_take_the_section_path() -> None:
-    md = parse._md()
-    assert parse._shared_blocks(md.parse("T\n===\n\n- x\n")) is None
-    assert parse._shared_blocks(md.parse("> # q\n")) is None
-    assert parse._shared_blocks(md.parse("# a\n\n- x\n")) == [(2, "item", 3)]
+    md = mdblocks.md()
+    assert mdblocks.shared_blocks(md.parse("T\n===\n\n- x\n")) is None
+    assert mdblocks.shared_blocks(md.parse("> # q\n")) is None
+    assert mdblocks.shared_blocks(md.parse("# a\n\n- x\n")) == [(2, "item", 3)]
 
 
 @pytest.mark.corpus
@@ -57,7 +57,7 @@ def test_every_corpus_markdown_file_gives_the_same_items() -> None:
     compared = 0
     for path in files:
         try:
-            text = parse.decode(path.read_bytes(), str(path), 2_000_000)
+            text = rawtext.decode(path.read_bytes(), str(path), 2_000_000)
             slow, fast = _both(text)
         except parse.InputError:
             continue   # bad frontmatter, binary...: not memory either way

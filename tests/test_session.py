@@ -7,7 +7,7 @@ from pathlib import Path
 from conftest import git, tiergit, write
 from session_helpers import squad_store  # noqa: F401
 
-from tiergit.core import parse
+from tiergit.core import hotfile, parse
 from tiergit.features import session
 from tiergit.shell import config
 
@@ -240,7 +240,7 @@ def test_two_concurrent_session_ends_serialize_and_write_two_entries(squad_store
     assert len(doc.entries) == 2
     assert cold.count("- [decision] Decision number 0 from the scribe.") == 1
     assert cold.count("- [decision] Decision number 1 from the scribe.") == 1
-    assert sorted(session.MARKER_RE.findall(cold)) == sorted(r["session"] for r in reports)
+    assert sorted(hotfile.MARKER_RE.findall(cold)) == sorted(r["session"] for r in reports)
     assert not list((squad_store / HOT).parent.glob(".*.tmp"))
 
 
@@ -281,13 +281,13 @@ def test_entry_marker_is_short_and_an_old_style_marker_still_makes_a_rerun_idemp
     planned = session.plan_end(cfg, "picard")
     entry = planned.report["entry"]
     sid = planned.report["session"]
-    assert entry.splitlines()[1] == f"<!-- {sid} -->" and session.SESSION_ID_RE.match(sid)
+    assert entry.splitlines()[1] == f"<!-- {sid} -->" and hotfile.SESSION_ID_RE.match(sid)
     # A cold file written before the marker was shortened: `<!-- tiergit:session s-<hex> -->`.
     hot = (squad_store / HOT).read_text().replace(f"session: {sid}", "session: s-d3b0a583")
     (squad_store / HOT).write_text(hot)
     old_entry = entry.replace(f"<!-- {sid} -->", "<!-- tiergit:session s-d3b0a583 -->")
     write(squad_store / COLD, "# Cold memory · picard\n\n" + old_entry)
-    assert session.MARKER_RE.findall((squad_store / COLD).read_text()) == ["s-d3b0a583"]
+    assert hotfile.MARKER_RE.findall((squad_store / COLD).read_text()) == ["s-d3b0a583"]
     proc = tiergit(squad_store, "session", "end", "--agent", "picard")
     assert proc.returncode == 0, proc.stderr
     assert "already in" in proc.stdout

@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tiergit.core import parse
+from tiergit.core import parse, sessiontext
 from tiergit.features import compact
+from tiergit.shell import summarizer
 
 WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8)
 SENTENCE = st.lists(WORD, min_size=1, max_size=12).map(lambda ws: " ".join(ws).capitalize() + ".")
@@ -26,8 +27,8 @@ def notes_text(sections) -> str:
 def test_every_must_keep_item_survives_any_summary(sections, summary) -> None:
     doc = parse.parse(notes_text(sections), "hot.md")
     result = compact.compact_doc(doc, set())
-    must = {i.id: i.clean for i in doc.items if i.kind in compact.KEEP_KINDS}
-    for body in (result.body(), compact.ensure_kept(compact.sanitize_summary(summary), result.kept)[0]):
+    must = {i.id: i.clean for i in doc.items if i.kind in sessiontext.KEEP_KINDS}
+    for body in (result.body(), compact.ensure_kept(summarizer.sanitize_summary(summary), result.kept)[0]):
         folded = " ".join(body.split())
         for clean in must.values():
             assert " ".join(clean.split()) in folded

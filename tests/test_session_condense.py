@@ -7,8 +7,8 @@ from datetime import datetime, timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tiergit.core import parse
-from tiergit.features import compact, session
+from tiergit.core import hotfile, parse, sessiontext
+from tiergit.features import compact
 from tiergit.shell.tokens import count_text
 
 ENC = "cl100k_base"
@@ -80,7 +80,7 @@ def test_condensed_lines_stay_within_the_ratio_of_the_sessions_own_text(sections
     boilerplate = frozenset({top.strip()})
     plain = doc(top + body)
     result = compact.compact_doc(plain, set(), ratio=ratio, overhead=30, boilerplate=boilerplate)
-    budget = ratio * count_text(compact.own_text(plain.render(), boilerplate), ENC).tokens - 30
+    budget = ratio * count_text(sessiontext.own_text(plain.render(), boilerplate), ENC).tokens - 30
     spent = line_tokens(result.condensed)
     if len(result.condensed) > 1:   # beyond the one line every entry keeps, the budget holds
         assert spent <= budget + 1, (spent, budget)
@@ -93,6 +93,6 @@ def test_condensed_lines_stay_within_the_ratio_of_the_sessions_own_text(sections
 
 def test_entry_title_leaves_out_a_leading_date_that_repeats_the_entry_date() -> None:
     day = datetime(2026, 5, 13, 12, tzinfo=timezone.utc)
-    assert session.entry_title("2026-05-13 — #1056 triage verdict", day) == "#1056 triage verdict"
-    assert session.entry_title("2026-04-23 - Track F audit", day) == "2026-04-23 - Track F audit"
-    assert session.entry_title("2026-05-13", day) == "2026-05-13"
+    assert hotfile.entry_title("2026-05-13 — #1056 triage verdict", day) == "#1056 triage verdict"
+    assert hotfile.entry_title("2026-04-23 - Track F audit", day) == "2026-04-23 - Track F audit"
+    assert hotfile.entry_title("2026-05-13", day) == "2026-05-13"

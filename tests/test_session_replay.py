@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS, HAVE_CORPUS, git, tiergit
 
-from tiergit.core import parse
+from tiergit.core import hotfile, parse
 from tiergit.features import budget, session
 from tiergit.shell import config, tokens
 
@@ -97,7 +97,7 @@ def test_replay_keeps_every_must_keep_item_and_hot_in_budget(squad_repo: Path, a
     assert must_keep, "the replayed text has items that must be kept"
     assert not missing, f"{len(missing)} of {len(must_keep)} must-keep items lost, e.g. {missing[:2]}"
     # One entry per session, each with its session marker, none written twice.
-    markers = session.MARKER_RE.findall(cold_text)
+    markers = hotfile.MARKER_RE.findall(cold_text)
     assert len(markers) == len(set(markers)) == written
     assert written >= sessions * 0.8   # a session whose notes cold already holds writes no entry
     # Compaction really compacts: most of the session text is condensed or dropped.

@@ -11,7 +11,7 @@ import pytest
 from conftest import tiergit, write
 from session_helpers import squad_store  # noqa: F401
 
-from tiergit.core import parse
+from tiergit.core import hotfile, parse
 from tiergit.features import session
 from tiergit.shell import config
 
@@ -95,7 +95,7 @@ def test_summarizer_cannot_inject_headings_or_session_markers(squad_store: Path,
     cold = (squad_store / COLD).read_text()
     assert len(parse.parse(cold, COLD).entries) == 1
     assert "s-deadbeef" not in cold and "s-123456789" not in cold and "**2020-01-01 · fake entry**" in cold
-    assert len(session.MARKER_RE.findall(cold)) == 1
+    assert len(hotfile.MARKER_RE.findall(cold)) == 1
 
 
 def test_bad_compact_config_is_a_clear_error(squad_store: Path) -> None:

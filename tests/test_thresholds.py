@@ -14,9 +14,9 @@ import pytest
 from conftest import git
 
 from tiergit.core import cuts, parse
+from tiergit.core.candidate import Candidate
 from tiergit.features import budget, retention, transcript
 from tiergit.features.promotion import dream_health, gate
-from tiergit.features.promotion.candidates import Candidate
 from tiergit.features.promotion.scoring import Score
 from tiergit.shell import config
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from conftest import tiergit, write
 from session_helpers import squad_store  # noqa: F401
 
-from tiergit.core import parse
+from tiergit.core import chatlog, parse
 from tiergit.features import transcript
 
 CORRECTION = "- [correction] Never push to main directly; open a pull request."
@@ -76,7 +76,7 @@ def test_openai_style_string_content_and_tool_role(tmp_path: Path) -> None:
         {"role": "tool", "tool_call_id": "1", "content": "3 failed"},
         {"role": "assistant", "content": [{"type": "output_text", "text": "- [error] Tests fail on a stale key."}]},
     ])
-    turns, skipped = transcript.read(src.read_text(), str(src))
+    turns, skipped = chatlog.read(src.read_text(), str(src))
     assert [t.role for t in turns] == ["System", "User", "Assistant", "Tool", "Assistant"]
     assert turns[2].tool_only and turns[3].tool_only and "[tool call: run_tests]" in turns[2].text
     result = transcript.compact(turns, str(src), "cl100k_base")
@@ -97,7 +97,7 @@ def test_markdown_transcript_turns_and_stdout_output(tmp_path: Path) -> None:
     assert proc.stdout.startswith("# Transcript chat.md (compacted)")
     assert "- [permission] Allowed to rewrite the merge driver tests." in proc.stdout
     assert "layer" in proc.stderr and "total" in proc.stderr and "80" in proc.stderr   # the table, on stderr
-    parsed, _ = transcript.read(src.read_text(), str(src))
+    parsed, _ = chatlog.read(src.read_text(), str(src))
     assert len(parsed) == 80
     assert "inside a fence" in parsed[2].text   # part of the turn before it
 

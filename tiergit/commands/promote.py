@@ -216,11 +216,11 @@ def propose(ctx: click.Context, topic: str, kind: str, agent: str | None, do_app
         "Tokens are refreshed by the gateway, never by the client"
     """
     from tiergit.features.plan import locked
-    from tiergit.features.promotion import promote as promote_mod
+    from tiergit.features.promotion.propose import propose as stage
 
     store = open_store(ctx)
     with locked(store.repo, do_apply):
-        plan = promote_mod.propose(store, topic, text, kind, agent)
+        plan = stage(store, topic, text, kind, agent)
         if do_apply:
             plan.apply(store.repo)
     if as_json:

@@ -119,7 +119,7 @@ def end(ctx: click.Context, agent: str | None, notes_files: tuple[str, ...], as_
       tiergit transcript compact chat.jsonl -o /tmp/s.md && \\
         tiergit session end --agent picard --notes /tmp/s.md
     """
-    from tiergit.core import parse
+    from tiergit.core import rawtext
     from tiergit.features import session as session_mod
 
     store = open_store(ctx)
@@ -134,7 +134,7 @@ def end(ctx: click.Context, agent: str | None, notes_files: tuple[str, ...], as_
             except OSError as exc:
                 raise TiergitError(f"{name}: cannot read notes file ({exc.strerror})",
                                    "pass an existing markdown file, or - for stdin") from None
-        notes.append((name, parse.decode(data, name, store.config.limits["max_file_bytes"])))
+        notes.append((name, rawtext.decode(data, name, store.config.limits["max_file_bytes"])))
     result = session_mod.end(store.config, agent, notes)
     if as_json:
         echo_json({**result.report, **result.plan.as_dict()})

@@ -41,7 +41,7 @@ def compact(file: Path, output: Path | None, as_json: bool, tokenizer: str) -> N
       tiergit transcript compact session.jsonl -o /tmp/session.md
       tiergit session end --agent picard --notes /tmp/session.md
     """
-    from tiergit.core import parse
+    from tiergit.core import chatlog, rawtext
     from tiergit.features import transcript as transcript_mod
     from tiergit.outfile import write_output
 
@@ -53,8 +53,8 @@ def compact(file: Path, output: Path | None, as_json: bool, tokenizer: str) -> N
     if output is not None and output.resolve() == file.resolve():
         raise TiergitError(f"{output}: would overwrite the transcript it compacts",
                            "write the compacted markdown to another file")
-    text = parse.decode(data, name, 64 * 1024 * 1024)
-    turns, skipped = transcript_mod.read(text, name)
+    text = rawtext.decode(data, name, 64 * 1024 * 1024)
+    turns, skipped = chatlog.read(text, name)
     result = transcript_mod.compact(turns, name, tokenizer)
     result.skipped_lines = skipped
     if output is not None:

@@ -92,7 +92,7 @@ SCHEMA: dict[str, Field] = {
     "compact.ratio": Field("number", above=0, hi=1, hint="a fraction of the notes to keep, e.g. 0.10"),
     "schedule": Field("any", null=True),
     "spawn": Field("map", null=True),
-    "spawn.escalation": Field("any", null=True),   # {situation: name}; config._check_spawn checks it
+    "spawn.escalation": Field("any", null=True),   # {situation: name}; configcheck._check_spawn checks it
     "spawn.recent_actions": Field("int", lo=1),
     "spawn.knowledge_tokens": Field("int", lo=0),
     "spawn.max_items": Field("int", lo=0),
@@ -108,7 +108,7 @@ TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "map": (lambda v: isinstance(v, dict), "a mapping (key: value)"),
     "list": (lambda v: isinstance(v, list) and all(isinstance(x, str) and x.strip() for x in v),
              "a list of strings"),
-    "limit": (lambda v: True, ""),   # a number or {warn, max}: config._limit checks it
+    "limit": (lambda v: True, ""),   # a number or {warn, max}: configcheck._limit checks it
     "any": (lambda v: True, ""),
 }
 

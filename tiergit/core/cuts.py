@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from tiergit.core import parse
+from tiergit.core import parse, rawtext
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ def plural(n: int, one: str, many: str) -> str:
 
 
 def remove_lines(text: str, spans: list[tuple[int, int]]) -> str:
-    lines = parse.split_lines(text)
+    lines = rawtext.split_lines(text)
     drop = set()
     for start, end in spans:
         drop.update(range(start - 1, end))
@@ -37,7 +37,7 @@ def cut_lines(text: str, spans: list[tuple[int, int]]) -> str:
     """`text` without the lines of `spans` (1-based, inclusive). Unlike `remove_lines`, blank
     lines are folded only where a cut joins two blank runs: the rest of the file keeps its
     exact formatting (DREAMS.md and MEMORY.md are OpenClaw's files, not ours to reflow)."""
-    lines = parse.split_lines(text)
+    lines = rawtext.split_lines(text)
     drop: set[int] = set()
     for start, end in spans:
         drop.update(range(start - 1, end))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tiergit.core import parse, secrets
+from tiergit.core import parse, rawtext, secrets
 from tiergit.core.config import Config, Tier
 from tiergit.core.diagnostics import Finding
 from tiergit.core.fixhint import fix_command
@@ -94,7 +94,7 @@ def check_file(path: str, data: bytes, tier: Tier, config: Config, cache: TokenC
                blob: str | None = None) -> FileReport:
     report = FileReport(path=path, tier=tier, health=None)
     try:
-        text = parse.decode(data, path, config.limits["max_file_bytes"])
+        text = rawtext.decode(data, path, config.limits["max_file_bytes"])
     except InputError as exc:
         report.findings.append(Finding(path, exc.line, exc.code, "critical", exc.detail, exc.hint or ""))
         return report
@@ -114,7 +114,7 @@ def check_file(path: str, data: bytes, tier: Tier, config: Config, cache: TokenC
             f"A false positive: add `{secrets.ALLOW_MARK}` at the end of the line",
         ))
     if tier.durable or tier.reviewed:
-        for line in parse.has_transcript(text)[:MAX_PER_CODE]:
+        for line in rawtext.has_transcript(text)[:MAX_PER_CODE]:
             report.findings.append(Finding(
                 path, line, "TRN001", "critical",
                 f"raw transcript line in the durable {tier.name} tier",

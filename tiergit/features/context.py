@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from tiergit.core import parse
+from tiergit.core import rawtext
 from tiergit.core.configschema import check_slug
 from tiergit.core.prompt_clean import clean as clean_prompt
 from tiergit.core.spawn_template import (
@@ -27,6 +27,13 @@ from tiergit.core.spawn_template import (
 )
 from tiergit.errors import TiergitError
 from tiergit.features import budget
+from tiergit.features.tierfiles import (
+    agent_files,
+    legacy_files,
+    read_text,
+    tier_groups,
+    wiki_topics,
+)
 from tiergit.shell import clock, resources
 from tiergit.shell.tokens import count_text
 
@@ -34,7 +41,6 @@ SITUATIONS: dict[str, tuple[str, ...]] = {
     "new": ("hot",), "resume": ("hot", "cold"), "debug": ("hot", "cold"), "spec": ("hot", "wiki"),
     "onboard": ("hot", "wiki"), "incident": ("hot", "cold", "wiki"),
 }
-DAILY_FILES = 2           # newest `{date}` files a cold load includes (today + yesterday, OpenClaw's habit)
 AUTO_WIKI_TOPICS = 3      # topics picked by recall for --for without --include-wiki
 DEFAULT_WIKI_TOKENS = 4000
 
@@ -50,68 +56,6 @@ class Spawn:
     knowledge: object = None              # knowledge.Knowledge: the task-relevant items picked
 
 
-def tier_groups(config) -> dict[str, list[str]]:
-    """hot / cold / wiki -> tier names, by load policy."""
-    groups: dict[str, list[str]] = {"hot": [], "cold": [], "wiki": []}
-    for name, tier in config.tiers.items():
-        if tier.load == "always":
-            groups["hot"].append(name)
-        elif tier.load == "on-demand":
-            groups["cold"].append(name)
-        elif tier.load == "selective" and "{topic}" in tier.path:
-            groups["wiki"].append(name)
-    return groups
-
-
-def agent_files(store, agent: str, tier_names: list[str]) -> list[tuple[str, str]]:
-    """(path, tier) of the files of these tiers that belong to `agent` or to no agent."""
-    cfg = store.config
-    out = []
-    for name in tier_names:
-        tier = cfg.tiers[name]
-        if "{agent}" in tier.path:
-            path = cfg.tier_file(name, agent=agent)
-            if path.exists():   # a FIFO or folder there is read (and refused), never skipped
-                out.append((path.relative_to(store.repo).as_posix(), name))
-        elif "{date}" in tier.path:
-            dated = sorted(p for p in store.tier_files(name))
-            out.extend((p, name) for p in dated[-DAILY_FILES:])
-        elif "{" not in tier.path:
-            path = store.repo / cfg.repo_path(tier.path)
-            if path.exists():
-                out.append((path.relative_to(store.repo).as_posix(), name))
-    return out
-
-
-def wiki_topics(store) -> dict[str, str]:
-    """topic -> path of every wiki file."""
-    topics = {}
-    for name in tier_groups(store.config)["wiki"]:
-        for rel in store.tier_files(name):
-            match = store.config.tier_for(rel)
-            if match and "topic" in match[1]:
-                topics[match[1]["topic"]] = rel
-    return topics
-
-
-def legacy_files(store, agent: str) -> list[str]:
-    """The legacy files (config `legacy`) that exist for this agent, repo-relative."""
-    out = []
-    for pattern in store.config.legacy:
-        rel = pattern.lstrip("/")
-        if "{agent}" in rel:
-            rel = rel.replace("{agent}", agent)
-        elif "{" in rel:
-            continue
-        if (store.repo / rel).is_file():
-            out.append(rel)
-    return out
-
-
-def read_text(store, rel: str) -> str:
-    return parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
-
-
 def load_template(store, template: str | Path | None) -> tuple[str, str]:
     """(name, text): --template FILE, else <root>/templates/spawn.md, else the packaged one."""
     if template is not None:
@@ -124,7 +68,7 @@ def load_template(store, template: str | Path | None) -> tuple[str, str]:
         name = path.relative_to(store.repo).as_posix() if path.is_relative_to(store.repo) else str(path)
         if not path.is_file():
             path, name = resources.template("store", "spawn.md"), "spawn.md (packaged)"
-    text = TEMPLATE_NOTE_RE.sub("", parse.decode(path.read_bytes(), name, 256 * 1024))
+    text = TEMPLATE_NOTE_RE.sub("", rawtext.decode(path.read_bytes(), name, 256 * 1024))
     if not text.strip():  # an empty prompt would spawn the agent with no memory at all
         raise TiergitError(f"{name}: template is empty",
                            "pass a markdown file with {{task}} / {{hot}} placeholders")

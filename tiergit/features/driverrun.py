@@ -60,7 +60,7 @@ def check_inputs(paths: list[Path]) -> None:
 
 
 def run_driver(base: Path, ours: Path, theirs: Path, path: str) -> dict:
-    from tiergit.core import parse
+    from tiergit.core import rawtext
     from tiergit.core.merge import MAX_MERGE_BYTES, merge_texts
     from tiergit.errors import TiergitError
     from tiergit.shell import fsutil
@@ -71,7 +71,7 @@ def run_driver(base: Path, ours: Path, theirs: Path, path: str) -> dict:
         return _fallback(base, ours, theirs, path, f"{largest} bytes is over the entry-merge cap "
                          f"({MAX_MERGE_BYTES} bytes)")
     try:
-        texts = [parse.decode(p.read_bytes(), path) for p in (base, ours, theirs)]
+        texts = [rawtext.decode(p.read_bytes(), path) for p in (base, ours, theirs)]
         result = merge_texts(*texts, path=path, labels=LABELS)
     except TiergitError as exc:
         return _fallback(base, ours, theirs, path, exc.message)

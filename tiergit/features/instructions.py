@@ -1,7 +1,7 @@
 """The snippet that tells an agent how to use its tiers (for a charter, AGENTS.md or CLAUDE.md)."""
 from __future__ import annotations
 
-from tiergit.core import parse
+from tiergit.core import kinds
 from tiergit.core.config import Config
 from tiergit.features import session
 
@@ -18,7 +18,7 @@ KIND_HELP = {
 
 def kinds_list(labels: dict | None) -> str:
     """One line per kind: its `[prefix]` labels (configurable) and what it is for."""
-    table = {k: list(v) for k, v in parse.DEFAULT_LABELS.items()}
+    table = {k: list(v) for k, v in kinds.DEFAULT_LABELS.items()}
     table.update({k: list(v) for k, v in (labels or {}).items()})
     lines = []
     for kind, help_text in KIND_HELP.items():

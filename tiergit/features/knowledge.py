@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from tiergit.errors import TiergitError
+from tiergit.features.tierfiles import agent_files, read_text, tier_groups
 from tiergit.shell.tokens import count_text
 
 DEFAULTS = {"knowledge_tokens": 1000, "min_score": 0.2, "min_relevance": 0.0, "max_items": 12}
@@ -175,7 +176,6 @@ def default_task(store, agent: str, hot_text: str | None) -> tuple[str | None, s
     if hot_text:
         return hot_text, "hot Current task"
     from tiergit.core import parse
-    from tiergit.features.context import agent_files, read_text, tier_groups
 
     newest = None
     for rel, _tier in agent_files(store, agent, tier_groups(store.config)["cold"]):

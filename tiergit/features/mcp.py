@@ -166,9 +166,9 @@ def propose(store, text: str, topic: str, kind: Kind = "rule", agent: str | None
             apply: bool = False) -> ProposeResult:
     """Propose durable knowledge for the wiki topic: a preview unless apply=true, which stages it for the
     next promotion pull request (a human reviews it). Credentials and prompt injections are refused."""
-    from tiergit.features.promotion import promote as promote_mod
+    from tiergit.features.promotion.propose import propose as stage
 
-    plan = promote_mod.propose(store, topic, text, kind, agent)
+    plan = stage(store, topic, text, kind, agent)
     if apply:
         plan.apply(store.repo)
     return {"applied": apply, "preview": plan.preview(), "changes": [c.path for c in plan.changes]}
@@ -212,7 +212,7 @@ def _resources(server, repo: Path) -> None:
 
     def reader(tier: str, key: str):
         def read(name: str) -> str:
-            from tiergit.core import parse
+            from tiergit.core import rawtext
             from tiergit.core.configschema import check_slug
             from tiergit.shell.store import Store
 
@@ -224,7 +224,7 @@ def _resources(server, repo: Path) -> None:
                 rel = store.config.tier_file(tier, **{key: name}).relative_to(store.repo).as_posix()
                 if not (store.repo / rel).is_file():
                     raise ResourceNotFoundError(f"{rel} does not exist")
-                return parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
+                return rawtext.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
             except TiergitError as exc:
                 raise ResourceError(exc.message) from None
         return read

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from tiergit.core import parse
-from tiergit.features.context import (
+from tiergit.features.tierfiles import (
     agent_files,
     legacy_files,
     read_text,
@@ -169,11 +169,12 @@ def spawn_size(store, sizer: Sizer, agent: str) -> tuple[PromptSize | None, str 
     """The task-aware spawn prompt's size for the agent's default task (None for an agent with no tiers yet).
 
     Cost: one `context` build (a recall query over the incrementally refreshed index)."""
+    from tiergit.core.spawn_template import hot_task as task_of
     from tiergit.errors import TiergitError
     from tiergit.features import context, knowledge
 
     hot = [p for p, _ in agent_files(store, agent, tier_groups(store.config)["hot"])]
-    hot_task = next((t for t in (context.hot_task(sizer.text(p)) for p in hot) if t), None)
+    hot_task = next((t for t in (task_of(sizer.text(p)) for p in hot) if t), None)
     task, _source = knowledge.default_task(store, agent, hot_task)
     try:
         prompt = context.build(store, agent, task=task).prompt

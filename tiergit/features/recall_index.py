@@ -241,10 +241,11 @@ def rows_of(src: IndexSource, data: bytes, labels, max_bytes: int) -> tuple[list
     """The index rows of one file's items, and whether it was skipped as unreadable."""
     from tiergit.core import (
         parse,  # markdown-it: only when a file needs parsing, not per warm query
+        rawtext,
     )
 
     try:
-        text = parse.decode(data, src.path, max_bytes)
+        text = rawtext.decode(data, src.path, max_bytes)
         doc = parse.parse(text, src.path, labels)
     except TiergitError:
         return [], True

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from pathlib import PurePosixPath
 
-from tiergit.core import parse
+from tiergit.core import parse, rawtext
 from tiergit.core.cuts import Cut, chunk, expired_cuts, plural, remove_lines
 from tiergit.core.fixhint import pinned_over_note
 from tiergit.errors import TiergitError
@@ -35,7 +35,7 @@ def archive_path(store, rel: str, day: date) -> str:
 
 def add_to_archive(plan: Plan, store, pending: dict[str, str], rel: str, text: str, cuts: list[Cut]) -> None:
     """Append each cut's text to its month's archive file (created with a header)."""
-    lines = parse.split_lines(text)   # once: a prune may cut thousands of spans
+    lines = rawtext.split_lines(text)   # once: a prune may cut thousands of spans
     for cut in sorted(cuts, key=lambda c: (c.day, c.start)):
         dest = archive_path(store, rel, cut.day)
         if dest not in pending:
@@ -54,7 +54,7 @@ def flush_archive(plan: Plan, store, pending: dict[str, str]) -> None:
 
 
 def _read(store, rel: str) -> str:
-    return parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
+    return rawtext.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
 
 
 def plan_archive(store, today: date | None = None) -> Plan:
@@ -111,7 +111,7 @@ def fit_cuts(cfg, rel: str, text: str, tier, keep: str | None = None) -> tuple[s
     pool.sort(key=lambda c: (c.day, c.start))
     chosen: list[Cut] = []
     new = text
-    lines = parse.split_lines(text)
+    lines = rawtext.split_lines(text)
     for cut in pool:
         if not budget.over(new, tier, cfg.tokenizer, "warn"):
             break

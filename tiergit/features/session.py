@@ -8,15 +8,13 @@ after a crash between the two writes resets hot without writing the entry twice.
 """
 from __future__ import annotations
 
-import hashlib
-import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 
 import yaml
 
-from tiergit.core import parse
+from tiergit.core import hotfile, parse, rawtext
 from tiergit.core import secrets as secrets_mod
 from tiergit.core.config import Config, Tier
 from tiergit.errors import TiergitError
@@ -25,29 +23,7 @@ from tiergit.features.budget import judge, measure
 from tiergit.features.plan import Plan
 from tiergit.shell import resources, tokens
 from tiergit.shell.fsutil import store_lock
-
-NO_TASK = "<!-- one line: what this session is for -->"
-NO_OPEN_ITEMS = "<!-- one per line: `- [blocker] …` or `- [ ] …`; carried over to the next session -->"
-# An entry's session marker: `<!-- s-123456789 -->` (7 tokens); entries written before it
-# was shortened carry `<!-- tiergit:session s-… -->` and are recognized too.
-MARKER_RE = re.compile(r"<!--\s*(?:tiergit:session\s+)?(s-[0-9a-z]{4,32})\s*-->")
-SESSION_ID_RE = re.compile(r"^s-[0-9a-z]{4,32}$")
-MAX_TASK_CHARS = 100
-
-
-@dataclass
-class Paths:
-    hot_tier: Tier
-    cold_tier: Tier
-    hot: str       # repo-relative
-    cold: str
-    agent: str
-
-    @property
-    def flag(self) -> str:
-        """` --agent A` for hints, or nothing when the tier paths have no {agent} (openclaw)."""
-        per_agent = "{agent}" in self.hot_tier.path or "{agent}" in self.cold_tier.path
-        return f" --agent {self.agent}" if per_agent else ""
+from tiergit.shell.summarizer import run_summarizer
 
 
 @dataclass
@@ -71,22 +47,7 @@ def new_session_id(taken: set[str] | frozenset[str] = frozenset()) -> str:
             return session
 
 
-def content_session_id(agent: str, notes_text: str) -> str:
-    """The id of a session that `session start` did not name: a hash of its notes, so a rerun
-    after a crash between the cold write and the hot reset finds its marker and writes nothing twice."""
-    digest = hashlib.sha1(f"{agent}\0{notes_text}".encode("utf-8")).hexdigest()
-    return f"s-{int(digest, 16) % 10 ** 9:09d}"
-
-
-def marker(session: str) -> str:
-    return f"<!-- {session} -->"
-
-
-def iso(ts: datetime) -> str:
-    return ts.isoformat().replace("+00:00", "Z")
-
-
-def resolve(cfg: Config, agent: str | None) -> Paths:
+def resolve(cfg: Config, agent: str | None) -> hotfile.Paths:
     """The hot tier (named `hot`, else the first with `lifetime: session`) and the tier it compacts into."""
     hot = cfg.tiers.get("hot") or next((t for t in cfg.tiers.values() if t.lifetime == "session"), None)
     if hot is None:
@@ -106,7 +67,7 @@ def resolve(cfg: Config, agent: str | None) -> Paths:
         agent = "main"
     hot_rel = cfg.tier_file(hot.name, agent=agent).relative_to(cfg.repo_root).as_posix()
     cold_rel = cfg.tier_file(target.name, agent=agent).relative_to(cfg.repo_root).as_posix()
-    return Paths(hot, target, hot_rel, cold_rel, agent)
+    return hotfile.Paths(hot, target, hot_rel, cold_rel, agent)
 
 
 def _read(cfg: Config, rel: str) -> str | None:
@@ -115,14 +76,14 @@ def _read(cfg: Config, rel: str) -> str | None:
         return None
     if path.is_symlink() or not path.is_file():
         raise TiergitError(f"{rel}: not a regular file", "replace it with a plain markdown file")
-    return parse.decode(path.read_bytes(), rel, cfg.limits["max_file_bytes"])
+    return rawtext.decode(path.read_bytes(), rel, cfg.limits["max_file_bytes"])
 
 
 def template_text(cfg: Config, name: str) -> str:
     """A store template (`<root>/templates/NAME`) overrides the packaged one."""
     override = cfg.store_dir / "templates" / name
     if override.is_file():
-        return parse.decode(override.read_bytes(), str(override.relative_to(cfg.repo_root)))
+        return rawtext.decode(override.read_bytes(), str(override.relative_to(cfg.repo_root)))
     return resources.read("store", name)
 
 
@@ -132,18 +93,14 @@ def template_lines(cfg: Config, agent: str) -> frozenset[str]:
     return frozenset(ln.strip() for ln in body.splitlines() if ln.lstrip().startswith("#") and "{" not in ln)
 
 
-def body_hash(body: str) -> str:
-    return hashlib.sha1(body.encode("utf-8")).hexdigest()[:12]
-
-
 def render_hot(cfg: Config, agent: str, task: str | None, carried: list[str], session: str | None,
                started: datetime | None, extra_meta: dict | None = None) -> str:
     body = template_text(cfg, "hot.md")
-    open_block = "\n".join(carried) if carried else NO_OPEN_ITEMS
+    open_block = "\n".join(carried) if carried else hotfile.NO_OPEN_ITEMS
     if carried and "{open_items}" not in body:
         body = body.rstrip("\n") + "\n\n## Blockers\n{open_items}\n"
     date = (started or now_utc()).date().isoformat()
-    for key, value in (("{agent}", agent), ("{task}", task or NO_TASK), ("{date}", date),
+    for key, value in (("{agent}", agent), ("{task}", task or hotfile.NO_TASK), ("{date}", date),
                        ("{open_items}", open_block)):
         body = body.replace(key, value)
     meta: dict = {"agent": agent}
@@ -151,117 +108,12 @@ def render_hot(cfg: Config, agent: str, task: str | None, carried: list[str], se
         meta["session"] = session
     if started is not None:
         meta["task"] = task or ""
-        meta["started"] = iso(started)
-    meta["body"] = body_hash(body)
+        meta["started"] = hotfile.iso(started)
+    meta["body"] = hotfile.body_hash(body)
     front = dict(extra_meta or {})
     front["tiergit"] = meta
     fm = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=1000)
     return f"---\n{fm}---\n{body}"
-
-
-@dataclass
-class Hot:
-    text: str
-    doc: parse.MemoryDoc
-    meta: dict          # the `tiergit:` frontmatter mapping ({} when absent)
-    extra_meta: dict    # the user's own frontmatter keys, kept on reset
-    body: str
-
-    @property
-    def unfinished(self) -> bool:
-        """Content beyond what tiergit last wrote: items the agent added during a session."""
-        if self.meta.get("body") == body_hash(self.body):
-            return False
-        return bool(self.doc.items)
-
-
-def load_hot(cfg: Config, rel: str, text: str) -> Hot:
-    doc = parse.parse(text, rel, cfg.labels)
-    meta = doc.metadata.get("tiergit") if isinstance(doc.metadata, dict) else None
-    if meta is not None and not isinstance(meta, dict):
-        raise TiergitError(f"{rel}:2: the `tiergit:` frontmatter key must be a mapping",
-                           "restore it as written by `tiergit session start`, or delete the key")
-    extra = {k: v for k, v in doc.metadata.items() if k != "tiergit"}
-    body = text[len(doc.frontmatter_text):]
-    return Hot(text, doc, dict(meta or {}), extra, body)
-
-
-def open_items(doc: parse.MemoryDoc, labels: dict | None) -> list[str]:
-    """Items to carry into the next session (as written to cold): blockers, `[todo]`s and
-    unchecked `- [ ]` items. The task line itself (Current task section) is not carried."""
-    out = []
-    for section in doc.sections:
-        key = compact.section_key(section.heading)
-        for item in section.items:
-            if item.kind != "open":
-                continue
-            if key == "current task" and compact.own_kind(item, labels) != "open":
-                continue
-            out.append(compact.cold_form(item, section.heading, labels))
-    return out
-
-
-def fit_carried(items: list[str], tier: Tier) -> tuple[list[str], int]:
-    """Open items to carry, deduplicated, newest kept when they would fill over half the hot budget."""
-    seen, unique = set(), []
-    for text in items:
-        iid = parse.item_id(text)[0]
-        if iid not in seen:
-            seen.add(iid)
-            unique.append(text)
-    limit = tier.budget.get("bytes")
-    if limit is None:
-        return unique, 0
-    kept: list[str] = []
-    size = 0
-    for text in reversed(unique):
-        size += len(text.encode("utf-8")) + 1
-        if size > limit.max / 2:
-            break
-        kept.append(text)
-    kept.reverse()
-    return kept, len(unique) - len(kept)
-
-
-def task_item_of(doc: parse.MemoryDoc) -> parse.Item | None:
-    """The first item under Current task, unless it is itself a todo or blocker."""
-    for section in doc.sections:
-        if compact.section_key(section.heading) == "current task" and section.items:
-            first = section.items[0]
-            return first if compact.own_kind(first, None) != "open" else None
-    return None
-
-
-def task_of(hot: Hot) -> tuple[str, parse.Item | None]:
-    """The session's task: from frontmatter, else the first item under Current task."""
-    task_item = task_item_of(hot.doc)
-    task = str(hot.meta.get("task") or "").strip()
-    if not task and task_item is not None:
-        task = parse.clean_text(task_item.text)
-    task = " ".join(compact.DATE_SUFFIX.sub("", task).split()) or "session"
-    if len(task) > MAX_TASK_CHARS:
-        task = task[: MAX_TASK_CHARS - 1].rstrip() + "…"
-    return task, task_item
-
-
-def entry_title(task: str, now: datetime) -> str:
-    """The task as the entry's title: a leading date that repeats the entry's own is left out."""
-    day = now.date().isoformat()
-    if task.startswith(day):
-        rest = compact.LEADING_DATE.sub("", task).strip()
-        return rest or task
-    return task
-
-
-def cold_header(paths: Paths) -> str:
-    who = f" · {paths.agent}" if "{agent}" in paths.cold_tier.path else ""
-    return f"# {paths.cold_tier.name.capitalize()} memory{who}\n\n"
-
-
-def append_entry(cold_text: str | None, entry: str, paths: Paths) -> str:
-    base = cold_text if cold_text else cold_header(paths)
-    base = base.rstrip("\n") + "\n\n"
-    return base + entry
 
 
 def hot_health(cfg: Config, tier: Tier, rel: str, text: str) -> dict:
@@ -272,89 +124,26 @@ def hot_health(cfg: Config, tier: Tier, rel: str, text: str) -> dict:
             "tokens_exact": fh.measure.tokens_exact, "percent": round(fh.percent, 1)}
 
 
-def _notes_doc(cfg: Config, hot: Hot | None, notes: list[tuple[str, str]]) -> tuple[str, parse.MemoryDoc]:
-    """The session's notes: the hot body followed by any --notes files (their frontmatter stripped)."""
-    parts = [hot.body] if hot is not None else []
-    for name, text in notes:
-        _, _, body = parse.split_frontmatter(text, name)
-        parts.append(body)
-    joined = "\n\n".join(p.strip("\n") for p in parts if p.strip()) + "\n"
-    return joined, parse.parse(joined, "<session notes>", cfg.labels)
-
-
 def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None = None,
              now: datetime | None = None, next_session: str | None = None,
              summarizer: bool = True, require_hot: bool = True) -> SessionPlan:
-    """Compact the hot file (and any notes) into one new dated entry of the next tier; reset hot."""
+    """Compact the hot file (and any notes) into one new dated entry of the next tier; reset hot.
+    Reads the hot and cold files; what they say is decided in core/hotfile.py."""
     paths = resolve(cfg, agent)
-    notes = notes or []
     now = now or now_utc()
     settings = compact.settings(cfg.compact, cfg.path.name)
     hot_text = _read(cfg, paths.hot)
-    if hot_text is None and not notes and require_hot:
-        raise TiergitError(f"{paths.hot}: no hot file: there is no session to end",
-                           f"start one with `tiergit session start{paths.flag}`")
-    if hot_text is not None and not hot_text.strip():
-        raise TiergitError(f"{paths.hot}: the hot file is empty: nothing to compact, nothing changed",
-                           f"restore it from git, or start afresh with `tiergit session start{paths.flag} --force`")
-    hot = load_hot(cfg, paths.hot, hot_text) if hot_text is not None else None
-    cold_text = _read(cfg, paths.cold)
-    cold_doc = parse.parse(cold_text, paths.cold, cfg.labels) if cold_text else None
-    written = set(MARKER_RE.findall(cold_text or ""))
-    session = str((hot.meta.get("session") if hot else None) or "")
-    task, task_item = task_of(hot) if hot else ("session", None)   # the task line is the entry title
-    notes_text, doc = _notes_doc(cfg, hot, notes)
-    if not SESSION_ID_RE.match(session):   # missing (a reset hot file) or hand-edited
-        session = content_session_id(paths.agent, notes_text)
+    hotfile.check_hot(paths, hot_text, bool(notes), require_hot)
+    hot = hotfile.load_hot(cfg, paths.hot, hot_text) if hot_text is not None else None
+    ending = hotfile.ending(cfg, paths, hot, _read(cfg, paths.cold), notes or [])
     plan = Plan(f"tiergit session end{paths.flag}")
-    report: dict = {"agent": paths.agent, "session": session, "task": task, "hot": paths.hot,
-                    "cold": paths.cold, "entry_written": False, "already_written": False,
-                    "kept": 0, "condensed": 0, "condensed_lines": 0, "dropped": 0, "duplicates": 0,
-                    "readded": [], "summarizer": None, "tokens_in": 0, "tokens_kept": 0, "ratio": 0.0}
-    if session in written:
-        report["already_written"] = True
-        plan.notes.append(f"the entry for session {session} is already in {paths.cold} "
+    report = hotfile.end_report(paths, ending)
+    if ending.written:
+        plan.notes.append(f"the entry for session {ending.session} is already in {paths.cold} "
                           "(an earlier run stopped before resetting hot): not written again")
     else:
-        cold_ids = {i.id for i in cold_doc.items} if cold_doc else set()
-        in_notes = task_item_of(doc) if task_item is not None else None
-        skip = frozenset({in_notes.line}) if in_notes is not None else frozenset()
-        level = (cold_doc.entry_level if cold_doc and cold_doc.entry_level else 3)
-        heading = f"{'#' * level} {now.date().isoformat()} · {entry_title(task, now)}\n{marker(session)}\n\n"
-        result = compact.compact_doc(doc, cold_ids, settings["ratio"], cfg.labels, skip, cold_text or "", task,
-                                     overhead=tokens.count_text(heading, cfg.tokenizer).tokens,
-                                     encoding=cfg.tokenizer, boilerplate=template_lines(cfg, paths.agent))
-        body = result.body()
-        if summarizer and settings["command"] and (result.kept or result.condensed):
-            run = compact.run_summarizer(settings["command"], notes_text, settings["timeout"],
-                                         env={"TIERGIT_AGENT": paths.agent, "TIERGIT_TASK": task})
-            report["summarizer"] = run.note
-            plan.notes.append(run.note)
-            if run.text is not None:
-                body, readded = compact.ensure_kept(run.text, result.kept)
-                report["readded"] = readded
-                if readded:
-                    plan.notes.append(f"re-added {len(readded)} item(s) the summarizer left out, verbatim")
-        report.update(kept=len(result.kept), condensed=result.condensed_items,
-                      condensed_lines=len(result.condensed), dropped=result.dropped,
-                      duplicates=result.duplicates)
-        tin = tokens.count_text(notes_text, cfg.tokenizer)
-        report["tokens_in"] = tin.tokens
-        report["tokens_verbatim"] = tokens.count_text("\n".join(result.kept), cfg.tokenizer).tokens
-        body, leaked = secrets_mod.redact(body)
-        if leaked:
-            plan.notes.append(f"redacted {len(leaked)} credential(s) ({leaked[0].kind}) from the notes: "
-                              "rotate them if they were real")
-        if body.strip():
-            entry = f"{heading}{body.strip()}\n"
-            kept_tokens = tokens.count_text(entry, cfg.tokenizer).tokens
-            report.update(entry_written=True, tokens_kept=kept_tokens,
-                          ratio=round(kept_tokens / tin.tokens, 4) if tin.tokens else 0.0, entry=entry)
-            _add_cold(cfg, plan, paths, cold_text, append_entry(cold_text, entry, paths), task, session)
-        else:
-            plan.notes.append("nothing new to keep: no entry written")
-    carried_all = open_items(doc, cfg.labels)
-    carried, left = fit_carried(carried_all, paths.hot_tier)
+        _plan_entry(cfg, plan, report, paths, ending, now, settings if summarizer else {**settings, "command": None})
+    carried, left = hotfile.fit_carried(hotfile.open_items(ending.doc, cfg.labels), paths.hot_tier)
     if left:
         plan.notes.append(f"{left} older open item(s) not carried into hot (they stay in {paths.cold})")
     # No session id in the reset file: two branches that each end a session then leave the same
@@ -367,6 +156,47 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     return SessionPlan(plan, report)
 
 
+def _plan_entry(cfg: Config, plan: Plan, report: dict, paths: hotfile.Paths, ending: hotfile.Ending,
+                now: datetime, settings: dict) -> None:
+    """The session's cold entry: the notes compacted (or summarized by the user's command, every
+    kept item re-added), credentials redacted, appended to cold; the figures into `report`."""
+    heading = hotfile.entry_heading(ending, now)
+    result = compact.compact_doc(ending.doc, ending.cold_ids, settings["ratio"], cfg.labels, ending.skip_lines,
+                                 ending.cold_text or "", ending.task,
+                                 overhead=tokens.count_text(heading, cfg.tokenizer).tokens,
+                                 encoding=cfg.tokenizer, boilerplate=template_lines(cfg, paths.agent))
+    body = result.body()
+    if settings["command"] and (result.kept or result.condensed):
+        run = run_summarizer(settings["command"], ending.notes_text, settings["timeout"],
+                             env={"TIERGIT_AGENT": paths.agent, "TIERGIT_TASK": ending.task})
+        report["summarizer"] = run.note
+        plan.notes.append(run.note)
+        if run.text is not None:
+            body, readded = compact.ensure_kept(run.text, result.kept)
+            report["readded"] = readded
+            if readded:
+                plan.notes.append(f"re-added {len(readded)} item(s) the summarizer left out, verbatim")
+    report.update(kept=len(result.kept), condensed=result.condensed_items,
+                  condensed_lines=len(result.condensed), dropped=result.dropped,
+                  duplicates=result.duplicates)
+    tin = tokens.count_text(ending.notes_text, cfg.tokenizer)
+    report["tokens_in"] = tin.tokens
+    report["tokens_verbatim"] = tokens.count_text("\n".join(result.kept), cfg.tokenizer).tokens
+    body, leaked = secrets_mod.redact(body)
+    if leaked:
+        plan.notes.append(f"redacted {len(leaked)} credential(s) ({leaked[0].kind}) from the notes: "
+                          "rotate them if they were real")
+    if not body.strip():
+        plan.notes.append("nothing new to keep: no entry written")
+        return
+    entry = f"{heading}{body.strip()}\n"
+    kept_tokens = tokens.count_text(entry, cfg.tokenizer).tokens
+    report.update(entry_written=True, tokens_kept=kept_tokens,
+                  ratio=round(kept_tokens / tin.tokens, 4) if tin.tokens else 0.0, entry=entry)
+    _add_cold(cfg, plan, paths, ending.cold_text, hotfile.append_entry(ending.cold_text, entry, paths),
+              ending.task, ending.session)
+
+
 def _add_cold(cfg: Config, plan: Plan, paths, old: str | None, new: str, task: str, session: str) -> None:
     """The new cold text - trimmed under the warn level when the entry pushed it over max (its
     oldest non-pinned entries archived in the same plan, never the new one), and said so."""
@@ -377,7 +207,7 @@ def _add_cold(cfg: Config, plan: Plan, paths, old: str | None, new: str, task: s
     if not tier.budget or tier.reviewed or "{date}" in tier.path:
         plan.add(paths.cold, new, old, reason=f"new entry: {task}")
         return
-    moved = plan_fit_file(plan, Store(cfg.repo_root, cfg), paths.cold, old, new, tier, keep=marker(session))
+    moved = plan_fit_file(plan, Store(cfg.repo_root, cfg), paths.cold, old, new, tier, keep=hotfile.marker(session))
     plan.changes[-1].reason = f"new entry: {task}" + (f"; {moved} oldest archived to stay in budget" if moved else "")
     if moved:
         plan.notes.append(f"{paths.cold} would be over its budget: archived its {moved} oldest "
@@ -391,7 +221,7 @@ def plan_start(cfg: Config, agent: str | None, task: str | None = None, force: b
     now = now or now_utc()
     task = " ".join((task or "").split()) or None
     hot_text = _read(cfg, paths.hot)
-    hot = load_hot(cfg, paths.hot, hot_text) if hot_text and hot_text.strip() else None
+    hot = hotfile.load_hot(cfg, paths.hot, hot_text) if hot_text and hot_text.strip() else None
     plan = Plan(f"tiergit session start{paths.flag}")
     report: dict = {"agent": paths.agent, "hot": paths.hot, "task": task, "ended_previous": None}
     carried_all: list[str] = []
@@ -407,21 +237,21 @@ def plan_start(cfg: Config, agent: str | None, task: str | None = None, force: b
                 plan.changes.append(change)
         plan.notes.extend(ended.plan.notes)
         report["ended_previous"] = {k: v for k, v in ended.report.items() if k != "entry"}
-        carried_all = open_items(load_hot(cfg, paths.hot, ended.plan.changes[-1].new or "").doc, cfg.labels)
+        carried_all = hotfile.open_items(hotfile.load_hot(cfg, paths.hot, ended.plan.changes[-1].new or "").doc, cfg.labels)
     elif hot is not None:
-        carried_all = open_items(hot.doc, cfg.labels)
+        carried_all = hotfile.open_items(hot.doc, cfg.labels)
     else:
         cold_text = _read(cfg, paths.cold)
         if cold_text:
             cold_doc = parse.parse(cold_text, paths.cold, cfg.labels)
             if cold_doc.entries:
                 last = cold_doc.entries[-1]
-                carried_all = open_items(parse.MemoryDoc(paths.cold, "", {}, [last], cold_doc.entry_level),
+                carried_all = hotfile.open_items(parse.MemoryDoc(paths.cold, "", {}, [last], cold_doc.entry_level),
                                          cfg.labels)
-    carried, left = fit_carried(carried_all, paths.hot_tier)
+    carried, left = hotfile.fit_carried(carried_all, paths.hot_tier)
     if left:
         plan.notes.append(f"{left} older open item(s) not carried into hot (they stay in {paths.cold})")
-    session = session or new_session_id(set(MARKER_RE.findall(_read(cfg, paths.cold) or "")))
+    session = session or new_session_id(set(hotfile.MARKER_RE.findall(_read(cfg, paths.cold) or "")))
     text = render_hot(cfg, paths.agent, task, carried, session, now, hot.extra_meta if hot else None)
     plan.add(paths.hot, text, hot_text, reason="new session" + (f": {task}" if task else ""))
     report.update(session=session, carried=len(carried),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tiergit.core import charts, parse
+from tiergit.core import charts, parse, rawtext
 from tiergit.core.status import FileStatus, StatusModel, TierStatus, TotalStatus
 from tiergit.errors import InputError
 from tiergit.features import budget
@@ -37,7 +37,7 @@ def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> 
             files.append(FileStatus(rel, tier.name, "critical", error=str(exc)))
             continue
         try:
-            text = parse.decode(data, rel, store.config.limits["max_file_bytes"])
+            text = rawtext.decode(data, rel, store.config.limits["max_file_bytes"])
         except Exception as exc:  # noqa: BLE001 - status reports, check refuses
             files.append(FileStatus(rel, tier.name, "critical", bytes=len(data), error=str(exc)))
             continue

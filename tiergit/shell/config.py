@@ -9,7 +9,8 @@ from typing import Any
 import yaml
 
 from tiergit.core import safeyaml
-from tiergit.core.config import PATH_PLACEHOLDER_RE, Config, KeyErrors, build
+from tiergit.core.config import PATH_PLACEHOLDER_RE, Config
+from tiergit.core.configcheck import KeyErrors, build
 from tiergit.core.configschema import CONFIG_NAME, PRESETS
 from tiergit.errors import TiergitError
 from tiergit.shell import resources

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from tiergit.core import judge, parse
+from tiergit.core import judge, kinds, parse, rawtext
 from tiergit.core.fixhint import pinned_over_note
 from tiergit.errors import TiergitError
 from tiergit.features.importing import import_sync, staged
@@ -135,7 +135,7 @@ def hot_template(store, agent: str) -> str:
 
 
 def read_text(store, rel: str) -> str:
-    return parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
+    return rawtext.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
 
 
 def budget_limits(tier) -> dict[str, float]:
@@ -152,7 +152,7 @@ def durable_items(doc: parse.MemoryDoc, source: str, decisions_file: bool) -> li
                 kind = "decision"
             # Only what the judgement calls knowledge is staged: no bare labels, metadata lines,
             # fragments, paths, code or agent-aimed instructions.
-            if kind in parse.DURABLE_KINDS and not judge.junk(item.clean) and not judge.injection(item.text):
+            if kind in kinds.DURABLE_KINDS and not judge.junk(item.clean) and not judge.injection(item.text):
                 out.append(staged.Staged(item.id, kind, item.clean, source, sec.heading))
     return out
 
@@ -161,7 +161,7 @@ def import_agent(store, agent: str, source: str, today: date) -> AgentImport:
     cfg = store.config
     text = read_text(store, source)
     doc = parse.parse(text, source, cfg.labels)
-    lines = parse.split_lines(text)
+    lines = rawtext.split_lines(text)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
     removed, taken = fit(lines, units_of(doc), budget_limits(cfg.tiers["cold"]), cfg.tokenizer)

@@ -11,11 +11,11 @@ from datetime import date, timedelta
 
 from rapidfuzz import fuzz
 
-from tiergit.core import parse
+from tiergit.core import parse, rawtext
+from tiergit.core.candidate import TAG_RE, content_words
 from tiergit.core.cuts import Cut, cut_lines
 from tiergit.errors import TiergitError
 from tiergit.features.plan import Plan
-from tiergit.features.promotion.candidates import TAG_RE, content_words
 from tiergit.features.retention import add_to_archive, flush_archive
 
 DONE_RE = re.compile(r"^\s*[-*+]\s+\[[xX]\]\s")
@@ -100,7 +100,7 @@ def _over_budget(store, rel: str, text: str, doc: parse.MemoryDoc, found: list[A
                            lambda: git.blame_dates(store.repo, rel), today, recalls)
     covered = {n for s, e, *_ in extra for n in range(s, e + 1)}
     kept = [f for f in found if f.line not in covered]
-    lines = [ln.rstrip("\r\n") for ln in parse.split_lines(text)]
+    lines = [ln.rstrip("\r\n") for ln in rawtext.split_lines(text)]
     return sorted(kept + [AuditFinding(rel, s, e, day, reason, lines[s - 1].strip(), heading)
                           for s, e, day, reason, heading in extra], key=lambda f: f.line)
 
@@ -131,7 +131,7 @@ def plan_audit(store, today: date) -> tuple[list[AuditFinding], Plan, list[dict]
         if cfg.tier_for(rel)[0].name not in tiers:  # type: ignore[index]
             continue
         try:
-            text = parse.decode(store.read_bytes(rel), rel, cfg.limits["max_file_bytes"])
+            text = rawtext.decode(store.read_bytes(rel), rel, cfg.limits["max_file_bytes"])
             doc = parse.parse(text, rel, cfg.labels)
         except TiergitError as exc:
             plan.notes.append(f"skipped {rel}: {exc.message}")
@@ -159,7 +159,7 @@ def themes(store, today: date, days: int = 7, top: int = 8) -> list[tuple[str, i
     term_count: Counter[str] = Counter()
     for rel in store.memory_files():
         try:
-            text = parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
+            text = rawtext.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
             doc = parse.parse(text, rel, store.config.labels, with_items=False)
         except TiergitError:
             continue

@@ -10,11 +10,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Callable, Iterable
 
-from rapidfuzz import fuzz
-
-from tiergit.core import dreams, judge, parse, secrets, statement
+from tiergit.core import dreams, judge, kinds, parse, secrets, statement
+from tiergit.core.candidate import Candidate, content_words, norm_key
+from tiergit.core.dupindex import DupIndex
 from tiergit.core.patterns import TRANSCRIPT_ANYWHERE_RE
-from tiergit.features.promotion.candidates import Candidate, content_words, norm_key
 from tiergit.features.promotion.scoring import Score
 
 DEFAULT_GATE = {"min_score": 0.70, "min_recalls": 2, "min_age_days": 30, "duplicate_ratio": 85,
@@ -36,61 +35,6 @@ ONE_OFF_RE = re.compile(r"(?i)'s ask\W{0,4}:|\b(?:today(?!(?-i:'s [A-Z]))|yester
                         r"just now|right now|earlier today|this session)\b")
 RESOLVED_ISSUE_RE = re.compile(r"(?i)\b(?:issue|bug|ticket|incident|outage|problem|pr|#\d+)\b[^.;]{0,80}?\b"
                          r"(?:is |was |now |has been |got )?(?:resolved|closed|fixed|merged)\b")
-
-
-class DupIndex:
-    """Near-duplicate lookup: an inverted index of content words picks the texts that share
-    at least half of the shorter one's words; rapidfuzz's token_set_ratio decides among them."""
-
-    def __init__(self) -> None:
-        self.keys: list[str] = []
-        self.labels: list[str] = []
-        self.words: list[frozenset[str]] = []
-        self.postings: dict[str, list[int]] = {}
-
-    def add(self, key: str, label: str) -> None:
-        words = set(key.split())
-        if not words:
-            return
-        idx = len(self.keys)
-        self.keys.append(key)
-        self.labels.append(label)
-        self.words.append(frozenset(words))
-        for w in words:
-            self.postings.setdefault(w, []).append(idx)
-
-    def find(self, key: str, ratio: float) -> str | None:
-        words = set(key.split())
-        if not words or not self.keys:
-            return None
-        shared: dict[int, int] = {}
-        for w in words:
-            for idx in self.postings.get(w, ()):
-                shared[idx] = shared.get(idx, 0) + 1
-        best: tuple[float, int] | None = None
-        for idx, n in sorted(shared.items()):
-            theirs = self.words[idx]
-            if n * 2 < min(len(words), len(theirs)):
-                continue
-            other = self.keys[idx]
-            value = fuzz.token_set_ratio(key, other, score_cutoff=ratio)
-            if not value or _swapped(words, theirs):
-                continue
-            # token_set_ratio is 100 for any subset; a short text must match closely as a whole.
-            if min(len(words), len(theirs)) < 4 and fuzz.ratio(key, other) < ratio:
-                continue
-            if value and (best is None or value > best[0]):
-                best = (value, idx)
-        return None if best is None else f"{self.labels[best[1]]} ({best[0]:.0f}% similar)"
-
-
-def _swapped(a: set[str] | frozenset[str], b: frozenset[str]) -> bool:
-    """Exactly one word differs on each side and the two are not spelling variants:
-    "cache JWKS for ten minutes" vs "… five minutes" states a different fact."""
-    only_a, only_b = a - b, b - a
-    if len(only_a) != 1 or len(only_b) != 1:
-        return False
-    return fuzz.ratio(next(iter(only_a)), next(iter(only_b))) < 80
 
 
 @dataclass
@@ -220,19 +164,42 @@ def kind_check(c: Candidate) -> str | None:
     """A durable kind passes; so does a tier item of kind context that reads as a standing statement
     (`statement.standing`): it reached the gate because it was recalled, and the recall, score and
     age checks still follow. Staged items were judged when they were staged (Dreaming, import)."""
-    if c.kind in parse.DURABLE_KINDS or (c.kind == "context" and not c.staged and statement.standing(c.text)):
+    if c.kind in kinds.DURABLE_KINDS or (c.kind == "context" and not c.staged and statement.standing(c.text)):
         return None
     return f"kind `{c.kind}` is not durable (decision, rule, fact, correction)"
 
 
 def _kind_ok(c: Candidate) -> str:
-    if c.kind in parse.DURABLE_KINDS:
+    if c.kind in kinds.DURABLE_KINDS:
         return f"kind `{c.kind}` is durable"
     return f"kind `{c.kind}` reads as a standing statement ({statement.standing(c.text)}): promotable as a fact"
 
 
 def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool = False) -> GateVerdict:
     """Run the checks in order; stop at the first failure unless `explain` asks for all."""
+    checks: list[Check] = []
+    failed: Check | None = None
+    for name, run, ok_detail in _steps(c, sc, recalls, ctx):
+        problem = run()
+        check = Check(name, problem is None, problem or ok_detail)
+        checks.append(check)
+        if problem and failed is None:
+            failed = check
+            if not explain:
+                break
+    if failed is not None:
+        return GateVerdict(False, failed.detail, failed.name, checks)
+    if c.forced:
+        reason = "proposed by an agent (`propose`): skips the score gate, still reviewed here"
+    elif c.dreamed:
+        reason = f"staged by Dreaming ({c.dreamed}), {_age(c, ctx)} old"
+    else:
+        reason = f"score {sc.total:.2f}, {recalls} recalls, {_age(c, ctx)} old"
+    return GateVerdict(True, reason, None, checks)
+
+
+def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[tuple[str, Callable[[], str | None], str]]:
+    """The checks that apply to this candidate, in order: (name, check, what passing means)."""
     s = ctx.settings
     key = c.mention_key or " ".join(content_words(c.text))
     steps: list[tuple[str, Callable[[], str | None], str]] = [
@@ -251,11 +218,9 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
     steps.append(("kind", lambda: kind_check(c), _kind_ok(c)))
     if not c.forced:
         age = (ctx.today - c.age_day).days if c.age_day else None
-        steps += [
-            ("age", lambda: (f"too young: {age if age is not None else 'unknown'} day(s) old < {s['min_age_days']}"
-                             if s["min_age_days"] > 0 and (age is None or age < s["min_age_days"]) else None),
-             f"{age} days old >= {s['min_age_days']}"),
-        ]
+        steps.append(("age", lambda: (f"too young: {age if age is not None else 'unknown'} day(s) old < {s['min_age_days']}"
+                                      if s["min_age_days"] > 0 and (age is None or age < s["min_age_days"]) else None),
+                      f"{age} days old >= {s['min_age_days']}"))
     if not c.forced and not c.dreamed:
         # Dreaming's confidence already weighed recalls and relevance: it stands in for both.
         steps += [
@@ -271,25 +236,7 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
     if not (c.forced and c.kind == "correction"):
         steps.append(("duplicate", lambda: _duplicate(key, ctx, float(s["duplicate_ratio"])),
                       "no near-duplicate in the wiki"))
-    checks: list[Check] = []
-    failed: Check | None = None
-    for name, run, ok_detail in steps:
-        problem = run()
-        check = Check(name, problem is None, problem or ok_detail)
-        checks.append(check)
-        if problem and failed is None:
-            failed = check
-            if not explain:
-                break
-    if failed is not None:
-        return GateVerdict(False, failed.detail, failed.name, checks)
-    if c.forced:
-        reason = "proposed by an agent (`propose`): skips the score gate, still reviewed here"
-    elif c.dreamed:
-        reason = f"staged by Dreaming ({c.dreamed}), {_age(c, ctx)} old"
-    else:
-        reason = f"score {sc.total:.2f}, {recalls} recalls, {_age(c, ctx)} old"
-    return GateVerdict(True, reason, None, checks)
+    return steps
 
 
 def _age(c: Candidate, ctx: Context) -> str:

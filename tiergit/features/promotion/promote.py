@@ -12,18 +12,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from tiergit.core import parse
+from tiergit.core import kinds, parse
+from tiergit.core.candidate import FORCED_RE, Candidate, Corpus
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.features.plan import Plan
 from tiergit.features.promotion import openclaw_format
-from tiergit.features.promotion.candidates import (
-    FORCED_RE,
-    Candidate,
-    Corpus,
-    gather,
-    norm_key,
-    target_path,
-)
+from tiergit.features.promotion.candidates import gather, target_path
 from tiergit.features.promotion.gate import (
     Context,
     GateVerdict,
@@ -95,7 +89,7 @@ def _clean(c: Candidate) -> str:
     """The item's text without its kind label and any `tiergit:forced` marker."""
     text = c.text
     m = LABEL_RE.match(text)
-    if m and parse.classify(text) == c.kind:
+    if m and kinds.classify(text) == c.kind:
         text = text[m.end():]
     return FORCED_RE.sub("", text).strip()
 
@@ -299,58 +293,4 @@ def apply(store, promo: Promotion) -> list[str]:
         return promo.plan.apply(store.repo)
 
 
-def propose(store, topic: str, text: str, kind: str, agent: str | None, today: date | None = None) -> Plan:
-    """Stage an agent's wiki write: the next `promote --apply` takes it past the score gate."""
-    from tiergit.core.configschema import check_slug
-    from tiergit.errors import TiergitError
-    from tiergit.features.promotion.candidates import default_staging, slug
-    from tiergit.features.promotion.gate import (
-        command_with_metadata,
-        credential,
-        instructs_model,
-        junk,
-        raw_output,
-    )
-
-    check_slug("topic", topic)
-    if agent is not None:  # --agent '' is a mistake, not "no agent"
-        check_slug("agent", agent)
-    one_line = " ".join(text.split())
-    if not one_line:
-        raise TiergitError("propose: the text is empty", 'pass the knowledge to record, e.g. propose --topic auth "…"')
-    if kind not in parse.DURABLE_KINDS:
-        raise TiergitError(f"propose: kind {kind!r} is not durable",
-                           f"use one of: {', '.join(sorted(parse.DURABLE_KINDS))}")
-    # Every gate check a proposed item still faces, refused here at once instead of dropped by `promote`.
-    for problem in (credential(one_line), instructs_model(one_line), raw_output(one_line),
-                    command_with_metadata(one_line, one_line), junk(one_line),
-                    None if kind == "correction" else _in_wiki(store, one_line)):
-        if problem:
-            raise TiergitError(f"propose: refused: {problem}", "write the distilled knowledge, without it")
-    today = today or clock.today()
-    rel = default_staging(store)
-    path = store.repo / rel
-    old = path.read_text(encoding="utf-8") if path.is_file() else None
-    who = f" by={slug(agent)}" if agent else ""
-    line = f"- [{kind}] {one_line} <!-- tiergit:forced topic={topic} kind={kind}{who} date={today.isoformat()} -->\n"
-    base = old if old is not None else "# Staged for promotion\n\n"
-    new = base + ("" if base.endswith("\n") else "\n") + line
-    plan = Plan("tiergit propose")
-    plan.add(rel, new, old, reason=f"staged for topic {topic}: skips the score gate, still reviewed")
-    plan.notes.append(f"id {parse.item_id(line)[0]}; the next `tiergit promote --apply` puts it in the promotion PR")
-    return plan
-
-
-def _in_wiki(store, text: str) -> str | None:
-    """The near-duplicate rule `propose` never skips: the wiki item it repeats, if any.
-    Costs one read of the store (parsed documents come from the parse cache)."""
-    from tiergit.features.promotion.gate import DupIndex
-
-    index = DupIndex()
-    for _, _, line, path, key in gather(store, set(), blame=False).wiki:
-        index.add(key, f"{path}:{line}")
-    hit = index.find(norm_key(text), float(settings_of(store.config.gate)["duplicate_ratio"]))
-    return f"near-duplicate of {hit}; edit that item instead" if hit else None
-
-
-__all__ = ["build", "apply", "propose", "explain_rows", "wiki_line", "Promotion", "Row", "norm_key"]
+__all__ = ["build", "apply", "explain_rows", "wiki_line", "Promotion", "Row"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from tiergit.core import parse
+from tiergit.core import parse, rawtext
 from tiergit.core.cuts import cut_lines
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END
 from tiergit.features.plan import Plan
@@ -33,7 +33,7 @@ def clear_staging(text: str, rel: str, done: set[str], labels: dict | None = Non
     managed candidate list; everything else (OpenClaw's own sections) stays as it was."""
     doc = parse.parse(text, rel, labels)
     spans = [(it.line, it.end_line) for it in doc.items if it.id in done]
-    lines = parse.split_lines(text)
+    lines = rawtext.split_lines(text)
     inside = False
     for n, line in enumerate(lines, 1):
         if MANAGED_BEGIN in line:
@@ -54,7 +54,7 @@ def plan_clear(store, done: set[str]) -> Plan:
         if (store.repo / rel).is_symlink():
             plan.notes.append(f"skipped {rel}: a symlink (tiergit never writes through one)")
             continue
-        old = parse.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
+        old = rawtext.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
         new = clear_staging(old, rel, done, store.config.labels)
         if new != old:
             plan.add(rel, new, old, reason="processed in review")

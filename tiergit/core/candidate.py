@@ -1,0 +1,211 @@
+"""Promotion candidates as data: the Candidate and Corpus models, the text keys near-duplicate
+matching compares, and `collect`, which turns already-parsed memory files into candidates,
+the reviewed-tier index and mention counts. Pure: parsed documents and config in
+(features/promotion/candidates.py reads the files, git blame and the parse cache).
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+
+from tiergit.core import dreams, judge, kinds, parse
+from tiergit.core.config import Tier
+
+COMMENT_RE = re.compile(r"<!--.*?-->", re.S)
+FORCED_RE = re.compile(r"<!--\s*tiergit:forced\b([^>]*)-->")
+ID_MENTION_RE = re.compile(r"(?<![\w-])\^?(m-[0-9a-f]{8})(?![\w-])")
+KIND_TOPICS = {"decision": "decisions", "rule": "rules", "fact": "facts", "correction": "corrections"}
+STOPWORDS = frozenset(
+    "a an and are as at be been but by can do does for from has have if in into is it its of on or so "
+    "that the their then there these this to was we were when which while will with you your our not "
+    "always never should must use uses used before after every each all any".split())
+WORD_RE = re.compile(r"[a-z0-9]+")
+TAG_RE = re.compile(r"(?<![\w#&/])#([A-Za-z][\w-]{1,40})")
+
+
+@dataclass
+class Candidate:
+    id: str
+    text: str               # clean one-line text (no marker, kind prefix, block id or comments)
+    raw: str                # the exact source text (metadata included: the gate reads it)
+    kind: str
+    source: str             # repo-relative path
+    line: int
+    entry: str | None       # heading of the section it came from
+    age_day: date | None    # the day its age counts from
+    target_tier: str
+    topic: str
+    forced: bool = False
+    staged: bool = False
+    tags: list[str] = field(default_factory=list)
+    mention_key: str = ""
+    dreamed: str = ""       # Dreaming vouched for it: "confidence 0.84" or "likely_durable"
+    evidence: list[str] = field(default_factory=list)   # Dreaming's source refs, kept as provenance
+
+
+@dataclass
+class Corpus:
+    """Everything promotion reads from the tree, gathered once."""
+    candidates: list[Candidate]
+    wiki: list[tuple[str, str, int, str, str]]     # (id, clean text, line, path, key) of reviewed-tier items
+    wiki_ids: dict[str, str]                        # id -> path
+    mentions: dict[str, int]                        # mention key or id -> sections mentioning it
+    mention_days: dict[str, set[date]]
+
+
+_STEMS: dict[str, str] = {}
+
+
+def _stem(w: str) -> str:
+    if w in STOPWORDS or (len(w) < 2 and not w.isdigit()):
+        return ""  # digits stay: "2.x" and "3.x" are different facts
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(w) > len(suffix) + 3 and w.endswith(suffix):
+            return w[: -len(suffix)]
+    return w
+
+
+def content_words(text: str) -> list[str]:
+    """Lowercase content words, crudely stemmed: what near-duplicate matching compares."""
+    stems = _STEMS
+    out = []
+    for w in WORD_RE.findall(text.lower()):
+        st = stems.get(w)
+        if st is None:
+            st = stems[w] = _stem(w)
+        if st:
+            out.append(st)
+    return out
+
+
+def norm_key(text: str) -> str:
+    return " ".join(content_words(text))
+
+
+def clean(text: str) -> str:
+    return parse.clean_text(COMMENT_RE.sub("", text)).strip()
+
+
+def slug(value: str) -> str:
+    s = re.sub(r"[^a-z0-9._-]+", "-", value.lower()).strip("-.")
+    return s or "notes"
+
+
+def topic_of(text: str, kind: str) -> str:
+    tags = TAG_RE.findall(text)
+    return slug(tags[0]) if tags else KIND_TOPICS.get(kind, "notes")
+
+
+def reviewed_targets(tiers: dict[str, Tier]) -> dict[str, str]:
+    """source tier name -> reviewed tier name it promotes into."""
+    return {name: t.next for name, t in tiers.items()
+            if t.next and t.next in tiers and tiers[t.next].reviewed}
+
+
+def read_dreamed(raw: str, text: str, kind: str, min_confidence: float) -> tuple[str, str, str, list[str]]:
+    """A staged item read as a Dreaming candidate: (clean text, kind, what vouched for it, evidence).
+    Its kind is judged on the clean text; a vouched candidate in plain prose counts as a fact."""
+    meta = dreams.read(raw)
+    if not meta.present:
+        return text, kind, "", []
+    cleaned = dreams.clean(raw) or text
+    kind = kinds.classify("- " + cleaned)
+    # A light-sleep candidate opens with its daily note's section titles ("Memoria DB Backup: …"). A
+    # title's word ("Ingest Architecture Decision: Background Jobs: CREATE TABLE …") does not make every
+    # line under it durable: when the lines alone carry no kind, the candidate is context.
+    body = dreams.untitled(cleaned) if dreams.PREFIX.match(raw) else cleaned
+    if body != cleaned and kind in kinds.DURABLE_KINDS and kinds.classify("- " + body) == "context":
+        kind = "context"
+    vouched = dreams.vouched(meta, min_confidence, raw)
+    # A note lifted from a dated session log is an event unless its wording makes it knowledge. Deep
+    # sleep's `[likely_durable]` vouches for plain prose; a light-sleep candidate (a daily note's section
+    # title and its lines joined) counts as a fact only when its lines read as a standing statement.
+    if vouched and kind == "context" and not judge.junk(cleaned) and not judge.narrative(cleaned) \
+            and not dreams.STAMPED.match(raw) and not judge.CONTEXT_LABEL.match("- " + cleaned) \
+            and (meta.tag in ("likely_durable", "durable") or _states(cleaned, body)):
+        kind = "fact"
+    how = (f"confidence {meta.confidence:.2f}" if meta.confidence is not None else meta.tag or "") if vouched else ""
+    return cleaned, kind, how, meta.evidence
+
+
+def _states(cleaned: str, body: str) -> bool:
+    """A light-sleep candidate's lines (after its section titles, `;`-joined) state standing facts:
+    its first line does, and its titles do not file it as a report (`Result:`, `Plan / Next steps:`)."""
+    from tiergit.core import statement
+
+    titles = cleaned[: len(cleaned) - len(body)]
+    if any(statement.REPORT_LABEL.search(t.strip()) for t in titles.split(":") if t.strip()):
+        return False
+    first = next((p.strip() for p in body.split("; ") if p.strip()), "")
+    return bool(first) and statement.standing(first) is not None
+
+
+@dataclass
+class ParsedFile:
+    """One memory file as promotion reads it: parsed, with each item's (clean text, norm_key)."""
+    rel: str                  # repo-relative path
+    tier: Tier | None         # the tier it belongs to (an archive file: the tier it came from)
+    file_date: date | None    # the date in its name, for a `{date}` tier path
+    doc: parse.MemoryDoc
+    keys: list[tuple[str, str]]
+    staged: bool
+
+
+def collect(files: list[ParsedFile], tiers: dict[str, Tier], recalled: set[str], min_confidence: float) -> Corpus:
+    """Candidates, the reviewed-tier index and mention counts of parsed files. A candidate's
+    age_day is None when neither the item, its entry, its file name nor a forced date gives
+    one: the reader fills it in (git blame, else the file's time)."""
+    targets = reviewed_targets(tiers)
+    reviewed = {n for n, t in tiers.items() if t.reviewed}
+    default_target = next(iter(targets.values()), next(iter(sorted(reviewed)), None))
+    corpus = Corpus(candidates=[], wiki=[], wiki_ids={}, mentions={}, mention_days={})
+    mentions: dict[str, set[tuple[str, int]]] = defaultdict(set)
+    mention_days: dict[str, set[date]] = defaultdict(set)
+    for f in files:
+        pairs = iter(f.keys)
+        target = default_target if f.staged else targets.get(f.tier.name) if f.tier is not None else None
+        for sidx, sec in enumerate(f.doc.sections):
+            for iid in set(ID_MENTION_RE.findall(sec.text)):
+                mentions[iid].add((f.rel, sidx))
+                if sec.date or f.file_date:
+                    mention_days[iid].add(sec.date or f.file_date)  # type: ignore[arg-type]
+            for item in sec.items:
+                text, key = next(pairs)
+                day = item.date or sec.date or f.file_date
+                if key:
+                    mentions[key].add((f.rel, sidx))
+                    if day:
+                        mention_days[key].add(day)
+                if f.tier is not None and f.tier.name in reviewed:
+                    corpus.wiki.append((item.id, text, item.line, f.rel, key))
+                    corpus.wiki_ids.setdefault(item.id, f.rel)
+                elif target is not None and (f.staged or item.durable or item.id in recalled):
+                    corpus.candidates.append(_candidate(f, sec, item, text, key, day, target, min_confidence))
+    corpus.mentions = {k: len(v) for k, v in mentions.items()}
+    corpus.mention_days = dict(mention_days)
+    return corpus
+
+
+def _candidate(f: ParsedFile, sec: parse.Section, item: parse.Item, text: str, key: str, day: date | None,
+               target: str, min_confidence: float) -> Candidate:
+    """One item as a candidate: a `tiergit:forced` comment sets its kind, topic and date; a
+    staged item is read as a Dreaming candidate."""
+    forced = FORCED_RE.search(item.text)
+    kind = item.kind
+    topic = topic_of(item.text, kind)
+    if forced:
+        attrs = dict(re.findall(r"(\w+)=(\S+)", forced[1]))
+        kind = attrs.get("kind", kind if kind in kinds.DURABLE_KINDS else "rule")
+        topic = slug(attrs.get("topic", topic))
+        day = day or parse.heading_date(attrs.get("date", ""))
+    dreamed, evidence = "", []
+    if f.staged and not forced:
+        text, kind, dreamed, evidence = read_dreamed(item.text, text, kind, min_confidence)
+        key = norm_key(text)
+    return Candidate(
+        id=item.id, text=text, raw=item.text, kind=kind, source=f.rel,
+        line=item.line, entry=sec.heading, age_day=day, target_tier=target, topic=topic,
+        forced=bool(forced), staged=f.staged, tags=TAG_RE.findall(item.text), mention_key=key,
+        dreamed=dreamed, evidence=evidence)

@@ -1,0 +1,65 @@
+"""`propose`: an agent stages one line for the wiki. The line faces every gate check it would
+face in `promote` at once (and is refused with the reason), then goes to the staging file
+with a `tiergit:forced` comment, so the next `promote --apply` takes it past the score gate
+into the reviewed pull request."""
+from __future__ import annotations
+
+from datetime import date
+
+from tiergit.core import kinds, parse
+from tiergit.core.candidate import norm_key, slug
+from tiergit.core.configschema import check_slug
+from tiergit.core.dupindex import DupIndex
+from tiergit.errors import TiergitError
+from tiergit.features.plan import Plan
+from tiergit.features.promotion.candidates import default_staging, gather
+from tiergit.features.promotion.gate import (
+    command_with_metadata,
+    credential,
+    instructs_model,
+    junk,
+    raw_output,
+    settings_of,
+)
+from tiergit.shell import clock
+
+
+def propose(store, topic: str, text: str, kind: str, agent: str | None, today: date | None = None) -> Plan:
+    """Stage an agent's wiki write: the next `promote --apply` takes it past the score gate."""
+    check_slug("topic", topic)
+    if agent is not None:  # --agent '' is a mistake, not "no agent"
+        check_slug("agent", agent)
+    one_line = " ".join(text.split())
+    if not one_line:
+        raise TiergitError("propose: the text is empty", 'pass the knowledge to record, e.g. propose --topic auth "…"')
+    if kind not in kinds.DURABLE_KINDS:
+        raise TiergitError(f"propose: kind {kind!r} is not durable",
+                           f"use one of: {', '.join(sorted(kinds.DURABLE_KINDS))}")
+    # Every gate check a proposed item still faces, refused here at once instead of dropped by `promote`.
+    for problem in (credential(one_line), instructs_model(one_line), raw_output(one_line),
+                    command_with_metadata(one_line, one_line), junk(one_line),
+                    None if kind == "correction" else _in_wiki(store, one_line)):
+        if problem:
+            raise TiergitError(f"propose: refused: {problem}", "write the distilled knowledge, without it")
+    today = today or clock.today()
+    rel = default_staging(store)
+    path = store.repo / rel
+    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    who = f" by={slug(agent)}" if agent else ""
+    line = f"- [{kind}] {one_line} <!-- tiergit:forced topic={topic} kind={kind}{who} date={today.isoformat()} -->\n"
+    base = old if old is not None else "# Staged for promotion\n\n"
+    new = base + ("" if base.endswith("\n") else "\n") + line
+    plan = Plan("tiergit propose")
+    plan.add(rel, new, old, reason=f"staged for topic {topic}: skips the score gate, still reviewed")
+    plan.notes.append(f"id {parse.item_id(line)[0]}; the next `tiergit promote --apply` puts it in the promotion PR")
+    return plan
+
+
+def _in_wiki(store, text: str) -> str | None:
+    """The near-duplicate rule `propose` never skips: the wiki item it repeats, if any.
+    Costs one read of the store (parsed documents come from the parse cache)."""
+    index = DupIndex()
+    for _, _, line, path, key in gather(store, set(), blame=False).wiki:
+        index.add(key, f"{path}:{line}")
+    hit = index.find(norm_key(text), float(settings_of(store.config.gate)["duplicate_ratio"]))
+    return f"near-duplicate of {hit}; edit that item instead" if hit else None

@@ -1,0 +1,71 @@
+"""Which files each load group holds: tiers grouped as hot / cold / wiki by their load policy,
+an agent's files in a group (the newest `{date}` files of a daily tier), the wiki topics, the
+legacy files. What the spawn prompt (context.py), the task default (knowledge.py) and
+`measure` read."""
+from __future__ import annotations
+
+from tiergit.core import rawtext
+
+DAILY_FILES = 2           # newest `{date}` files a cold load includes (today + yesterday, OpenClaw's habit)
+
+
+def tier_groups(config) -> dict[str, list[str]]:
+    """hot / cold / wiki -> tier names, by load policy."""
+    groups: dict[str, list[str]] = {"hot": [], "cold": [], "wiki": []}
+    for name, tier in config.tiers.items():
+        if tier.load == "always":
+            groups["hot"].append(name)
+        elif tier.load == "on-demand":
+            groups["cold"].append(name)
+        elif tier.load == "selective" and "{topic}" in tier.path:
+            groups["wiki"].append(name)
+    return groups
+
+
+def agent_files(store, agent: str, tier_names: list[str]) -> list[tuple[str, str]]:
+    """(path, tier) of the files of these tiers that belong to `agent` or to no agent."""
+    cfg = store.config
+    out = []
+    for name in tier_names:
+        tier = cfg.tiers[name]
+        if "{agent}" in tier.path:
+            path = cfg.tier_file(name, agent=agent)
+            if path.exists():   # a FIFO or folder there is read (and refused), never skipped
+                out.append((path.relative_to(store.repo).as_posix(), name))
+        elif "{date}" in tier.path:
+            dated = sorted(p for p in store.tier_files(name))
+            out.extend((p, name) for p in dated[-DAILY_FILES:])
+        elif "{" not in tier.path:
+            path = store.repo / cfg.repo_path(tier.path)
+            if path.exists():
+                out.append((path.relative_to(store.repo).as_posix(), name))
+    return out
+
+
+def wiki_topics(store) -> dict[str, str]:
+    """topic -> path of every wiki file."""
+    topics = {}
+    for name in tier_groups(store.config)["wiki"]:
+        for rel in store.tier_files(name):
+            match = store.config.tier_for(rel)
+            if match and "topic" in match[1]:
+                topics[match[1]["topic"]] = rel
+    return topics
+
+
+def legacy_files(store, agent: str) -> list[str]:
+    """The legacy files (config `legacy`) that exist for this agent, repo-relative."""
+    out = []
+    for pattern in store.config.legacy:
+        rel = pattern.lstrip("/")
+        if "{agent}" in rel:
+            rel = rel.replace("{agent}", agent)
+        elif "{" in rel:
+            continue
+        if (store.repo / rel).is_file():
+            out.append(rel)
+    return out
+
+
+def read_text(store, rel: str) -> str:
+    return rawtext.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])

@@ -1,0 +1,102 @@
+"""Parsed memory documents by content hash, kept in the git dir between runs (like the token
+cache): markdown parsing is most of a promotion plan's time, and most files do not change
+between nightly runs."""
+from __future__ import annotations
+
+import hashlib
+import pickle
+import sqlite3
+from pathlib import Path
+
+from tiergit.core import kinds, parse
+from tiergit.core.candidate import clean, norm_key
+from tiergit.errors import TiergitError
+
+
+class ParseCache:
+    """Parsed documents by content hash, kept in the git dir between runs (like the token
+    cache): markdown parsing is most of a promotion plan's time, and most files do not
+    change between nightly runs. One SQLite row per document (`parse-cache-v3.sqlite`):
+    a run unpickles only the documents it reads and writes only the new ones, and rows no
+    file uses any more are dropped (no whole-store pickle rewritten when one file changes).
+    A missing or unreadable cache is simply rebuilt."""
+
+    # Cached docs carry item kinds: a new default vocabulary must not reuse them.
+    VERSION = (3, kinds.CLASSIFIER_VERSION)
+
+    def __init__(self, path: Path | None, labels: dict) -> None:
+        self.path, self.labels = path, repr(sorted((k, tuple(v)) for k, v in (labels or {}).items()))
+        self.stored: dict[str, bytes] = {}
+        self.used: set[str] = set()
+        self.new: dict[str, tuple] = {}
+        self._keys: dict[int, list[tuple[str, str]]] = {}   # id(doc) -> each item's (clean, norm_key)
+        if path is not None and path.is_file():
+            try:
+                db = sqlite3.connect(path, timeout=30)
+                self.stored = dict(db.execute("SELECT key, doc FROM docs"))
+                db.close()
+            except sqlite3.DatabaseError:   # a stale or broken cache is only a slower run
+                self.stored = {}
+
+    @classmethod
+    def for_store(cls, store) -> "ParseCache":
+        from tiergit.shell import statedir
+
+        try:
+            folder = statedir.state_dir(store.repo)
+        except TiergitError:
+            return cls(None, store.config.labels)
+        # Older caches: the whole-store pickle, and v2 whose pickles name the flat module paths
+        # (tiergit.core.parse) that moved into tiergit.core.
+        for old in ("parse-cache.pickle", "parse-cache-v2.sqlite"):
+            (folder / old).unlink(missing_ok=True)
+        return cls(folder / "parse-cache-v3.sqlite", store.config.labels)
+
+    def parse(self, text: str, rel: str) -> parse.MemoryDoc:
+        key = hashlib.sha1(f"{self.VERSION}\0{self.labels}\0{rel}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+        self.used.add(key)
+        entry = self.new.get(key)
+        if entry is None and key in self.stored:
+            try:
+                entry = pickle.loads(self.stored[key])
+            except Exception:  # noqa: BLE001 - a broken row is parsed again
+                entry = None
+        if entry is None:
+            doc = parse.parse(text, rel, eval_labels(self.labels))
+            # Each item's clean text and comparison key are half a warm plan's time: kept too.
+            pairs = []
+            for sec in doc.sections:
+                for item in sec.items:
+                    cleaned = clean(item.text)
+                    pairs.append((cleaned, norm_key(cleaned)))
+            entry = self.new[key] = (doc, pairs)
+        self._keys[id(entry[0])] = entry[1]
+        return entry[0]
+
+    def item_keys(self, doc: parse.MemoryDoc) -> list[tuple[str, str]]:
+        """(clean text, norm_key) of every item of a document this cache returned, in order."""
+        return self._keys[id(doc)]
+
+    def save(self) -> None:
+        """Add the new documents and drop the ones this run did not use (best effort)."""
+        stale = set(self.stored) - self.used
+        if self.path is None or (not self.new and not stale):
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            db.execute("CREATE TABLE IF NOT EXISTS docs (key TEXT PRIMARY KEY, doc BLOB NOT NULL)")
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany("DELETE FROM docs WHERE key = ?", [(k,) for k in stale])
+            db.executemany("INSERT OR REPLACE INTO docs VALUES (?, ?)",
+                           [(k, pickle.dumps(d, pickle.HIGHEST_PROTOCOL)) for k, d in self.new.items()])
+            db.execute("COMMIT")
+            db.close()
+        except (OSError, sqlite3.DatabaseError):
+            pass
+
+
+def eval_labels(frozen: str) -> dict[str, list[str]]:
+    import ast
+
+    return {k: list(v) for k, v in ast.literal_eval(frozen)}
