@@ -96,12 +96,12 @@ def merge_once(driver: str, n: int, sources: list[Path]) -> tuple[float, float]:
 
 
 def _settled(source: Path) -> bool:
-    from tiergit.shell import mergefast
+    from tiergit.core import appendmerge
 
     text = source.read_text("utf-8", "replace")
     ours, theirs = (text + f"\n### {day}: {b} session\n\n- [fact] {b} learned a thing\n"
                     for b, day in (("main", "2026-06-01"), ("b", "2026-06-02")))
-    return mergefast.merge(text, ours, theirs) is not None
+    return appendmerge.merge(text, ours, theirs) is not None
 
 
 def main() -> None:

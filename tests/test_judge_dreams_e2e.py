@@ -12,7 +12,7 @@ import re
 import pytest
 from conftest import commit, corpus_files, git, ok, tiergit, write
 
-from tiergit.core import judge
+from tiergit.core import injection, judge
 from tiergit.features.promotion import openclaw_format
 from tiergit.shell import logs
 from tiergit.shell.store import Store
@@ -64,7 +64,7 @@ def assert_clean(items: list[str]) -> None:
         text = OPENCLAW_NOTE.sub("", line)
         assert "<!--" not in text and " ^m-" not in text, line
         assert not METADATA.search(text), line
-        assert judge.junk(text) is None and judge.injection(text) is None, line
+        assert judge.junk(text) is None and injection.injection(text) is None, line
         assert re.match(r"- \[(?:decision|rule|fact|correction)\] ", line), line
 
 

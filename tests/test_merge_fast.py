@@ -20,7 +20,7 @@ import pytest
 from conftest import CORPUS, HAVE_CORPUS, corpus_files
 
 import tiergit
-from tiergit.core import merge, mergekeys, parse
+from tiergit.core import appendmerge, mdheadings, merge, mergekeys, parse
 from tiergit.features import install
 from tiergit.shell import mergefast
 
@@ -33,7 +33,7 @@ def _full(base: str, ours: str, theirs: str) -> str:
 
 def _fast_equals_full(base: str, ours: str, theirs: str) -> bool | None:
     """None when the fast path declines; else whether it equals the full merge (asserted)."""
-    got = mergefast.merge(base, ours, theirs)
+    got = appendmerge.merge(base, ours, theirs)
     if got is None:
         return None
     assert got == _full(base, ours, theirs), (base[-300:], ours[len(base):][:300], theirs[len(base):][:300])
@@ -75,13 +75,13 @@ def test_a_newest_first_file_gets_its_new_entries_newest_first():
     base = "# T\n\n## 2026-03-01 newest\n\n- n\n\n## 2026-02-01 older\n\n- o\n"
     x, y = "\n## 2026-01-02 a\n\n- a\n", "\n## 2026-01-03 b\n\n- b\n\n## 2026-01-01 c\n"
     assert _fast_equals_full(base, base + x, base + y) is True
-    merged = mergefast.merge(base, base + x, base + y)
+    merged = appendmerge.merge(base, base + x, base + y)
     assert merged.index("2026-01-03 b") < merged.index("2026-01-02 a") < merged.index("2026-01-01 c")
 
 
 @pytest.mark.parametrize("x,y", DECLINED)
 def test_what_needs_the_parser_is_declined(x, y):
-    assert mergefast.merge(B, B + x, B + y) is None
+    assert appendmerge.merge(B, B + x, B + y) is None
     assert merge.merge_texts(B, B + x, B + y).text   # the full merge still answers
 
 
@@ -108,20 +108,20 @@ def test_both_sides_adding_inside_the_last_section_settle_as_the_item_merge(x, y
 
 @pytest.mark.parametrize("x,y", INSIDE_DECLINED)
 def test_inside_the_last_section_what_needs_the_parser_is_declined(x, y):
-    assert mergefast.merge(L2, L2 + x, L2 + y) is None
+    assert appendmerge.merge(L2, L2 + x, L2 + y) is None
 
 
 @pytest.mark.parametrize("end", ["**Pattern:** a paragraph may be text between items\n", "---\n", "> a quote\n"])
 def test_a_last_section_not_ending_with_a_list_item_is_declined_when_both_add_to_it(end):
     base = L2 + "\n" + end
     x, y = INSIDE[0]
-    assert mergefast.merge(base, base + x, base + y) is None
-    assert mergefast.merge(base, base + "\n\n", base + y) == _full(base, base + "\n\n", base + y)
+    assert appendmerge.merge(base, base + x, base + y) is None
+    assert appendmerge.merge(base, base + "\n\n", base + y) == _full(base, base + "\n\n", base + y)
 
 
 def test_frontmatter_and_big_files_are_declined():
     fm = "---\ntiergit: {body: abc}\n---\n" + B
-    assert mergefast.merge(fm, fm + "\n### A (2026-01-02)\n", fm + "\n### C (2026-01-03)\n") is None
+    assert appendmerge.merge(fm, fm + "\n### A (2026-01-02)\n", fm + "\n### C (2026-01-03)\n") is None
     big = B + "- filler line\n" * (mergefast.MAX_MERGE_BYTES // 14)
     assert mergefast.settle(big.encode(), (big + "a\n").encode(), (big + "b\n").encode()) is None
     assert mergefast.MAX_MERGE_BYTES == merge.MAX_MERGE_BYTES
@@ -135,16 +135,16 @@ TRICKY_HEADINGS = ["# a", "#a", "####### seven", "###### six", "   ### three spa
 
 def test_headings_dates_and_names_on_hand_written_lines():
     text = "\n".join(TRICKY_HEADINGS) + "\n"
-    got = mergefast.headings(text.split("\n"))
+    got = mdheadings.headings(text.split("\n"))
     assert got == parse._headings(text)
     for _, _, heading in got:
         want = parse.heading_date(heading)
-        assert mergefast.heading_date(heading) == (None if want is None else (want.year, want.month, want.day))
+        assert mdheadings.heading_date(heading) == (None if want is None else (want.year, want.month, want.day))
     for section in ["### A ^m-abcd", "### A\t^m-abcdef12  ", "### A^m-abcd", "### A ^m-abc", "### A ^m-" + "a" * 33,
                     "### A\n<!-- s-abcd -->", "### A\n\n\n<!--tiergit:session s-0a1b2c3d-->", "### A\nx <!-- s-ab -->",
                     "### A\n<!-- tiergit:sessions-abcd -->", "### A\n<!-- s-abcd --> <!-- s-efgh -->",
                     "### A\n<!-- x --><!-- s-abcd  -->", "### A\n\n\n\n<!-- s-abcd -->"]:
-        assert mergefast.own_name(section) == mergekeys.own_name(merge.Piece(("s",), section)), section
+        assert mdheadings.own_name(section) == mergekeys.own_name(merge.Piece(("s",), section)), section
 
 
 # Hand-written lines for random files: every block kind the scan, the keys and the item merge
@@ -195,16 +195,16 @@ def test_headings_agree_with_markdown_it_on_every_corpus_file():
     answered = 0
     for path in paths:
         text = path.read_bytes().decode("utf-8", "replace")
-        if text.startswith("---") or any(c in text for c in mergefast._ODD):
+        if text.startswith("---") or any(c in text for c in appendmerge._ODD):
             continue
-        got = mergefast.headings(text.split("\n"))
+        got = mdheadings.headings(text.split("\n"))
         if got is None:
             continue
         answered += 1
         assert got == parse._headings(text), path
         for _, _, heading in got:
             want = parse.heading_date(heading)
-            assert mergefast.heading_date(heading) == (None if want is None else (want.year, want.month, want.day))
+            assert mdheadings.heading_date(heading) == (None if want is None else (want.year, want.month, want.day))
     assert paths and answered >= len(paths) // 2, (answered, len(paths))
 
 
@@ -216,7 +216,7 @@ def test_own_names_agree_on_every_corpus_section():
         starts = [i for i, ln in enumerate(lines) if ln.startswith("#")] + [len(lines)]
         for a, b in zip(starts, starts[1:]):
             section = "\n".join(lines[a:b])
-            assert mergefast.own_name(section) == mergekeys.own_name(merge.Piece(("s",), section)), (path, a)
+            assert mdheadings.own_name(section) == mergekeys.own_name(merge.Piece(("s",), section)), (path, a)
 
 
 def _append_cases():

@@ -30,7 +30,7 @@ from difflib import SequenceMatcher
 
 from tiergit.core.mergeseq import Key, Piece
 
-# The same marker session.MARKER_RE reads (kept here so the merge never imports session).
+# The same marker hotfile.MARKER_RE reads (kept here so the merge never imports the session code).
 MARKER_RE = re.compile(r"<!--\s*(?:tiergit:session\s+)?(s-[0-9a-z]{4,32})\s*-->")
 HEADING_ID_RE = re.compile(r"\s\^(m-[0-9a-z]{4,32})\s*$")
 MAX_PAIRS = 2500   # namesakes compared pairwise at most (a 300-fold heading stays fast)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from tiergit.core import judge, kinds, parse, rawtext
+from tiergit.core import injection, judge, kinds, parse, rawtext
 from tiergit.core.fixhint import pinned_over_note
 from tiergit.errors import TiergitError
 from tiergit.features.importing import import_sync, staged
@@ -152,7 +152,7 @@ def durable_items(doc: parse.MemoryDoc, source: str, decisions_file: bool) -> li
                 kind = "decision"
             # Only what the judgement calls knowledge is staged: no bare labels, metadata lines,
             # fragments, paths, code or agent-aimed instructions.
-            if kind in kinds.DURABLE_KINDS and not judge.junk(item.clean) and not judge.injection(item.text):
+            if kind in kinds.DURABLE_KINDS and not judge.junk(item.clean) and not injection.injection(item.text):
                 out.append(staged.Staged(item.id, kind, item.clean, source, sec.heading))
     return out
 

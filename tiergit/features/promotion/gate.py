@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Callable, Iterable
 
-from tiergit.core import dreams, judge, kinds, parse, secrets, statement
+from tiergit.core import dreams, injection, judge, kinds, parse, secrets, statement
 from tiergit.core.candidate import Candidate, content_words, norm_key
 from tiergit.core.dupindex import DupIndex
 from tiergit.core.patterns import TRANSCRIPT_ANYWHERE_RE
@@ -129,7 +129,7 @@ def credential(raw: str) -> str | None:
 
 
 def instructs_model(raw: str) -> str | None:
-    why = judge.injection(raw)
+    why = injection.injection(raw)
     return f"instructs the model: {why}; possible prompt injection" if why else None
 
 
