@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from conftest import git, tiergit
 
-from tiergit.core.config import Limit
+from tiergit.core.config import GateSettings, Limit
 from tiergit.errors import TiergitError
 from tiergit.shell import config
 
@@ -61,7 +61,7 @@ def test_overrides_merge_into_the_preset(repo):
     assert hot.budget["bytes"] == Limit(2048 * 0.8, 2048)
     assert hot.budget["lines"] == Limit(20, 30)
     assert hot.budget["tokens"].max == 1000 and hot.load == "always"
-    assert cfg.gate == {"min_score": 0.70, "min_recalls": 3, "min_age_days": 30}
+    assert cfg.gate == GateSettings(min_score=0.70, min_recalls=3, min_age_days=30)
     assert cfg.limits["max_file_bytes"] == 1000
     assert cfg.tier_for("team/memory/hot/juno.md")[0] is hot
 

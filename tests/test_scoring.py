@@ -8,14 +8,10 @@ from datetime import date, timedelta
 import pytest
 from conftest import tiergit, write
 
+from tiergit.core.config import DEFAULT_WEIGHTS
+from tiergit.core.configcheck import scoring_settings
 from tiergit.core.parse import item_id
-from tiergit.features.promotion.scoring import (
-    DEFAULT_WEIGHTS,
-    concepts,
-    recall_stats,
-    score,
-    weights_of,
-)
+from tiergit.features.promotion.scoring import concepts, recall_stats, score
 from tiergit.shell import logs
 from tiergit.shell.store import Store
 
@@ -60,7 +56,7 @@ def test_weights_come_from_the_config(squad_repo):
     cfg = squad_repo / ".tiergit.yml"
     cfg.write_text(cfg.read_text() + "scoring:\n  weights: {relevance: 1.0, frequency: 0, diversity: 0, "
                    "recency: 0, consolidation: 0, conceptual: 0}\n")
-    assert weights_of({"weights": {"relevance": 1.0, "bogus": 3}})["relevance"] == 1.0
+    assert scoring_settings({"weights": {"relevance": 1.0, "bogus": 3}}).weights["relevance"] == 1.0
     old = (date.today() - timedelta(days=50)).isoformat()
     write(squad_repo / ".squad/memory/cold/picard.md", f"# P\n\n### Work ({old})\n\n- [rule] Keep retries idempotent\n")
     iid = item_id("- [rule] Keep retries idempotent")[0]

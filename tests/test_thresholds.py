@@ -15,6 +15,7 @@ from conftest import git
 
 from tiergit.core import cuts, parse
 from tiergit.core.candidate import Candidate
+from tiergit.core.config import GateSettings
 from tiergit.features import budget, retention, transcript
 from tiergit.features.promotion import dream_health, gate
 from tiergit.features.promotion.scoring import Score
@@ -123,7 +124,7 @@ def _verdict(score: float, recalls: int, age_days: int) -> gate.GateVerdict:
                      age_day=TODAY - timedelta(days=age_days), target_tier="wiki", topic="rules")
     sc = Score(total=score, signals={s: score for s in ("relevance", "frequency", "diversity", "recency",
                                                           "consolidation", "conceptual")}, weights={})
-    ctx = gate.Context(settings=gate.settings_of({}), today=TODAY, review=gate.ReviewState(), wiki_ids={})
+    ctx = gate.Context(settings=GateSettings(), today=TODAY, review=gate.ReviewState(), wiki_ids={})
     return gate.evaluate(cand, sc, recalls, ctx)
 
 
@@ -200,7 +201,8 @@ def test_every_over_budget_hint_names_the_command_that_fixes_its_tier(tmp_path, 
 
 
 def _signals(count: int = 0, queries: int = 0, last_days_ago: int | None = None, concepts: int = 0) -> dict:
-    from tiergit.features.promotion.scoring import DEFAULT_WEIGHTS, RecallStats, score
+    from tiergit.core.config import DEFAULT_WEIGHTS
+    from tiergit.features.promotion.scoring import RecallStats, score
 
     days = {TODAY - timedelta(days=last_days_ago)} if last_days_ago is not None else set()
     st = RecallStats(count=count, score_sum=float(count), queries={f"q{i}" for i in range(queries)}, days=days)
@@ -229,7 +231,7 @@ def test_conceptual_saturates_at_6_tags_or_links(n, full):
 
 
 def test_score_weights_are_openclaws():
-    from tiergit.features.promotion.scoring import DEFAULT_WEIGHTS
+    from tiergit.core.config import DEFAULT_WEIGHTS
 
     assert DEFAULT_WEIGHTS == {"relevance": 0.30, "frequency": 0.24, "diversity": 0.15, "recency": 0.15,
                                "consolidation": 0.10, "conceptual": 0.06}

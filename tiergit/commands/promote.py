@@ -25,8 +25,8 @@ def render(promo, show_all: bool = False) -> str:
     rejected = [r for r in open_rows if not r.verdict.accepted]
     shown = [r for r in open_rows if r.verdict.accepted] + (rejected if show_all else rejected[:MAX_REJECTED_SHOWN])
     lines = [f"tiergit promote: {len(promo.rows)} candidate(s), {len(promo.accepted)} to promote "
-             f"(gate: score >= {s['min_score']:.2f}, recalls >= {s['min_recalls']}, "
-             f"age >= {s['min_age_days']} days, durable kinds)", ""]
+             f"(gate: score >= {s.min_score:.2f}, recalls >= {s.min_recalls}, "
+             f"age >= {s.min_age_days} days, durable kinds)", ""]
     for r in shown:
         lines += _row_text(r)
     more = len(open_rows) - len(shown)

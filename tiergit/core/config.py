@@ -4,17 +4,53 @@ file and the packaged presets, and the symlink check, live in the shell."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tiergit.core.configschema import check_slug
+from tiergit.core.dreams import MIN_CONFIDENCE
 from tiergit.errors import TiergitError
 
 PLACEHOLDERS = {"agent", "topic", "date"}
 PATH_PLACEHOLDER_RE = re.compile(r"\{([^{}]*)\}")
 LOAD_POLICIES = ("always", "on-demand", "selective", "never")
 METRICS = ("bytes", "tokens", "lines")
+
+
+DEFAULT_WEIGHTS: dict[str, float] = {
+    "relevance": 0.30, "frequency": 0.24, "diversity": 0.15,
+    "recency": 0.15, "consolidation": 0.10, "conceptual": 0.06,
+}
+
+
+@dataclass(frozen=True)
+class GateSettings:
+    """`gate:` — what a candidate needs to graduate (the preset's values, then the team's)."""
+    min_score: float = 0.70
+    min_recalls: int = 2
+    min_age_days: int = 30
+    duplicate_ratio: float = 85.0
+    min_confidence: float = MIN_CONFIDENCE   # a staged Dreaming candidate below it never passes
+    stale_days: int = 180                    # audit: a dated fact or context item older than this
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class ScoringSettings:
+    """`scoring:` — the six signals' weights and how fast recency decays."""
+    weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    recency_half_life_days: float = 14.0
+
+
+@dataclass(frozen=True)
+class CompactSettings:
+    """`compact:` — session end's summarizer command (optional) and how much of the notes to keep."""
+    command: str | None = None
+    timeout: float = 60.0
+    ratio: float = 0.10
 
 
 @dataclass(frozen=True)
@@ -57,11 +93,11 @@ class Config:
     logs: str
     staging: str | None
     legacy: list[str]
-    gate: dict[str, Any]
-    scoring: dict[str, Any]
+    gate: GateSettings
+    scoring: ScoringSettings
     limits: dict[str, Any]
     labels: dict[str, list[str]]
-    compact: dict[str, Any]
+    compact: CompactSettings
     schedule: Any = None
 
     @property

@@ -9,12 +9,16 @@ from typing import Any, Callable
 
 from tiergit.core import configschema
 from tiergit.core.config import (
+    DEFAULT_WEIGHTS,
     LOAD_POLICIES,
     METRICS,
     PATH_PLACEHOLDER_RE,
     PLACEHOLDERS,
+    CompactSettings,
     Config,
+    GateSettings,
     Limit,
+    ScoringSettings,
     Tier,
     path_regex,
 )
@@ -133,10 +137,34 @@ def build(data: dict[str, Any], path: Path, repo_root: Path, lines: dict[str, in
     return Config(
         repo_root=repo_root, path=path, data=merged, root=root, tokenizer=tokenizer, tiers=tiers,
         archive=str(merged.get("archive", "archive/")), logs=str(merged.get("logs", "logs/")),
-        staging=staging, legacy=[str(x) for x in legacy], gate=dict(merged.get("gate") or {}),
-        scoring=dict(merged.get("scoring") or {}), limits=limits, labels=labels, compact=compact,
-        schedule=merged.get("schedule"),
+        staging=staging, legacy=[str(x) for x in legacy], gate=gate_settings(merged.get("gate") or {}),
+        scoring=scoring_settings(merged.get("scoring") or {}), limits=limits, labels=labels,
+        compact=compact_settings(compact, err), schedule=merged.get("schedule"),
     )
+
+
+def gate_settings(gate: dict[str, Any]) -> GateSettings:
+    """`gate:` over the defaults (keys and ranges already checked by configschema)."""
+    known = GateSettings.__dataclass_fields__
+    return GateSettings(**{k: v for k, v in gate.items() if k in known})
+
+
+def scoring_settings(scoring: dict[str, Any]) -> ScoringSettings:
+    """`scoring:` over the defaults: configured weights replace the default of their signal."""
+    weights = dict(DEFAULT_WEIGHTS)
+    for name, value in (scoring.get("weights") or {}).items():
+        if name in weights and isinstance(value, (int, float)) and not isinstance(value, bool):
+            weights[name] = float(value)
+    return ScoringSettings(weights, float(scoring.get("recency_half_life_days") or 14.0))
+
+
+def compact_settings(compact: dict[str, Any], err: KeyErrors) -> CompactSettings:
+    """`compact:` (types and ranges checked by configschema; a blank command is refused here)."""
+    command = compact.get("command")
+    if command is not None and not command.strip():
+        raise err("compact.command", "must be a command line string",
+                  "example: compact: {command: 'llm -m gpt-4o-mini -s \"Summarize\"', timeout: 60}")
+    return CompactSettings(command, float(compact.get("timeout", 60.0)), float(compact.get("ratio", 0.10)))
 
 
 def _tiers(merged: dict[str, Any], root: str, err: KeyErrors) -> dict[str, Tier]:

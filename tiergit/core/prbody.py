@@ -45,8 +45,8 @@ def _render(promo, themes, charts: list[str], cap_promoted: int, cap_rejected: i
         f"## tiergit: promote {len(acc)} item(s) into reviewed memory",
         "",
         f"This PR was made by `tiergit promote --apply` on {promo.today.isoformat()}. It appends "
-        f"{len(acc)} item(s) that passed the graduation gate (score ≥ {s['min_score']:.2f}, "
-        f"recalls ≥ {s['min_recalls']}, age ≥ {s['min_age_days']} days, durable kind) to "
+        f"{len(acc)} item(s) that passed the graduation gate (score ≥ {s.min_score:.2f}, "
+        f"recalls ≥ {s.min_recalls}, age ≥ {s.min_age_days} days, durable kind) to "
         + (", ".join(f"`{t}`" for t in targets) if targets else "no file") + ".",
         "",
     ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tiergit.core.config import CompactSettings
 from tiergit.core.kinds import LIST_MARKER_RE
 from tiergit.core.parse import Item, MemoryDoc, clean_text
 from tiergit.core.sessiontext import (
@@ -26,11 +27,8 @@ from tiergit.core.sessiontext import (
     told_fragments,
     words,
 )
-from tiergit.errors import TiergitError
 from tiergit.shell.tokens import count_text
 
-DEFAULT_RATIO = 0.10
-DEFAULT_TIMEOUT = 60.0
 # Condensed lines are budgeted in tokens of the configured encoding.
 FLOOR_WORDS = 6             # words of a condensed line whose label does not name a topic
 MAX_LINE_TOKENS = 60
@@ -65,25 +63,6 @@ class Compaction:
 def _is_list_item(text: str) -> bool:
     last = text.rsplit("\n\n", 1)[-1]
     return bool(LIST_MARKER_RE.match(last))
-
-
-def settings(compact: dict, config_name: str = ".tiergit.yml") -> dict:
-    """`compact:` from the config, validated: {command, timeout, ratio}."""
-    unknown = set(compact) - {"command", "timeout", "ratio"}
-    if unknown:
-        raise TiergitError(f"{config_name}: compact.{sorted(unknown)[0]}: unknown key",
-                           "compact takes command, timeout and ratio")
-    command = compact.get("command")
-    if command is not None and (not isinstance(command, str) or not command.strip()):
-        raise TiergitError(f"{config_name}: compact.command: must be a command line string",
-                           "example: compact: {command: 'llm -m gpt-4o-mini -s \"Summarize\"', timeout: 60}")
-    timeout = compact.get("timeout", DEFAULT_TIMEOUT)
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-        raise TiergitError(f"{config_name}: compact.timeout: must be a positive number of seconds")
-    ratio = compact.get("ratio", DEFAULT_RATIO)
-    if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not 0 < ratio <= 1:
-        raise TiergitError(f"{config_name}: compact.ratio: must be a fraction between 0 and 1, e.g. 0.10")
-    return {"command": command, "timeout": float(timeout), "ratio": float(ratio)}
 
 
 @dataclass
@@ -147,7 +126,7 @@ def _names_a_topic(label: str) -> bool:
     return len(label.split()) >= 2 and section_key(label) not in GENERIC_SECTIONS
 
 
-def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = DEFAULT_RATIO,
+def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = CompactSettings.ratio,
                 labels: dict | None = None, skip_lines: frozenset[int] = frozenset(),
                 cold_text: str = "", title: str = "", overhead: int = ENTRY_OVERHEAD_TOKENS,
                 encoding: str = "cl100k_base", boilerplate: frozenset[str] = frozenset()) -> Compaction:

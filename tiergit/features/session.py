@@ -131,7 +131,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     Reads the hot and cold files; what they say is decided in core/hotfile.py."""
     paths = resolve(cfg, agent)
     now = now or now_utc()
-    settings = compact.settings(cfg.compact, cfg.path.name)
+    settings = cfg.compact
     hot_text = _read(cfg, paths.hot)
     hotfile.check_hot(paths, hot_text, bool(notes), require_hot)
     hot = hotfile.load_hot(cfg, paths.hot, hot_text) if hot_text is not None else None
@@ -161,13 +161,13 @@ def _plan_entry(cfg: Config, plan: Plan, report: dict, paths: hotfile.Paths, end
     """The session's cold entry: the notes compacted (or summarized by the user's command, every
     kept item re-added), credentials redacted, appended to cold; the figures into `report`."""
     heading = hotfile.entry_heading(ending, now)
-    result = compact.compact_doc(ending.doc, ending.cold_ids, settings["ratio"], cfg.labels, ending.skip_lines,
+    result = compact.compact_doc(ending.doc, ending.cold_ids, settings.ratio, cfg.labels, ending.skip_lines,
                                  ending.cold_text or "", ending.task,
                                  overhead=tokens.count_text(heading, cfg.tokenizer).tokens,
                                  encoding=cfg.tokenizer, boilerplate=template_lines(cfg, paths.agent))
     body = result.body()
-    if settings["command"] and (result.kept or result.condensed):
-        run = run_summarizer(settings["command"], ending.notes_text, settings["timeout"],
+    if settings.command and (result.kept or result.condensed):
+        run = run_summarizer(settings.command, ending.notes_text, settings.timeout,
                              env={"TIERGIT_AGENT": paths.agent, "TIERGIT_TASK": ending.task})
         report["summarizer"] = run.note
         plan.notes.append(run.note)

@@ -120,7 +120,7 @@ def plan_audit(store, today: date) -> tuple[list[AuditFinding], Plan, list[dict]
     from tiergit.features.promotion.prune import prune_events
 
     cfg = store.config
-    stale_days = int((cfg.gate or {}).get("stale_days", STALE_DAYS))
+    stale_days = cfg.gate.stale_days
     tiers = set(audited_tiers(store))
     findings: list[AuditFinding] = []
     events: list[dict] = []

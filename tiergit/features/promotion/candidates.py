@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from pathlib import Path
 
-from tiergit.core import candidate, dreams, parse, rawtext
+from tiergit.core import candidate, parse, rawtext
 from tiergit.core.candidate import Candidate, Corpus
 from tiergit.core.patterns import splice_managed
 from tiergit.errors import TiergitError
@@ -67,7 +67,7 @@ def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
 def _gather(store, recalled: set[str], blame: bool, cache: ParseCache, blames) -> Corpus:
     files = list(_parsed_files(store, cache))
     cache.save()
-    min_confidence = float((store.config.gate or {}).get("min_confidence", dreams.MIN_CONFIDENCE))
+    min_confidence = store.config.gate.min_confidence
     corpus = candidate.collect(files, store.config.tiers, recalled, min_confidence)
     _date_undated(store, corpus.candidates, blames if blame else None)
     return corpus

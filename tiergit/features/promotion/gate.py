@@ -12,12 +12,10 @@ from typing import Any, Callable, Iterable
 
 from tiergit.core import dreams, injection, judge, kinds, parse, secrets, statement
 from tiergit.core.candidate import Candidate, content_words, norm_key
+from tiergit.core.config import GateSettings
 from tiergit.core.dupindex import DupIndex
 from tiergit.core.patterns import TRANSCRIPT_ANYWHERE_RE
 from tiergit.features.promotion.scoring import Score
-
-DEFAULT_GATE = {"min_score": 0.70, "min_recalls": 2, "min_age_days": 30, "duplicate_ratio": 85,
-                "min_confidence": dreams.MIN_CONFIDENCE}
 
 DREAM_META_RE = re.compile(r"(?i)confidence:\s*0(?:\.0+)?\b|status:\s*staged\b|evidence:\s*memory/\.dreams/")
 SCORE_META_RE = re.compile(r"(?i)\[\s*(?:score|confidence|recalls?|rank)\s*[=:]\s*[\d.]+[^\]]*\]")
@@ -82,7 +80,7 @@ class ReviewState:
 
 @dataclass
 class Context:
-    settings: dict[str, Any]
+    settings: GateSettings
     today: date
     review: ReviewState
     wiki_ids: dict[str, str]
@@ -90,17 +88,11 @@ class Context:
     accepted_index: DupIndex = field(default_factory=DupIndex)    # accepted earlier in this run
 
 
-def settings_of(gate: dict[str, Any]) -> dict[str, Any]:
-    out = dict(DEFAULT_GATE)
-    out.update({k: v for k, v in (gate or {}).items() if k in DEFAULT_GATE})
-    return out
-
-
 def _short(text: str, n: int = 50) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def raw_output(raw: str, min_confidence: float = DEFAULT_GATE["min_confidence"]) -> str | None:
+def raw_output(raw: str, min_confidence: float = dreams.MIN_CONFIDENCE) -> str | None:
     """Dreaming metadata decides a Dreaming candidate (staged and confident may pass; promoted,
     rejected, reflections and zero confidence never); otherwise transcript lines are refused."""
     meta = dreams.read(raw)
@@ -206,7 +198,7 @@ def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[tuple[st
         ("review", lambda: _review(c, key, ctx), "not rejected or pending in review"),
         ("in-wiki", lambda: (f"already in {ctx.wiki_ids[c.id]}" if c.id in ctx.wiki_ids else None),
          "not in the wiki yet"),
-        ("raw-output", lambda: raw_output(c.raw, float(s["min_confidence"])), "no transcript or dreaming markers"),
+        ("raw-output", lambda: raw_output(c.raw, s.min_confidence), "no transcript or dreaming markers"),
         ("credential", lambda: credential(c.raw), "no credentials"),
         ("instruction", lambda: instructs_model(c.raw), "does not instruct the model"),
     ]
@@ -218,23 +210,23 @@ def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[tuple[st
     steps.append(("kind", lambda: kind_check(c), _kind_ok(c)))
     if not c.forced:
         age = (ctx.today - c.age_day).days if c.age_day else None
-        steps.append(("age", lambda: (f"too young: {age if age is not None else 'unknown'} day(s) old < {s['min_age_days']}"
-                                      if s["min_age_days"] > 0 and (age is None or age < s["min_age_days"]) else None),
-                      f"{age} days old >= {s['min_age_days']}"))
+        steps.append(("age", lambda: (f"too young: {age if age is not None else 'unknown'} day(s) old < {s.min_age_days}"
+                                      if s.min_age_days > 0 and (age is None or age < s.min_age_days) else None),
+                      f"{age} days old >= {s.min_age_days}"))
     if not c.forced and not c.dreamed:
         # Dreaming's confidence already weighed recalls and relevance: it stands in for both.
         steps += [
-            ("recalls", lambda: (f"recalled {recalls} time(s) < {s['min_recalls']}"
-                                 if recalls < s["min_recalls"] else None),
-             f"recalled {recalls} times >= {s['min_recalls']}"),
-            ("score", lambda: (f"score {sc.total:.2f} < {s['min_score']:.2f} (weakest: {sc.weakest()} "
-                               f"{sc.signals[sc.weakest()]:.2f})" if sc.total < s["min_score"] else None),
-             f"score {sc.total:.2f} >= {s['min_score']:.2f}"),
+            ("recalls", lambda: (f"recalled {recalls} time(s) < {s.min_recalls}"
+                                 if recalls < s.min_recalls else None),
+             f"recalled {recalls} times >= {s.min_recalls}"),
+            ("score", lambda: (f"score {sc.total:.2f} < {s.min_score:.2f} (weakest: {sc.weakest()} "
+                               f"{sc.signals[sc.weakest()]:.2f})" if sc.total < s.min_score else None),
+             f"score {sc.total:.2f} >= {s.min_score:.2f}"),
         ]
     # Fuzzy matching is the costly check: it runs last, on what passed everything else.
     # An agent's proposed correction restates a similar wiki line by nature: the reviewer decides.
     if not (c.forced and c.kind == "correction"):
-        steps.append(("duplicate", lambda: _duplicate(key, ctx, float(s["duplicate_ratio"])),
+        steps.append(("duplicate", lambda: _duplicate(key, ctx, s.duplicate_ratio),
                       "no near-duplicate in the wiki"))
     return steps
 

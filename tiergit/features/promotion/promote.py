@@ -23,7 +23,6 @@ from tiergit.features.promotion.gate import (
     GateVerdict,
     ReviewState,
     evaluate,
-    settings_of,
 )
 from tiergit.features.promotion.scoring import (
     Score,
@@ -31,7 +30,6 @@ from tiergit.features.promotion.scoring import (
     read_events,
     recall_stats,
     score,
-    weights_of,
 )
 from tiergit.shell import clock, logs
 
@@ -80,7 +78,7 @@ class Promotion:
         return [r for r in self.rows if not r.verdict.accepted]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"today": self.today.isoformat(), "gate": self.settings,
+        return {"today": self.today.isoformat(), "gate": self.settings.as_dict(),
                 "promote": len(self.accepted), "reject": len(self.rejected),
                 "candidates": [r.as_dict() for r in self.rows], "plan": self.plan.as_dict()}
 
@@ -113,9 +111,9 @@ def _mentions(c: Candidate, corpus: Corpus) -> tuple[int, set[date]]:
 def build(store, today: date | None = None, limit: int | None = None, explain: str | None = None) -> Promotion:
     cfg = store.config
     today = today or clock.today()
-    settings = settings_of(cfg.gate)
-    weights = weights_of(cfg.scoring)
-    half_life = float(cfg.scoring.get("recency_half_life_days", 14) or 14)
+    settings = cfg.gate
+    weights = cfg.scoring.weights
+    half_life = cfg.scoring.recency_half_life_days
     stats = recall_stats(read_events(store, logs.RECALLS))
     corpus = gather(store, set(stats))
     reviews = ReviewState.from_events(read_events(store, logs.REVIEWS))

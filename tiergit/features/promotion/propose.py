@@ -19,7 +19,6 @@ from tiergit.features.promotion.gate import (
     instructs_model,
     junk,
     raw_output,
-    settings_of,
 )
 from tiergit.shell import clock
 
@@ -61,5 +60,5 @@ def _in_wiki(store, text: str) -> str | None:
     index = DupIndex()
     for _, _, line, path, key in gather(store, set(), blame=False).wiki:
         index.add(key, f"{path}:{line}")
-    hit = index.find(norm_key(text), float(settings_of(store.config.gate)["duplicate_ratio"]))
+    hit = index.find(norm_key(text), store.config.gate.duplicate_ratio)
     return f"near-duplicate of {hit}; edit that item instead" if hit else None

@@ -12,12 +12,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Iterable
 
+from tiergit.core.config import DEFAULT_WEIGHTS
 from tiergit.core.patterns import is_conflict_line
 
-DEFAULT_WEIGHTS: dict[str, float] = {
-    "relevance": 0.30, "frequency": 0.24, "diversity": 0.15,
-    "recency": 0.15, "consolidation": 0.10, "conceptual": 0.06,
-}
 SIGNALS = tuple(DEFAULT_WEIGHTS)
 TAG_RE = re.compile(r"(?<![\w#&/])#([A-Za-z][\w-]{1,40})")
 WIKILINK_RE = re.compile(r"\[\[[^\]\n]+\]\]")
@@ -50,16 +47,6 @@ class Score:
     def as_dict(self) -> dict[str, Any]:
         return {"total": round(self.total, 4), "signals": {k: round(v, 4) for k, v in self.signals.items()},
                 "weights": self.weights}
-
-
-def weights_of(scoring: dict[str, Any]) -> dict[str, float]:
-    """Configured weights over the defaults (unknown names are ignored)."""
-    given = scoring.get("weights") or {}
-    out = dict(DEFAULT_WEIGHTS)
-    for name, value in given.items():
-        if name in out and isinstance(value, (int, float)) and not isinstance(value, bool):
-            out[name] = float(value)
-    return out
 
 
 def _event_day(ts: Any) -> date | None:
