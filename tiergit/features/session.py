@@ -9,14 +9,14 @@ after a crash between the two writes resets hot without writing the entry twice.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 import yaml
 
 from tiergit.core import hotfile, parse, rawtext
 from tiergit.core import secrets as secrets_mod
-from tiergit.core.config import Config, Tier
+from tiergit.core.config import CompactSettings, Config, Tier
 from tiergit.errors import TiergitError
 from tiergit.features import compact
 from tiergit.features.budget import judge, measure
@@ -142,7 +142,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
         plan.notes.append(f"the entry for session {ending.session} is already in {paths.cold} "
                           "(an earlier run stopped before resetting hot): not written again")
     else:
-        _plan_entry(cfg, plan, report, paths, ending, now, settings if summarizer else {**settings, "command": None})
+        _plan_entry(cfg, plan, report, paths, ending, now, settings if summarizer else replace(settings, command=None))
     carried, left = hotfile.fit_carried(hotfile.open_items(ending.doc, cfg.labels), paths.hot_tier)
     if left:
         plan.notes.append(f"{left} older open item(s) not carried into hot (they stay in {paths.cold})")
@@ -157,7 +157,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
 
 
 def _plan_entry(cfg: Config, plan: Plan, report: dict, paths: hotfile.Paths, ending: hotfile.Ending,
-                now: datetime, settings: dict) -> None:
+                now: datetime, settings: CompactSettings) -> None:
     """The session's cold entry: the notes compacted (or summarized by the user's command, every
     kept item re-added), credentials redacted, appended to cold; the figures into `report`."""
     heading = hotfile.entry_heading(ending, now)
