@@ -16,6 +16,8 @@ from conftest import PROJECT, git, tiergit, write
 from tiergit.charts import mermaid_budget_chart, mermaid_tier_sizes
 from tiergit.store import Store
 
+pytestmark = pytest.mark.e2e
+
 JS = PROJECT / "tests" / "js"
 BLOCK_RE = re.compile(r"```mermaid\n(.*?)```", re.S)
 

@@ -19,6 +19,7 @@ import frameworks
 from conftest import commit, git, ok, tiergit, write
 
 pytestmark = [
+    pytest.mark.e2e,
     pytest.mark.frameworks,
     pytest.mark.skipif(os.environ.get("TIERGIT_FRAMEWORKS") != "1",
                        reason="slow: installs Squad and OpenClaw from npm; run with TIERGIT_FRAMEWORKS=1"),

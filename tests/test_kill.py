@@ -9,6 +9,8 @@ import pytest
 
 import killharness as kh
 
+pytestmark = pytest.mark.e2e
+
 KILLS = 3
 
 

@@ -13,6 +13,8 @@ pytest.importorskip("mcp", reason="the mcp extra: pip install 'tiergit[mcp]'")
 from mcp import Client, StdioServerParameters  # noqa: E402
 from mcp.server.mcpserver.exceptions import ToolError  # noqa: E402
 
+pytestmark = pytest.mark.e2e
+
 COLD = """# picard
 
 ### Fix token cache expiry (2026-05-01)

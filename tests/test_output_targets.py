@@ -12,6 +12,8 @@ import pytest
 from conftest import git
 from tiergit.prbody import MARKER
 
+pytestmark = pytest.mark.e2e
+
 TIMEOUT = 30   # a FIFO opened for writing would block forever: the run must end well before
 
 
