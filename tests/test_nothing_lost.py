@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from datetime import date, timedelta
 
+import pytest
 from conftest import commit, git, ok, tiergit, write
 
 TODAY = date(2026, 11, 30)
@@ -181,6 +182,7 @@ def test_aged_durable_items_become_wiki_candidates_not_just_archive(squad_repo):
     assert "Tokens are refreshed by the gateway." in listed
 
 
+@pytest.mark.e2e
 def test_the_hook_path_never_loads_the_lock_library(squad_repo):
     """filelock is imported only on write paths: the pre-commit hook stays lean."""
     import subprocess
