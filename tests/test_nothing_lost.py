@@ -154,6 +154,7 @@ def test_init_and_check_keep_ignored_store_paths_tracked(repo):
     assert "recalls.jsonl:1: GIT001" not in bad.stdout   # one finding per ignored folder
 
 
+@pytest.mark.e2e  # the hook fires under a real git commit
 def test_the_hook_refuses_a_symlink_anywhere_in_the_store(squad_repo):
     logs = squad_repo / ".squad/memory/logs"
     logs.mkdir(parents=True, exist_ok=True)
