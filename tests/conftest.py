@@ -203,8 +203,8 @@ def squad_template(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def squad_repo(squad_template: Path, tmp_path: Path) -> Path:
-    """A private copy of the session's squad repository: a copy (~25 ms) instead of
-    `tiergit init` plus a commit through the hook (~0.5 s). Nothing in a repository names its own folder
+    """A private copy of the session's squad repository: copying ~100 small files instead of
+    `tiergit init`, three git runs and a commit through the hook's own process. Nothing in a repository names its own folder
     (hooks and the merge driver name the interpreter only), so a copy works as the original."""
     path = tmp_path / "repo"
     if path.is_dir():  # the test also took `repo`: that folder becomes the squad repository
