@@ -1,9 +1,13 @@
-"""Shared fixtures: real git repositories in temporary folders, tiergit run as a real process."""
+"""Shared fixtures: real git repositories in temporary folders; tiergit run in this process
+(`tiergit`, through click's test runner) or, where a real process matters, as one (`tiergit_process`)."""
 from __future__ import annotations
 
 import os
+import runpy
+import shutil
 import subprocess
 import sys
+import traceback
 from pathlib import Path
 
 import pytest
@@ -70,7 +74,14 @@ def _git_identity(monkeypatch, tmp_path_factory):
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "committer@example.com")
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
     monkeypatch.delenv("TIERGIT", raising=False)
+    _home(home)
+
+
+def _home(home: Path) -> Path:
+    """A HOME whose only git configuration is what the tests rely on."""
+    home.mkdir(parents=True, exist_ok=True)
     (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n")
+    return home
 
 
 def git(repo: Path, *args: str, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -81,32 +92,125 @@ def git(repo: Path, *args: str, check: bool = True, env: dict | None = None) -> 
     return proc
 
 
+# Environment variables whose value tiergit.shell.tokens caches per process: an in-process run
+# forgets the loaded encodings when one of them differs from the last run's, as a new process would.
+_TOKENIZER_ENV = ("TIERGIT_TOKENIZER", "TIERGIT_CACHE_DIR", "TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR", "XDG_CACHE_HOME")
+_tokens_env: list[tuple | None] = [None]
+
+
+def _fresh_tokens() -> None:
+    from tiergit.shell import tokens
+
+    seen = tuple(os.environ.get(k) for k in _TOKENIZER_ENV)
+    if seen != _tokens_env[0]:
+        tokens.reset()
+        _tokens_env[0] = seen
+
+
+def run_cli(args: list[str] | tuple[str, ...], cwd: Path, input: str | None = None,
+            env: dict | None = None, console: bool = False) -> subprocess.CompletedProcess:
+    """`python -m tiergit ARGS` in this process: the same entry (`tiergit/__main__.py`, with its
+    hook, merge-driver and recall fast paths, then `tiergit.cli:main`), run under click's
+    CliRunner isolation (stdin, stdout, stderr and os.environ swapped, then restored) from `cwd`.
+    console=True runs the installed `tiergit` command's entry instead (`tiergit.cli:main` only).
+    Returns what the subprocess helper did: exit code, stdout, stderr."""
+    from click.testing import CliRunner
+
+    overrides = {k: v for k, v in (env or {}).items() if os.environ.get(k) != v}
+    argv, here, code = sys.argv, Path.cwd(), 0
+    runner = CliRunner()
+    with runner.isolation(input=input, env=overrides) as (out, err, _):
+        sys.argv = ["tiergit", *args]
+        os.chdir(cwd)
+        _fresh_tokens()
+        try:
+            if console:
+                from tiergit.cli import main
+
+                main(list(args))
+            else:
+                runpy.run_module("tiergit", run_name="__main__", alter_sys=False)
+        except SystemExit as exc:
+            if exc.code is None or isinstance(exc.code, int):
+                code = exc.code or 0
+            else:  # sys.exit("message"): printed on stderr, exit 1, as Python does
+                sys.stderr.write(f"{exc.code}\n")
+                code = 1
+        except Exception:  # noqa: BLE001 - an uncaught error is a traceback and exit 1, as in a process
+            sys.stderr.write(traceback.format_exc())
+            code = 1
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            sys.argv = argv
+            os.chdir(here)
+        stdout, stderr = out.getvalue(), err.getvalue()
+    _fresh_tokens()  # the environment is back: so are the encodings it loads
+    return subprocess.CompletedProcess(["tiergit", *args], code, _text(stdout), _text(stderr))
+
+
+def _text(data: bytes) -> str:
+    # What subprocess.run(text=True) hands back: UTF-8 with universal newlines.
+    return data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def tiergit(repo: Path, *args: str, input: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
-    """Run the real CLI in a subprocess (as agents, hooks and CI do)."""
+    """Run the CLI in this process (see run_cli): the fast way to test a command's behaviour."""
+    return run_cli(args, cwd=repo, input=input, env=env)
+
+
+def tiergit_process(repo: Path, *args: str, input: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run the real CLI in a subprocess (as agents, hooks and CI do): for tests marked e2e."""
     return subprocess.run([sys.executable, "-m", "tiergit", *args], cwd=repo, capture_output=True,
                           text=True, input=input, env={**os.environ, **(env or {})})
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """An empty git repository with one commit."""
-    path = tmp_path / "repo"
+IDENTITY = {"GIT_AUTHOR_NAME": "Test Author", "GIT_AUTHOR_EMAIL": "author@example.com",
+            "GIT_COMMITTER_NAME": "Test Committer", "GIT_COMMITTER_EMAIL": "committer@example.com",
+            "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def _new_repo(path: Path, env: dict | None = None) -> Path:
     path.mkdir()
-    git(path, "init", "-q", "-b", "main")
+    git(path, "init", "-q", "-b", "main", env=env)
     (path / "README.md").write_text("# demo\n")
     git(path, "add", "README.md")
-    git(path, "commit", "-q", "-m", "initial")
+    git(path, "commit", "-q", "-m", "initial", env=env)
     return path
 
 
 @pytest.fixture
-def squad_repo(repo: Path) -> Path:
-    """A repository after `tiergit init --preset squad` (hooks installed), committed."""
-    proc = tiergit(repo, "init", "--preset", "squad")
-    assert proc.returncode == 0, proc.stderr
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "tiergit init")
-    return repo
+def repo(tmp_path: Path) -> Path:
+    """An empty git repository with one commit (the squad_repo's folder when a test takes both)."""
+    path = tmp_path / "repo"
+    return path if path.is_dir() else _new_repo(path)
+
+
+@pytest.fixture(scope="session")
+def squad_template(tmp_path_factory) -> Path:
+    """A repository after `tiergit init --preset squad` (hooks and merge driver installed),
+    committed through the installed pre-commit hook: built once per session."""
+    # Session fixtures come before the autouse _git_identity: give git the same isolated home.
+    base = tmp_path_factory.mktemp("template")
+    env = {**IDENTITY, "HOME": str(_home(base / "home"))}
+    path = _new_repo(base / "repo", env=env)
+    done = tiergit(path, "init", "--preset", "squad", env=env)
+    assert done.returncode == 0, done.stderr
+    git(path, "add", "-A", env=env)
+    git(path, "commit", "-q", "-m", "tiergit init", env=env)
+    return path
+
+
+@pytest.fixture
+def squad_repo(squad_template: Path, tmp_path: Path) -> Path:
+    """A private copy of the session's squad repository: copying ~100 small files instead of
+    `tiergit init`, three git runs and a commit through the hook's own process. Nothing in a repository names its own folder
+    (hooks and the merge driver name the interpreter only), so a copy works as the original."""
+    path = tmp_path / "repo"
+    if path.is_dir():  # the test also took `repo`: that folder becomes the squad repository
+        shutil.rmtree(path)
+    shutil.copytree(squad_template, path, symlinks=True)
+    return path
 
 
 def ok(proc: subprocess.CompletedProcess) -> subprocess.CompletedProcess:

@@ -14,6 +14,7 @@ import sys
 from datetime import date, timedelta
 from pathlib import Path
 
+import pytest
 import yaml
 from conftest import PROJECT, git, write
 from delivery_fixtures import squad_repo, squad_template  # noqa: F401
@@ -21,6 +22,8 @@ from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 from tiergit.core.parse import item_id
 from tiergit.shell import logs
 from tiergit.shell.store import Store
+
+pytestmark = pytest.mark.e2e
 
 ACTION = yaml.safe_load((PROJECT / "action.yml").read_text())
 INPUT_RE = re.compile(r"\$\{\{\s*inputs\.([\w-]+)\s*\}\}")

@@ -16,6 +16,8 @@ from tiergit.core.charts import mermaid_budget_chart
 from tiergit.features.statusmodel import mermaid_tier_sizes
 from tiergit.shell.store import Store
 
+pytestmark = pytest.mark.e2e
+
 JS = PROJECT / "tests" / "js"
 BLOCK_RE = re.compile(r"```mermaid\n(.*?)```", re.S)
 

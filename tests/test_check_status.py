@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import PROJECT, git, tiergit, write
 
 from tiergit.shell import tokens
@@ -126,6 +127,7 @@ def test_example_team_store_checks_clean_and_lists_every_tier():
         assert line in text
 
 
+@pytest.mark.e2e  # the hook fires under a real git commit
 def test_conflict_markers_left_by_a_merge_are_refused_by_the_hook(squad_repo):
     from tiergit.features.checks import conflict_lines
 

@@ -7,36 +7,20 @@ A new command that is not in COMMANDS below fails `test_every_listed_command_is_
 so it has to join the contract."""
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import PROJECT, git, tiergit
-
-from tiergit.cli import main
+from conftest import PROJECT, git, run_cli, tiergit
 
 
 def run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    """The real CLI entry point (`tiergit.cli.main`), in this process: ~300 runs stay fast.
-    Same arguments, output and exit code as the installed `tiergit` command."""
-    out, err = io.StringIO(), io.StringIO()
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                main(list(args))
-                code = 0
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    finally:
-        os.chdir(old)
-    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+    """The installed `tiergit` command's entry (`tiergit.cli:main`), in this process: ~300 runs
+    stay fast. Same arguments, output and exit code as the `tiergit` command."""
+    return run_cli(args, cwd, console=True)
+
 
 # Every leaf command, with arguments that make it run on the example team (juno, marlow, osei).
 # {tx}, {base}, {ours}, {theirs} are files the fixture writes; {id} is a real candidate id.

@@ -15,6 +15,7 @@ from tiergit.features.promotion import openclaw_format
 TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"   # split so this file holds no token
 
 
+@pytest.mark.e2e  # the hook fires under a real git commit
 @pytest.mark.parametrize("name", ["2026-05-01-1432.md", "2026-05-01-zebra-migration.md", "2026-05-01.md"])
 def test_every_note_openclaw_writes_is_checked_by_the_hook(repo, name):
     ok(tiergit(repo, "init", "--preset", "openclaw"))

@@ -1,7 +1,10 @@
 """The pre-commit hook refuses an over-budget or secret-bearing commit, through real `git commit`."""
 from __future__ import annotations
 
+import pytest
 from conftest import git, write
+
+pytestmark = pytest.mark.e2e
 
 
 def test_oversized_hot_file_is_refused_then_accepted_after_trim(squad_repo):

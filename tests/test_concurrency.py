@@ -6,7 +6,10 @@ import os
 import subprocess
 import sys
 
+import pytest
 import killharness as kh
+
+pytestmark = pytest.mark.e2e
 
 AGENTS = [f"a{i}" for i in range(5)]
 

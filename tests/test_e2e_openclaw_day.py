@@ -10,12 +10,12 @@ import shutil
 from datetime import date
 
 import pytest
-from conftest import CORPUS, commit, git, ok, tiergit
+from conftest import CORPUS, commit, git, ok, tiergit_process
 
 from tiergit.features.budget import line_count
 from tiergit.shell.config import load
 
-pytestmark = pytest.mark.corpus
+pytestmark = [pytest.mark.e2e, pytest.mark.corpus]
 WORKSPACE = CORPUS / "openclaw_robertsong2019_openclaw-workspace"
 DATED = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 
@@ -36,23 +36,23 @@ def _copy_workspace(repo) -> int:
 
 
 def test_openclaw_day_prunes_memory_md_through_review(repo):
-    ok(tiergit(repo, "init", "--preset", "openclaw", "--with-workflows"))
+    ok(tiergit_process(repo, "init", "--preset", "openclaw", "--with-workflows"))
     assert _copy_workspace(repo) > 0
     original = (repo / "MEMORY.md").read_text()
     assert line_count(original) > 300, "the fixture workspace must start over the 300-line max"
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "the workspace as OpenClaw left it", env={"TIERGIT": "0"})
 
-    status = json.loads(ok(tiergit(repo, "status", "--json")).stdout)
+    status = json.loads(ok(tiergit_process(repo, "status", "--json")).stdout)
     assert status["total"]["health"] == "critical"
     assert status["promotion"]["scheduled"] is True          # the promotion workflow is installed
-    check = tiergit(repo, "check")
+    check = tiergit_process(repo, "check")
     assert check.returncode == 1 and "BUD001" in check.stdout and "`tiergit audit --apply`" in check.stdout
 
     # Nightly, on the promotion branch: the cut is proposed like a promotion.
     git(repo, "switch", "-q", "-c", "tiergit/promote")
     body = repo.parent / "pr-body.md"
-    audit = json.loads(ok(tiergit(repo, "audit", "--apply", "--pr-body", str(body), "--json")).stdout)
+    audit = json.loads(ok(tiergit_process(repo, "audit", "--apply", "--pr-body", str(body), "--json")).stdout)
     assert audit["applied"] and audit["prune_events"] > 0
     pruned = (repo / "MEMORY.md").read_text()
     assert line_count(pruned) < 200
@@ -71,11 +71,11 @@ def test_openclaw_day_prunes_memory_md_through_review(repo):
     git(repo, "switch", "-q", "main")
     ok(git(repo, "merge", "-q", "--no-ff", "-m", "merge the promotion PR", "tiergit/promote"))
 
-    synced = json.loads(ok(tiergit(repo, "review", "sync", "--json")).stdout)
+    synced = json.loads(ok(tiergit_process(repo, "review", "sync", "--json")).stdout)
     actions = [e["action"] for e in synced["events"]]
     assert actions.count("prune-kept") >= 1 and actions.count("pruned") > 0
-    assert ok(tiergit(repo, "check")).returncode == 0
-    after = json.loads(ok(tiergit(repo, "status", "--json")).stdout)
+    assert ok(tiergit_process(repo, "check")).returncode == 0
+    after = json.loads(ok(tiergit_process(repo, "status", "--json")).stdout)
     memory_row = next(f for f in after["files"] if f["path"] == "MEMORY.md")
     assert memory_row["health"] == "healthy"
     cfg = load(repo)

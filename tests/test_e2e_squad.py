@@ -8,7 +8,10 @@ import json
 import re
 from datetime import date, timedelta
 
-from conftest import commit, git, ok, tiergit
+import pytest
+from conftest import commit, git, ok, tiergit_process
+
+pytestmark = pytest.mark.e2e
 
 HOT = ".squad/memory/hot/picard.md"
 COLD = ".squad/memory/cold/picard.md"
@@ -28,9 +31,9 @@ def add_notes(repo, section, lines):
 
 
 def session(repo, task, section, lines):
-    ok(tiergit(repo, "session", "start", "--agent", "picard", "--task", task))
+    ok(tiergit_process(repo, "session", "start", "--agent", "picard", "--task", task))
     add_notes(repo, section, lines)
-    return ok(tiergit(repo, "session", "end", "--agent", "picard", "--json"))
+    return ok(tiergit_process(repo, "session", "end", "--agent", "picard", "--json"))
 
 
 def test_squad_team_flow(squad_repo, tmp_path):
@@ -38,7 +41,7 @@ def test_squad_team_flow(squad_repo, tmp_path):
     assert "tiergit-hook" in (repo / ".git/hooks/pre-commit").read_text()
 
     # Session 1 on main: the agent writes hot notes; the hook checks the staged hot file.
-    ok(tiergit(repo, "session", "start", "--agent", "picard", "--task", "Fix token cache expiry"))
+    ok(tiergit_process(repo, "session", "start", "--agent", "picard", "--task", "Fix token cache expiry"))
     add_notes(repo, "Active decisions", ["- [decision] Pin MSAL to 2.x until the broker supports the new cache format #auth"])
     add_notes(repo, "Last actions", [
         "- [correction] Owner: token lifetime is 60 minutes, not 90 #auth",
@@ -57,10 +60,10 @@ def test_squad_team_flow(squad_repo, tmp_path):
     assert git(repo, "show", "--stat", "HEAD").stdout.count(HOT) == 1
 
     # Spawning: the prompt carries hot only.
-    prompt = ok(tiergit(repo, "context", "--agent", "picard")).stdout
+    prompt = ok(tiergit_process(repo, "context", "--agent", "picard")).stdout
     assert "Pin MSAL to 2.x" in prompt and HOT in prompt and COLD not in prompt
 
-    end = json.loads(ok(tiergit(repo, "session", "end", "--agent", "picard", "--json")).stdout)
+    end = json.loads(ok(tiergit_process(repo, "session", "end", "--agent", "picard", "--json")).stdout)
     assert end["entry_written"] and end["dropped"] >= 1
     cold = (repo / COLD).read_text()
     for kept in ("[decision] Pin MSAL", "[correction] Owner: token lifetime", "[rule] Refresh tokens in the gateway",
@@ -70,27 +73,27 @@ def test_squad_team_flow(squad_repo, tmp_path):
     commit(repo, "picard: session end")
 
     # The next spawn: hot only, the first session's items stay in cold.
-    ok(tiergit(repo, "session", "start", "--agent", "picard", "--task", "Schema deploy"))
-    prompt = ok(tiergit(repo, "context", "--agent", "picard")).stdout
+    ok(tiergit_process(repo, "session", "start", "--agent", "picard", "--task", "Schema deploy"))
+    prompt = ok(tiergit_process(repo, "context", "--agent", "picard")).stdout
     assert "Schema deploy" in prompt and "Pin MSAL" not in prompt
-    assert "Pin MSAL" in ok(tiergit(repo, "context", "--agent", "picard", "--include-cold")).stdout
+    assert "Pin MSAL" in ok(tiergit_process(repo, "context", "--agent", "picard", "--include-cold")).stdout
     commit(repo, "picard: session start")
 
     # A second branch runs a session for the same agent while main runs one too.
     git(repo, "switch", "-q", "-c", "gateway")
-    ok(tiergit(repo, "session", "start", "--agent", "picard", "--task", "Gateway refresh retries"))
+    ok(tiergit_process(repo, "session", "start", "--agent", "picard", "--task", "Gateway refresh retries"))
     add_notes(repo, "Last actions", [
         "- [decision] Retry the gateway token refresh three times with jitter before failing #gateway",
         "- [rule] Log the refresh error class, never the token itself #gateway"])
-    ok(tiergit(repo, "session", "end", "--agent", "picard"))
-    ok(tiergit(repo, "recall", "gateway refresh retry jitter", "--agent", "picard"))
+    ok(tiergit_process(repo, "session", "end", "--agent", "picard"))
+    ok(tiergit_process(repo, "recall", "gateway refresh retry jitter", "--agent", "picard"))
     commit(repo, "picard: gateway session")
     git(repo, "switch", "-q", "main")
     add_notes(repo, "Last actions", [
         "- [rule] Run the migration dry-run before every schema deploy #deploy",
         "- [fact] The orders table has 40 million rows, so migrations run online #deploy"])
-    ok(tiergit(repo, "session", "end", "--agent", "picard"))
-    ok(tiergit(repo, "recall", "schema deploy migration", "--agent", "picard"))
+    ok(tiergit_process(repo, "session", "end", "--agent", "picard"))
+    ok(tiergit_process(repo, "recall", "schema deploy migration", "--agent", "picard"))
     commit(repo, "picard: schema session")
 
     merge = git(repo, "merge", "--no-edit", "gateway", check=False)
@@ -106,7 +109,7 @@ def test_squad_team_flow(squad_repo, tmp_path):
 
     # Recall after the merge finds items from both sides and logs the hits.
     before = len((repo / RECALLS).read_text().splitlines())
-    hits = json.loads(ok(tiergit(repo, "recall", "gateway token refresh", "--json")).stdout)["hits"]
+    hits = json.loads(ok(tiergit_process(repo, "recall", "gateway token refresh", "--json")).stdout)["hits"]
     texts = " ".join(h["text"] for h in hits)
     assert "Retry the gateway token refresh" in texts and "Refresh tokens in the gateway" in texts
     assert len((repo / RECALLS).read_text().splitlines()) == before + len(hits)
@@ -120,13 +123,13 @@ def test_squad_team_flow(squad_repo, tmp_path):
     for query in ("refresh tokens browser client", "where do tokens get refreshed", "gateway refresh jitter retries",
                   "refresh error class logging", "log refresh errors without tokens", "migration dry-run",
                   "schema deploy checklist", "retry gateway refresh"):
-        ok(tiergit(repo, "recall", query, "-n", "3", "--agent", "picard"))
+        ok(tiergit_process(repo, "recall", query, "-n", "3", "--agent", "picard"))
     commit(repo, "picard: cold dated, recalls")
 
     # The nightly promotion on its branch: wiki writes, a PR body, a commit the hook accepts.
     git(repo, "switch", "-q", "-c", "tiergit/promote")
     body = tmp_path / "body.md"
-    out = ok(tiergit(repo, "promote", "--apply", "--pr-body", str(body))).stdout
+    out = ok(tiergit_process(repo, "promote", "--apply", "--pr-body", str(body))).stdout
     assert "PROMOTE" in out
     promoted = {p.name: p.read_text() for p in (repo / WIKI).glob("*.md")}
     assert set(promoted) >= {"auth.md", "deploy.md", "gateway.md"}
@@ -149,19 +152,19 @@ def test_squad_team_flow(squad_repo, tmp_path):
     merge = git(repo, "merge", "--no-ff", "--no-edit", "tiergit/promote")
     assert "tiergit: the merge changed" in merge.stdout + merge.stderr   # the post-merge hook reported
 
-    sync = ok(tiergit(repo, "review", "sync", "--json"))
+    sync = ok(tiergit_process(repo, "review", "sync", "--json"))
     assert "rejected" in sync.stdout
     events = [json.loads(line) for line in (repo / REVIEWS).read_text().splitlines()]
     assert {e["action"] for e in events if e["id"] == rejected_id} == {"proposed", "rejected"}
     assert any(e["action"] == "accepted" and "migration dry-run" in e["text"] for e in events)
     commit(repo, "tiergit: review sync")
-    status = ok(tiergit(repo, "status")).stdout
+    status = ok(tiergit_process(repo, "status")).stdout
     assert f"last on {today.isoformat()}" in status
     for path in (HOT, COLD, f"{WIKI}/auth.md", f"{WIKI}/deploy.md"):
         assert path in status
-    assert "all within budget" in ok(tiergit(repo, "check")).stdout
+    assert "all within budget" in ok(tiergit_process(repo, "check")).stdout
     # The rejected item is never proposed again.
-    again = json.loads(ok(tiergit(repo, "promote", "--json")).stdout)
+    again = json.loads(ok(tiergit_process(repo, "promote", "--json")).stdout)
     verdicts = {c["id"]: c for c in again["candidates"]}
     assert verdicts[rejected_id]["verdict"] == "reject" and "rejected" in verdicts[rejected_id]["reason"]
 
@@ -188,7 +191,7 @@ def test_squad_team_flow(squad_repo, tmp_path):
     assert "<<<<<<<" not in git(repo, "show", "HEAD:" + f"{WIKI}/auth.md").stdout
 
     # Retention: the expired entries go to the archive; nothing is lost.
-    out = ok(tiergit(repo, "archive", "--apply")).stdout
+    out = ok(tiergit_process(repo, "archive", "--apply")).stdout
     assert "expired entries archived" in out
     cold = (repo / COLD).read_text()
     assert "Pin MSAL" not in cold and "Gateway refresh retries" not in cold
@@ -197,15 +200,15 @@ def test_squad_team_flow(squad_repo, tmp_path):
         assert text in archived
     commit(repo, "tiergit: archive")
     assert git(repo, "status", "--porcelain").stdout == ""
-    hits = json.loads(ok(tiergit(repo, "recall", "MSAL broker cache", "--json", "--no-log")).stdout)["hits"]
+    hits = json.loads(ok(tiergit_process(repo, "recall", "MSAL broker cache", "--json", "--no-log")).stdout)["hits"]
     assert hits and hits[0]["path"].startswith(".squad/memory/archive/")
 
     # History and report read the resulting repository and show every tier.
-    history = ok(tiergit(repo, "history")).stdout
+    history = ok(tiergit_process(repo, "history")).stdout
     for word in ("hot bytes", "cold bytes", "wiki bytes", HOT, COLD, f"{WIKI}/auth.md", "tiergit: archive"):
         assert word in history
     report = tmp_path / "report.html"
-    ok(tiergit(repo, "report", "--html", str(report)))
+    ok(tiergit_process(repo, "report", "--html", str(report)))
     html = report.read_text()
     for path in (HOT, COLD, f"{WIKI}/auth.md", f"{WIKI}/deploy.md", f"{WIKI}/gateway.md"):
         assert path in html

@@ -18,6 +18,7 @@ import pytest
 from conftest import commit, git, ok, tiergit, write
 
 pytestmark = [
+    pytest.mark.e2e,
     pytest.mark.frameworks,
     pytest.mark.skipif(os.environ.get("TIERGIT_FRAMEWORKS") != "1",
                        reason="slow: installs Squad and OpenClaw from npm; run with TIERGIT_FRAMEWORKS=1"),

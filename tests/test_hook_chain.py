@@ -19,6 +19,8 @@ from conftest import git, tiergit, write
 
 from tiergit.features import install as install_mod
 
+pytestmark = pytest.mark.e2e
+
 HOT = ".squad/memory/hot/picard.md"
 PC_CONFIG = """repos:
   - repo: local

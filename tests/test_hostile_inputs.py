@@ -21,6 +21,8 @@ from typing import Callable
 import pytest
 from conftest import git
 
+pytestmark = pytest.mark.e2e
+
 HOT, COLD = ".squad/memory/hot/picard.md", ".squad/memory/cold/picard.md"
 ENTRY = "# Cold\n\n### 2026-05-01: cache\n\n- [fact] tokens expire after ten minutes\n"
 LIMIT_S = 5.0

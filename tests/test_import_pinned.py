@@ -64,6 +64,7 @@ def test_pinned_sections_stay_in_cold_when_cold_cannot_fit(squad_repo):
     assert "pinned" in note and "tiers.cold.budget." in note
 
 
+@pytest.mark.e2e  # the hook fires under a real git commit
 def test_following_the_over_budget_hint_lets_the_commit_through(squad_repo):
     write(squad_repo / ".squad/agents/worf/history.md", _history())
     proc = tiergit(squad_repo, "import", "squad", "--apply")

@@ -5,7 +5,10 @@ import os
 import stat
 from pathlib import Path
 
+import pytest
 from conftest import git, tiergit, write
+
+pytestmark = pytest.mark.e2e
 
 HOT = ".squad/memory/hot/picard.md"
 BIG = "# Hot\n\n## Current task\n\n" + "- a line of notes that keeps growing\n" * 170

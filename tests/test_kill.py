@@ -8,6 +8,8 @@ import random
 import killharness as kh
 import pytest
 
+pytestmark = pytest.mark.e2e
+
 KILLS = 3
 
 

@@ -11,6 +11,8 @@ from conftest import tiergit, write
 pytest.importorskip("mcp", reason="the mcp extra: pip install 'tiergit[mcp]'")
 from mcp import Client, StdioServerParameters  # noqa: E402
 
+pytestmark = pytest.mark.e2e
+
 COLD = """# picard
 
 ### Fix token cache expiry (2026-05-01)

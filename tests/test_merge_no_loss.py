@@ -87,6 +87,7 @@ def _git(repo: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True)
 
 
+@pytest.mark.e2e
 def test_real_git_merges_agree(tmp_path):
     """The same property through git: the driver as registered, a real merge, its exit code."""
     seeds = models_of(HAND_SEEDS)

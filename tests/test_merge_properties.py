@@ -15,6 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from conftest import CORPUS, HAVE_CORPUS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -130,6 +131,7 @@ def _git(repo: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True)
 
 
+@pytest.mark.e2e
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(path=st.sampled_from(FILES), ops_a=OPS, ops_b=OPS)
 def test_merge_through_real_git(path, ops_a, ops_b):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from datetime import date, timedelta
 
+import pytest
 from conftest import commit, git, ok, tiergit, write
 
 TODAY = date(2026, 11, 30)
@@ -153,6 +154,7 @@ def test_init_and_check_keep_ignored_store_paths_tracked(repo):
     assert "recalls.jsonl:1: GIT001" not in bad.stdout   # one finding per ignored folder
 
 
+@pytest.mark.e2e  # the hook fires under a real git commit
 def test_the_hook_refuses_a_symlink_anywhere_in_the_store(squad_repo):
     logs = squad_repo / ".squad/memory/logs"
     logs.mkdir(parents=True, exist_ok=True)
@@ -181,6 +183,7 @@ def test_aged_durable_items_become_wiki_candidates_not_just_archive(squad_repo):
     assert "Tokens are refreshed by the gateway." in listed
 
 
+@pytest.mark.e2e
 def test_the_hook_path_never_loads_the_lock_library(squad_repo):
     """filelock is imported only on write paths: the pre-commit hook stays lean."""
     import subprocess

@@ -12,6 +12,8 @@ from conftest import git
 
 from tiergit.core.prbody import MARKER
 
+pytestmark = pytest.mark.e2e
+
 TIMEOUT = 30   # a FIFO opened for writing would block forever: the run must end well before
 
 

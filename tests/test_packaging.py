@@ -8,9 +8,12 @@ import re
 import sys
 from importlib import metadata
 
+import pytest
 from conftest import PROJECT
 
 import tiergit
+
+pytestmark = pytest.mark.e2e
 
 try:
     import tomllib

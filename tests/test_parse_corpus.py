@@ -10,6 +10,9 @@ entries at `##` (`## 2026-04-21 - …`), so its dated `###` under `## Core Conte
 """
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 import pytest
 from conftest import CORPUS, HAVE_CORPUS
 
@@ -216,10 +219,16 @@ def _label_of(item) -> str | None:
     return None
 
 
+@functools.cache
+def _squad_items(path: Path) -> tuple:
+    """A squad file's items, parsed once for the three label tests below (parse is pure)."""
+    return tuple(parse.parse(path.read_text(encoding="utf-8", errors="surrogateescape"), str(path)).items)
+
+
 def _labelled_items(projects=TABLED):
     """(path, item, label) of every item that starts with one of REAL_LABELS."""
     for path in _squad_files(projects):
-        for item in parse.parse(path.read_text(encoding="utf-8", errors="surrogateescape"), str(path)).items:
+        for item in _squad_items(path):
             label = _label_of(item)
             if label in REAL_LABELS:
                 yield path, item, label
@@ -248,7 +257,7 @@ def test_each_project_has_more_durable_items_than_the_narrow_vocabulary_gave():
     durable = {}
     for path in _squad_files():
         project = path.relative_to(CORPUS).parts[0]
-        items = parse.parse(path.read_text(encoding="utf-8"), str(path)).items
+        items = _squad_items(path)
         durable[project] = durable.get(project, 0) + sum(i.durable for i in items)
     # The label vocabulary alone found 56 and 89; plain-language judgement (tiergit/core/judge.py) adds to them.
     assert durable["bradygaster_squad"] >= 56 and durable["martinopedal_azure-analyzer"] >= 89

@@ -7,7 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import commit, git, write
+
+pytestmark = pytest.mark.e2e
 
 HEAVY = ("yaml", "tiktoken", "markdown_it", "click", "tiergit.shell.config", "tiergit.features.checks")
 PROBE = ("import sys; from tiergit.features import hookrun; rc = hookrun.run('pre-commit'); "

@@ -2,7 +2,10 @@
 blocks and never writes a tracked file."""
 from __future__ import annotations
 
+import pytest
 from conftest import git, tiergit, write
+
+pytestmark = pytest.mark.e2e
 
 HOT = ".squad/memory/hot/picard.md"
 COLD = ".squad/memory/cold/riker.md"

@@ -13,9 +13,12 @@ import re
 import subprocess
 import sys
 
+import pytest
 import yaml
 from conftest import PROJECT, git, tiergit, write
 from offline_build import lend, source_checkout
+
+pytestmark = pytest.mark.e2e
 
 HOT = ".squad/memory/hot/picard.md"
 BIG = "# Hot\n\n## Current task\n\n" + "- a line of notes that keeps growing\n" * 170

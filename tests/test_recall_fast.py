@@ -112,6 +112,7 @@ def test_no_index_or_disabled_hands_over(squad_repo: Path, warm: Path, capsys, m
     assert _fast(warm, ["token"], capsys)[0] is None
 
 
+@pytest.mark.e2e
 def test_the_fast_path_imports_no_cli_framework_yaml_or_parser(warm: Path) -> None:
     code = ("import sys, io, contextlib\nfrom tiergit.features import recall_fast\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"

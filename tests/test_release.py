@@ -22,7 +22,7 @@ import yaml
 from conftest import git
 from offline_build import lend, source_checkout
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 BIN = Path(sys.executable).parent
 OFFLINE = {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": "", "PIP_EXTRA_INDEX_URL": "", "PIP_CONSTRAINT": "",

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from conftest import git, tiergit, write
 
+pytestmark = pytest.mark.e2e
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",

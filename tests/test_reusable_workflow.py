@@ -8,9 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from conftest import PROJECT
 from test_action import seed_candidates
+
+pytestmark = pytest.mark.e2e
 
 REUSABLE = yaml.safe_load((PROJECT / "tiergit/templates/org/tiergit-reusable.yml").read_text())
 STEP = next(s for s in REUSABLE["jobs"]["change"]["steps"] if s.get("id") == "run")

@@ -8,7 +8,10 @@ import sys
 import tarfile
 from pathlib import Path
 
+import pytest
 from conftest import PROJECT, git
+
+pytestmark = pytest.mark.e2e
 
 
 def test_sdist_tests_collect_from_the_unpacked_archive(tmp_path: Path) -> None:

@@ -181,6 +181,7 @@ def test_gate_rejects_prose_about_passwords_and_tokens():
     assert secrets._gated_lines(prose) == []
 
 
+@pytest.mark.e2e  # the hook fires under a real git commit
 def test_commit_of_a_password_in_cold_is_refused_naming_line_and_kind(squad_repo):
     cold = squad_repo / ".squad/memory/cold/picard.md"
     write(cold, '# Cold\n\n### Database move (2026-05-01)\n\n- db_password: "S3cr3t!Passw0rd-2026"\n')
@@ -195,6 +196,7 @@ def test_commit_of_a_password_in_cold_is_refused_naming_line_and_kind(squad_repo
     assert accepted.returncode == 0, accepted.stderr
 
 
+@pytest.mark.e2e  # the hook fires under a real git commit
 def test_commit_with_the_allow_mark_is_accepted(squad_repo):
     cold = squad_repo / ".squad/memory/cold/picard.md"
     write(cold, "# Cold\n\n### Docs (2026-05-01)\n\n- the sample uses password=hunter2hunter2 <!-- tiergit: allow-secret -->\n")

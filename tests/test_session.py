@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from conftest import git, tiergit, write
 from session_helpers import squad_store  # noqa: F401
 
@@ -217,6 +218,7 @@ def test_crash_between_cold_write_and_hot_reset_does_not_duplicate(squad_store: 
     assert "Crashy" not in (squad_store / HOT).read_text()
 
 
+@pytest.mark.e2e
 def test_two_concurrent_session_ends_serialize_and_write_two_entries(squad_store: Path, tmp_path: Path) -> None:
     import subprocess
     import sys

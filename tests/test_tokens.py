@@ -142,6 +142,7 @@ def test_blob_id_is_gits(repo):
     assert tokens.blob_id(data) == git(repo, "hash-object", "f.md").stdout.strip()
 
 
+@pytest.mark.e2e  # the hook fires under a real git commit
 def test_hook_fills_the_cache_with_staged_blob_ids(squad_repo):
     rel = ".squad/memory/cold/picard.md"
     write(squad_repo / rel, "# Cold\n\n" + "- **Pattern:** retry the poller with backoff and jitter\n" * 60)

@@ -2,11 +2,13 @@
 a team that sets a max gets it enforced, through the real pre-commit hook."""
 from __future__ import annotations
 
+import pytest
 from conftest import commit, git, write
 
 TOPIC = "# Auth\n\n" + "".join(f"- [rule] rule number {i} about the auth gateway and its tokens\n" for i in range(400))
 
 
+@pytest.mark.e2e  # the hook fires under a real git commit
 def test_a_large_wiki_topic_warns_and_commits(squad_repo):
     write(squad_repo / ".squad/memory/wiki/auth.md", TOPIC)      # about 23 KB, 6,000 tokens
     run = commit(squad_repo, "a large wiki topic")

@@ -14,6 +14,8 @@ import pytest
 import yaml
 from conftest import PROJECT
 
+pytestmark = pytest.mark.e2e
+
 TEMPLATES = PROJECT / "tiergit/templates/workflows"
 REUSABLE = PROJECT / "tiergit/templates/org/tiergit-reusable.yml"
 WORKFLOWS = sorted(TEMPLATES.glob("*.yml")) + [REUSABLE] + sorted((PROJECT / ".github/workflows").glob("*.yml"))
