@@ -13,6 +13,15 @@ from pathlib import Path
 import pytest
 
 PROJECT = Path(__file__).resolve().parent.parent
+TESTS = PROJECT / "tests"
+# The tests mirror the package: tests/core (pure modules, in-process), tests/features (commands on
+# temporary repos, in-process), tests/e2e (real processes: hooks under git commit, the merge
+# driver under git merge, MCP, workflows, builds, the real frameworks). A few test modules share
+# helpers across those folders (test_action's seed_candidates, test_cli_contract's workspace):
+# every folder is importable from any test, whatever order pytest collects them in.
+for _layer in ("core", "features", "e2e"):
+    if str(TESTS / _layer) not in sys.path:
+        sys.path.insert(0, str(TESTS / _layer))
 CORPUS = Path(os.environ.get("TIERGIT_CORPUS", PROJECT.parent / "shared" / "corpus"))
 # The real-memory corpus lives beside the project on the maintainers' machines and CI only.
 HAVE_CORPUS = CORPUS.is_dir() and any(CORPUS.glob("*/"))
@@ -229,3 +238,29 @@ def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path
+
+
+# -- time per layer: what CI prints for "everything but tests/e2e" -------------------------------
+_LAYER_SECONDS: dict[str, list[float]] = {}
+
+
+def _layer_of(item_path: str, keywords) -> str:
+    if "/tests/e2e/" in item_path or "e2e" in keywords:
+        return "e2e"
+    return "in-process"
+
+
+def pytest_runtest_logreport(report) -> None:
+    # setup + call + teardown of every test, by layer (a serial run: their sum is its wall time)
+    layer = _layer_of(str(report.fspath).replace("\\", "/"), report.keywords)
+    _LAYER_SECONDS.setdefault(layer, [0, 0.0])
+    _LAYER_SECONDS[layer][1] += report.duration
+    if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
+        _LAYER_SECONDS[layer][0] += 1
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if not _LAYER_SECONDS:
+        return
+    parts = [f"{name}: {n} test(s) in {secs:.0f} s" for name, (n, secs) in sorted(_LAYER_SECONDS.items())]
+    terminalreporter.write_line("tiergit: time by layer (tests/e2e and e2e-marked vs the rest): " + "; ".join(parts))

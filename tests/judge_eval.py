@@ -1,7 +1,7 @@
 """Scoring the text judgement on the labelled sets (tests/labels/kinds_*.tsv, candidates_*.tsv),
 through the same code paths the commands use: `session end`'s compaction, `transcript compact`'s
 verbatim blocks, and the promotion gate on a candidate built the way `promote` builds it.
-Shared by tests/test_judge_labelled.py and benchmarks/bench_judge.py.
+Shared by tests/core/test_judge_labelled.py and benchmarks/bench_judge.py.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Kill harness: run a mutating tiergit command as a real process, SIGKILL it at a random
 moment, rerun it, and compare the tree with an uninterrupted run (used by
-tests/test_kill.py with a few kills per command, by benchmarks/bench_kill.py with 200+).
+tests/e2e/test_kill.py with a few kills per command, by benchmarks/bench_kill.py with 200+).
 
 Each scenario builds a committed repo once; every kill works on a fresh copy of it.
 """

@@ -2,7 +2,7 @@
 lines is replayed as one session's notes into a fresh store (session start, the file's text
 appended to hot, session end, in-process: the functions the CLI calls), and cold is read after.
 
-Shared by tests/test_replay_labelled.py and benchmarks/bench_judge.py --replay. Cost: one
+Shared by tests/features/test_replay_labelled.py and benchmarks/bench_judge.py --replay. Cost: one
 throwaway git store and one session per labelled file (~50 files, a few seconds).
 """
 from __future__ import annotations

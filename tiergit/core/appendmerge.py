@@ -25,7 +25,7 @@ them with a blank line where two sections meet that did not meet in any version.
 - inside the last section: no added line that could open a dated item (new dated items are
   sorted), no line of one side's that occurs in the other's (a shared item key), no block id.
 
-`tests/test_merge_fast.py` checks the headings against markdown-it and the answers against the
+`tests/features/test_merge_fast.py` checks the headings against markdown-it and the answers against the
 full merge on real corpus histories (real `git merge`s).
 tiergit.shell.mergefast reads and writes the files around it; `tiergit.mergeentry` is what
 `tiergit install` registers, and `driverrun` (the full driver) asks here first too.

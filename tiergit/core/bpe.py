@@ -5,7 +5,7 @@ pre-commit hook. A hook counts a few small files, so it counts them here instead
 the same pre-tokenizer pattern (with the same `regex` module tiktoken's reference
 implementation uses), a piece that is itself a token counts 1, and any other piece
 is merged pair by pair, lowest rank first, exactly as tiktoken's byte_pair_merge.
-tests/test_tokens.py checks that every count equals tiktoken's.
+tests/features/test_tokens.py checks that every count equals tiktoken's.
 
 Cost: O(n log n) in the length of a piece. The obvious loop (rescan every pair after
 each merge) is quadratic, and a pre-tokenizer piece can be as long as the input: a

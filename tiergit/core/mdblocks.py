@@ -42,7 +42,7 @@ def blocks_of(tokens) -> list[tuple[str, int, int]]:
 
 
 # Read each body's blocks from its one markdown-it parse instead of parsing every section
-# again (half the parse time). Off only to prove the two equal (tests/test_parse_fastblocks.py).
+# again (half the parse time). Off only to prove the two equal (tests/core/test_parse_fastblocks.py).
 FAST_BLOCKS = True
 
 

@@ -1,6 +1,6 @@
 """Headings, their dates and session markers read the way markdown-it and the parser read them,
 without `re` or markdown-it: the fast merge path's view of a memory file (tiergit.core.appendmerge).
-`tests/test_merge_fast.py` checks `headings` against markdown-it on every corpus file, and
+`tests/features/test_merge_fast.py` checks `headings` against markdown-it on every corpus file, and
 `heading_date` / `own_name` against the parser's dates and session markers."""
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 
 def body_hash(body: str) -> str:
-    """Must equal hotfile.body_hash (tests/test_merge_hostile.py checks it)."""
+    """Must equal hotfile.body_hash (tests/features/test_merge_hostile.py checks it)."""
     return hashlib.sha1(body.encode("utf-8")).hexdigest()[:12]
 
 

@@ -21,7 +21,7 @@ from conftest import corpus_files
 from tiergit.core.merge import merge_texts
 from tiergit.features import install
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 HAND_SEEDS = sorted((FIXTURES / "merge").glob("*.md")) + sorted((FIXTURES / "squad").rglob("*.md"))
 MAX_SEED_BYTES = 40_000   # larger corpus files add time, not new shapes
 

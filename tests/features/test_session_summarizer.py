@@ -15,7 +15,7 @@ from tiergit.core import hotfile, parse
 from tiergit.features import session
 from tiergit.shell import config
 
-FIXTURES = Path(__file__).parent / "fixtures" / "summarizers"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "summarizers"
 HOT = ".squad/memory/hot/picard.md"
 COLD = ".squad/memory/cold/picard.md"
 NOTES = """

@@ -14,7 +14,7 @@ from tiergit.core import hotfile, parse
 from tiergit.features import budget, session
 from tiergit.shell import config, tokens
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
 import replay  # noqa: E402
 
 MUST_KEEP = ("decision", "correction", "error", "rule")

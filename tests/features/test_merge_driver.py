@@ -11,7 +11,7 @@ from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 
 from tiergit.core import parse
 
-CAPCOM = Path(__file__).parent / "fixtures/squad/sdk-history.md"  # hand-written, shaped like a real history
+CAPCOM = Path(__file__).parents[1] / "fixtures/squad/sdk-history.md"  # hand-written, shaped like a real history
 COLD = ".squad/memory/cold/picard.md"
 NO_HOOKS = {"TIERGIT": "0"}   # these tests are about merging, not about the pre-commit checks
 

@@ -37,7 +37,7 @@ def run_json(repo: Path, *args: str) -> dict:
 
 def build(repo: Path) -> list[str]:
     """legacy -> hot -> cold+hot -> unrelated -> merge adding wiki -> hot deleted."""
-    first = (Path(__file__).parent / "fixtures/squad/.squad/agents/vox/history.md").read_text()
+    first = (Path(__file__).parents[1] / "fixtures/squad/.squad/agents/vox/history.md").read_text()
     second = first + "\n### Tab completion (2026-03-28)\n\n**Fix:** complete agent names from team.md.\n"
     shas = [commit(repo, "legacy history", {LEGACY: first})]
     shas.append(commit(repo, "session start", {HOT: "# picard\n\n## Current task\n- a\n"}))

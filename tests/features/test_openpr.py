@@ -20,7 +20,7 @@ from tiergit.shell.store import Store
 
 OLD = (date.today() - timedelta(days=40)).isoformat()
 
-FAKE_GH = Path(__file__).parent / "fixtures" / "gh"   # records its argv, answers like gh
+FAKE_GH = Path(__file__).parents[1] / "fixtures" / "gh"   # records its argv, answers like gh
 
 
 def with_remote(repo: Path, tmp: Path) -> Path:

@@ -25,7 +25,7 @@ from tiergit.core.merge import merge_texts
 from tiergit.features import install
 
 # Hand-written seeds run everywhere; with the corpus, real files join them.
-SEEDS = sorted((Path(__file__).parent / "fixtures" / "squad").rglob("*.md"))
+SEEDS = sorted((Path(__file__).parents[1] / "fixtures" / "squad").rglob("*.md"))
 FILES = SEEDS + [CORPUS / p for p in (
     "bradygaster_squad/.squad/agents/network/history.md",     # three ### entries, small
     "bradygaster_squad/.squad/agents/capcom/history.md",      # entries between pinned sections

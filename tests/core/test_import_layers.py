@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "tiergit"
+PACKAGE = Path(__file__).resolve().parents[2] / "tiergit"
 ENTRY = {"tiergit.cli", "tiergit.__main__", "tiergit.outfile", "tiergit.mergeentry"}
 BASE = {"tiergit", "tiergit.errors"}
 # What each layer may import (besides itself and BASE).

@@ -12,7 +12,7 @@ import ast
 import re
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "tiergit"
+PACKAGE = Path(__file__).resolve().parents[2] / "tiergit"
 MODULE_LINES = 300
 FUNCTION_LINES = 50
 LONG_MODULES: dict[str, str] = {

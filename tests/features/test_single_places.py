@@ -15,7 +15,7 @@ from tiergit.features import checks
 from tiergit.shell import clock, resources, statedir
 from tiergit.shell.store import Store
 
-PACKAGE = Path(__file__).resolve().parent.parent / "tiergit"
+PACKAGE = Path(__file__).resolve().parents[2] / "tiergit"
 
 
 # -- clock ---------------------------------------------------------------------------------
