@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from conftest import corpus_files
+from conftest import corpus_files, corpus_map
 
 from tiergit.core import mdblocks, parse, rawtext
 
@@ -50,20 +50,23 @@ def test_setext_and_nested_headings_take_the_section_path() -> None:
     assert mdblocks.shared_blocks(md.parse("# a\n\n- x\n")) == [(2, "item", 3)]
 
 
+def _same_items(path) -> bool | None:
+    """None: not memory (bad frontmatter, binary...); else whether both block paths agree."""
+    try:
+        text = rawtext.decode(path.read_bytes(), str(path), 2_000_000)
+        slow, fast = _both(text)
+    except parse.InputError:
+        return None
+    return fast == slow
+
+
 @pytest.mark.corpus
 def test_every_corpus_markdown_file_gives_the_same_items() -> None:
     files = corpus_files("**/*.md")
     assert files
-    compared = 0
-    for path in files:
-        try:
-            text = rawtext.decode(path.read_bytes(), str(path), 2_000_000)
-            slow, fast = _both(text)
-        except parse.InputError:
-            continue   # bad frontmatter, binary...: not memory either way
-        assert fast == slow, path
-        compared += 1
-    assert compared > 100
+    results = corpus_map(_same_items, files)
+    assert [str(p) for p, same in zip(files, results) if same is False] == []
+    assert sum(same is True for same in results) > 100
 
 
 def test_a_bare_carriage_return_gives_the_same_items() -> None:

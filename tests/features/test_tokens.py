@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, git, tiergit, write
+from conftest import CORPUS, corpus_map, git, tiergit, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,14 +41,16 @@ def test_exact_count_offline_matches_cl100k():
 
 
 @pytest.mark.corpus
+def _counts_agree(path: Path) -> bool:
+    text = path.read_text(encoding="utf-8")
+    return tokens._rank_counter("cl100k_base").count(text) == len(tokens.encoding("cl100k_base").encode_ordinary(text))
+
+
 def test_pure_python_counts_equal_tiktoken_on_the_corpus():
-    enc = tokens.encoding("cl100k_base")
-    counter = tokens._rank_counter("cl100k_base")
+    tokens.encoding("cl100k_base"), tokens._rank_counter("cl100k_base")   # loaded once, before the workers fork
     files = sorted(CORPUS.rglob("*.md"))
     assert len(files) > 100
-    for path in files:
-        text = path.read_text(encoding="utf-8")
-        assert counter.count(text) == len(enc.encode_ordinary(text)), path
+    assert [str(p) for p, same in zip(files, corpus_map(_counts_agree, files)) if not same] == []
 
 
 @settings(max_examples=300, deadline=None)
