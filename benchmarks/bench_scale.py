@@ -63,8 +63,10 @@ def timed(cmd: list[str], cwd: Path, env: dict | None = None, stdin=None) -> tup
             raise SystemExit(f"bench_scale: {' '.join(cmd)} failed ({proc.returncode}):\n"
                              f"{err.read().decode(errors='replace')[-800:]}")
     # wait4's usage covers the child and the children it waited for (git, index workers);
-    # ru_maxrss is the largest of them, in KB on Linux
-    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
+    # ru_maxrss is the largest of them, in KB on Linux. A child's figure starts at this
+    # process's own size (it is kept across fork and exec), so one at or under it reads 0.
+    rss = usage.ru_maxrss if usage.ru_maxrss > resource.getrusage(resource.RUSAGE_SELF).ru_maxrss else 0
+    return usage.ru_utime + usage.ru_stime, wall, rss / 1024
 
 
 def median_of(runs: int, cmd: list[str], cwd: Path, **kw) -> tuple[float, float, float]:
@@ -87,7 +89,8 @@ def measure(repo: Path, runs: int, only: set[str], single_worker: bool = False) 
     """command -> (cpu, wall, floor cpu, peak RSS MB)."""
     files = store_files(repo)
     out: dict[str, tuple] = {}
-    cat = median_of(runs, ["sh", "-c", 'cat "$@" > /dev/null', "cat", *files], repo)[0]
+    # find batches the names (50k paths overflow one argument list)
+    cat = median_of(runs, ["sh", "-c", "find .squad/memory -name '*.md' -exec cat {} + > /dev/null"], repo)[0]
     grep = median_of(runs, ["grep", "-ril", "token cache", ".squad/memory"], repo)[0]
     floor_py = median_of(runs, [PY, "-c", "pass"], repo)[0]
     out["python -c pass"] = (floor_py, 0.0, floor_py, 0.0)
@@ -147,7 +150,8 @@ def main() -> None:
     ap.add_argument("--only", nargs="+", choices=GROUPS, help="only these groups of rows (a shorter run)")
     ap.add_argument("--single-worker", action="store_true",
                     help="also build the recall index in one process first (TIERGIT_INDEX_WORKERS=1)")
-    ap.add_argument("--keep", type=Path, help="build the stores in this folder and keep them")
+    ap.add_argument("--keep", type=Path, help="build the stores in this folder and keep them (a store "
+                    "already there is measured as it is: only one whose run stopped early is cold)")
     args = ap.parse_args()
     only = {"recall"} if args.recall_only else set(args.only or GROUPS)
     results: dict[int, dict] = {}
@@ -156,15 +160,16 @@ def main() -> None:
         where.mkdir(parents=True, exist_ok=True)
         for n in args.sizes:
             repo = where / f"store{n}"
-            if repo.exists():
-                raise SystemExit(f"bench_scale: {repo} already exists; remove it or pick another --keep folder")
-            info = realstore.build(repo, n, args.depth)
-            print(f"store of {n} files, {info['commits']} commits, {info['bytes'] / 1e6:.1f} MB "
-                  f"(built in {info['seconds']:.0f} s)", flush=True)
+            if repo.exists():   # left by an earlier --keep run that stopped before measuring it
+                print(f"store of {n} files: reusing {repo} as it is", flush=True)
+            else:
+                info = realstore.build(repo, n, args.depth)
+                print(f"store of {n} files, {info['commits']} commits, {info['bytes'] / 1e6:.1f} MB "
+                      f"(built in {info['seconds']:.0f} s)", flush=True)
             results[n] = measure(repo, args.runs, only, args.single_worker)
             for name, (cpu, wall, floor, rss) in results[n].items():
                 print(f"  {name:<24} cpu {cpu:7.3f} s  wall {wall:7.3f} s   floor {floor:6.3f} s"
-                      f"   peak RSS {rss:6.1f} MB", flush=True)
+                      + (f"   peak RSS {rss:6.1f} MB" if rss else ""), flush=True)
     sizes = sorted(set(args.sizes))
     failed = []
     pairs = list(zip(sizes, sizes[1:])) + ([(sizes[0], sizes[-1])] if len(sizes) > 2 else [])
