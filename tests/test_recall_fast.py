@@ -152,7 +152,8 @@ def test_the_rowid_ranges_select_what_the_tier_filter_selects(warm: Path, tiers:
             got = recall.search(db, words, tiers, None, 50, skip=skip)
             assert [h.as_dict() for h in got] == [h.as_dict() for h in want], words
             assert all(h.tier in tiers for h in got)
-        assert found
+        # the fixture has no archived file: there the ranges must leave no hit at all, as the filter does
+        assert found or tiers == ["archive"]
         tiers_seen = {t for (t,) in db.execute("SELECT DISTINCT tier FROM files WHERE items > 0")}
         assert len(tiers_seen) >= 3
     finally:
