@@ -15,7 +15,6 @@ import json as json_mod
 import math
 import re
 import sqlite3
-import textwrap
 from dataclasses import asdict, dataclass, field
 
 from tiergit.core import query as query_mod
@@ -229,5 +228,10 @@ def render(query: str, agent: str | None, hits: list[Hit], files: int, full: boo
         # relevance (1.00 = best hit) falls with the rank; score is the share of the query the item holds
         out.append(f"{h.rank:>2}. {h.relevance:.2f}  {h.path}:{h.line}  {h.kind}  {h.date or '-'}  {h.id}")
         out.append(f"    {h.entry or '(no heading)'}  [matched: {', '.join(h.matched) or '-'}]")
-        out.append(textwrap.indent((h.raw or h.text).rstrip(), "    ") if full else f"    {h.snippet}")
+        if full:
+            import textwrap   # only --full prints whole items
+
+            out.append(textwrap.indent((h.raw or h.text).rstrip(), "    "))
+        else:
+            out.append(f"    {h.snippet}")
     return "\n".join(out) + "\n"
