@@ -117,7 +117,45 @@ def test_the_fast_path_imports_no_cli_framework_yaml_or_parser(warm: Path) -> No
     code = ("import sys, io, contextlib\nfrom tiergit.features import recall_fast\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             "    rc = recall_fast.main(['token', '--no-log'])\n"
-            "print(rc, sorted(m for m in ('click', 'yaml', 'markdown_it', 'tiergit.shell.config', 'tiergit.core.parse') "
+            "print(rc, sorted(m for m in ('click', 'yaml', 'markdown_it', 'tiergit.shell.config', 'tiergit.core.parse', "
+            "'tiergit.core.configschema', 'tiergit.features.recall_index', 'typing', '_hashlib') "
             "if m in sys.modules))\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=warm, capture_output=True, text=True)
     assert proc.stdout.strip() == "0 []", proc.stderr
+
+
+def test_the_copied_constants_equal_their_originals() -> None:
+    from tiergit.core.configschema import SLUG
+    from tiergit.features.recall_index import INDEX_NAME
+
+    assert recall_fast.SLUG.pattern == SLUG.pattern and recall_fast.INDEX_NAME == INDEX_NAME
+    assert recall_fast._sha1(b"tiergit") == __import__("hashlib").sha1(b"tiergit").hexdigest()
+
+
+@pytest.mark.parametrize("tiers", [["cold"], ["wiki"], ["hot"], ["cold", "wiki", "archive", "staging"],
+                                   ["hot", "cold", "wiki", "archive", "staging"], ["archive"]])
+def test_the_rowid_ranges_select_what_the_tier_filter_selects(warm: Path, tiers: list[str]) -> None:
+    """recall_fast drops `tier IN (...)` for rowid ranges of the other tiers' files: same hits."""
+    import sqlite3
+
+    from tiergit.features import recall
+
+    tiergit(warm, "recall", "token", "--tier", "archive", "--no-log", env=FULL)   # the history rows too
+    db = sqlite3.connect(warm / ".git" / "tiergit" / recall_fast.INDEX_NAME)
+    try:
+        skip = sorted((first, first + n) for tier, n, first in
+                      db.execute("SELECT tier, items, first_rowid FROM files") if n and tier not in tiers)
+        assert skip or len(tiers) == 5
+        found = 0
+        for words in ("token cache expiry", "deploy", "the", "msal auth", "decision"):
+            want = recall.search(db, words, tiers, None, 50)
+            found += len(want)
+            got = recall.search(db, words, tiers, None, 50, skip=skip)
+            assert [h.as_dict() for h in got] == [h.as_dict() for h in want], words
+            assert all(h.tier in tiers for h in got)
+        # the fixture has no archived file: there the ranges must leave no hit at all, as the filter does
+        assert found or tiers == ["archive"]
+        tiers_seen = {t for (t,) in db.execute("SELECT DISTINCT tier FROM files WHERE items > 0")}
+        assert len(tiers_seen) >= 3
+    finally:
+        db.close()

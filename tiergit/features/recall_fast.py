@@ -10,11 +10,11 @@ bad tier or agent name, an empty query) returns None and the full CLI runs, so o
 errors and re-indexing stay the full path's.
 
 Cost: one `git rev-parse`, one stat per folder and per indexed file, the FTS5 query; imports
-sqlite3 and the search modules, never click, PyYAML, markdown-it or the config.
+sqlite3 and the search modules, never click, PyYAML, markdown-it, the config, recall_index
+(its parser tables and progress bars), typing or OpenSSL's hashlib (sha1 from `_sha1`).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -22,10 +22,12 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from tiergit.core.configschema import SLUG  # stdlib only: no PyYAML on this path
 from tiergit.errors import TiergitError
-from tiergit.features import recall_index
 from tiergit.shell import git, listing, statedir
+
+# Both equal their originals (tests/test_recall_fast.py), which this path does not import:
+SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*\Z")   # tiergit.core.configschema.SLUG
+INDEX_NAME = "recall-v3.sqlite"                  # tiergit.features.recall_index.INDEX_NAME
 
 VALUE_OPTIONS = {"--agent": "agent", "--tier": "tiers", "-n": "limit"}
 FLAGS = {"--full": "full", "--no-log": "no_log", "--json": "as_json"}
@@ -79,7 +81,7 @@ def main(args: list[str], cwd: str | None = None) -> int | None:
         return None
     top, git_dir, head = lines
     repo = Path(cwd).resolve() if os.path.isfile(os.path.join(cwd, ".tiergit.yml")) else Path(top)
-    path = statedir.under(Path(git_dir)) / recall_index.INDEX_NAME
+    path = statedir.under(Path(git_dir)) / INDEX_NAME
     if not path.is_file():
         return None
     try:
@@ -101,13 +103,16 @@ def _answer(db: sqlite3.Connection, repo: Path, head: str, opts: dict) -> int | 
     if not cfg or cfg["repo"] != str(repo):
         return None
     chosen = opts["tiers"] or cfg["default"]
-    if any(t not in cfg["allowed"] for t in chosen) or not _fresh(db, repo, cfg, head, "archive" in chosen):
+    if any(t not in cfg["allowed"] for t in chosen):
+        return None
+    skip = _fresh(db, repo, cfg, head, chosen)
+    if skip is None:
         return None
     from tiergit.features import recall
 
     text = " ".join(opts["words"]).strip()
     try:
-        hits = recall.search(db, text, chosen, opts["agent"], opts["limit"])
+        hits = recall.search(db, text, chosen, opts["agent"], opts["limit"], skip=skip)
     except TiergitError:
         return None
     if not opts["no_log"] and hits:
@@ -121,28 +126,52 @@ def _answer(db: sqlite3.Connection, repo: Path, head: str, opts: dict) -> int | 
     return 0
 
 
-def _fresh(db: sqlite3.Connection, repo: Path, cfg: dict, head: str, archive: bool) -> bool:
-    """The config file, the folders and every indexed file are as the index saw them."""
+def _sha1(data: bytes) -> str:
+    try:
+        from _sha1 import sha1   # CPython's built-in sha1: hashlib's import loads OpenSSL (~2 ms)
+    except ImportError:   # pragma: no cover - a Python built without it
+        from hashlib import sha1
+    return sha1(data).hexdigest()
+
+
+def _fresh(db: sqlite3.Connection, repo: Path, cfg: dict, head: str,
+           chosen: list[str]) -> list[tuple[int, int]] | None:
+    """When the config file, the folders and every indexed file are as the index saw them: the
+    rowid ranges [first, end) of the indexed files whose tier is not chosen (recall.search's
+    `skip`); else None."""
     try:
         with open(cfg["config"], "rb") as fh:
             data = fh.read()
     except OSError:
-        return False
-    key = hashlib.sha1(data + cfg["store_dir"].encode()).hexdigest()
+        return None
+    key = _sha1(data + cfg["store_dir"].encode())
     row = db.execute("SELECT listing FROM summary WHERE id = 1").fetchone()
     walked = listing.Listing.from_json(row[0]) if row and row[0] else None
     if key != cfg["key"] or walked is None or walked.key != key or not listing.dirs_unchanged(repo, walked):
-        return False
-    if archive:
+        return None
+    if "archive" in chosen:
         got = db.execute("SELECT head FROM history_head WHERE id = 1").fetchone()
         if not got or got[0] != head:
-            return False
-    base, stat = f"{repo}/", os.stat   # the per-file loop is ~40 % of a warm query at 10k files
+            return None
+    # The per-file loop is most of a warm query at 10k files: one stat each, relative to an open
+    # descriptor of the repo (no walk of the repo's own path per file).
+    skip, wanted, stat = [], set(chosen), os.stat
     try:
-        for rel, mtime_ns, size in db.execute("SELECT path, mtime_ns, size FROM files WHERE mtime_ns >= 0"):
-            st = stat(base + rel)
-            if st.st_mtime_ns != mtime_ns or st.st_size != size:
-                return False
+        top = os.open(repo, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
-        return False
-    return True
+        return None
+    try:
+        for rel, mtime_ns, size, tier, items, first in db.execute(
+                "SELECT path, mtime_ns, size, tier, items, first_rowid FROM files"):
+            if mtime_ns >= 0:   # history rows (recall_history) have no file
+                st = stat(rel, dir_fd=top)
+                if st.st_mtime_ns != mtime_ns or st.st_size != size:
+                    return None
+            if items and tier not in wanted:
+                skip.append((first, first + items))
+    except OSError:
+        return None
+    finally:
+        os.close(top)
+    skip.sort()
+    return skip

@@ -9,7 +9,6 @@ in the same clock tick would not change the recorded mtime).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -46,6 +45,8 @@ class Listing:
 
 def config_key(store) -> str:
     """Changes when the config file (which decides the tier paths) changes."""
+    import hashlib
+
     try:
         data = store.config.path.read_bytes()
     except OSError:
