@@ -9,7 +9,6 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tiergit.core.configschema import check_slug
-from tiergit.core.dreams import MIN_CONFIDENCE
 from tiergit.errors import TiergitError
 
 PLACEHOLDERS = {"agent", "topic", "date"}
@@ -31,7 +30,7 @@ class GateSettings:
     min_recalls: int = 2
     min_age_days: int = 30
     duplicate_ratio: float = 85.0
-    min_confidence: float = MIN_CONFIDENCE   # a staged Dreaming candidate below it never passes
+    min_confidence: float = 0.60   # a staged Dreaming candidate below it never passes
     stale_days: int = 180                    # audit: a dated fact or context item older than this
 
     def as_dict(self) -> dict[str, Any]:

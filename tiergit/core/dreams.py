@@ -19,7 +19,6 @@ SOURCE_REF = re.compile(r"\[?\s*(?:memory/[\w./-]+\.md|[\w-]+\.md):\d+(?:-\d+)?(
 PREFIX = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?(?:Candidate|Reflections?|Theme|Possible Lasting Update)s?(?:\*\*)?\s*:\s*", re.I)
 SCORE_BRACKET = re.compile(r"[\[(]\s*(?:score|confidence|recalls?|rank|conf)\s*[=:]?\s*[\d.]+[^\])]*[\])]", re.I)
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-MIN_CONFIDENCE = 0.60      # gate.min_confidence: below it a staged Dreaming candidate is not promoted
 STATUSES = ("staged", "promoted", "rejected", "pending", "keep", "archived")
 
 

@@ -92,7 +92,7 @@ def _short(text: str, n: int = 50) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def raw_output(raw: str, min_confidence: float = dreams.MIN_CONFIDENCE) -> str | None:
+def raw_output(raw: str, min_confidence: float = GateSettings.min_confidence) -> str | None:
     """Dreaming metadata decides a Dreaming candidate (staged and confident may pass; promoted,
     rejected, reflections and zero confidence never); otherwise transcript lines are refused."""
     meta = dreams.read(raw)
