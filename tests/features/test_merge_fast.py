@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, HAVE_CORPUS, corpus_files
+from conftest import CORPUS, HAVE_CORPUS, corpus_files, corpus_map
 
 import tiergit
 from tiergit.core import appendmerge, mdheadings, merge, mergekeys, parse
@@ -262,15 +262,17 @@ SESSIONS = [  # what two sessions append (hand-written), in a few shapes
 def test_fast_path_equals_the_entry_merge_on_every_corpus_history_with_new_sessions():
     """Every Squad history and every third replayed version, with sessions appended on both sides."""
     paths = corpus_files("*/.squad/agents/*/history.md") + [p for v in _versions() for p in v[::3]]
-    settled = 0
-    for path in paths:
-        base = path.read_bytes().decode("utf-8", "replace")
-        if not base.endswith("\n"):
-            continue
-        for x, y in SESSIONS:
-            for o, t in ((base + x, base + y), (base + y, base + x)):
-                settled += bool(_fast_equals_full(base, o, t))
+    settled = sum(corpus_map(_sessions_settled, paths))   # each worker asserts fast == full
     assert paths and settled >= len(paths), (settled, len(paths))
+
+
+def _sessions_settled(path: Path) -> int:
+    """How many of SESSIONS' merges on this file the fast path settles (each equal to the full merge)."""
+    base = path.read_bytes().decode("utf-8", "replace")
+    if not base.endswith("\n"):
+        return 0
+    return sum(bool(_fast_equals_full(base, o, t)) for x, y in SESSIONS
+               for o, t in ((base + x, base + y), (base + y, base + x)))
 
 
 def _git(repo: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -280,6 +282,7 @@ def _git(repo: Path, *args: str, env: dict | None = None) -> subprocess.Complete
 
 
 @pytest.mark.corpus
+@pytest.mark.e2e
 def test_real_git_merges_are_byte_identical_with_and_without_the_fast_path(tmp_path):
     """Many files per merge, as git runs the driver: one merge with the fast path, one without."""
     cases = list(_append_cases())[::9][:40]
