@@ -26,8 +26,10 @@ def merge_driver(ctx: click.Context, base: Path, ours: Path, theirs: Path, path:
     side are all kept, in date order; only the same item changed differently on
     both sides gets conflict markers, inside its entry (exit 1). A file that
     does not parse is merged line by line like git's own merge, never dropped.
-    `tiergit install` registers this driver; `tiergit init` marks the store's
-    *.md files `merge=tiergit` in .gitattributes.
+    `tiergit install` registers it as an isolated `python -I -S` entry that
+    settles one-sided and append-only merges itself (the same bytes) and runs
+    this merge for the rest; `tiergit init` marks the store's *.md files
+    `merge=tiergit` in .gitattributes.
 
     \b
     Example (what git runs):
