@@ -40,12 +40,12 @@ def test_exact_count_offline_matches_cl100k():
     assert tokens.count_text("<|endoftext|>", "cl100k_base").exact
 
 
-@pytest.mark.corpus
 def _counts_agree(path: Path) -> bool:
     text = path.read_text(encoding="utf-8")
     return tokens._rank_counter("cl100k_base").count(text) == len(tokens.encoding("cl100k_base").encode_ordinary(text))
 
 
+@pytest.mark.corpus
 def test_pure_python_counts_equal_tiktoken_on_the_corpus():
     tokens.encoding("cl100k_base"), tokens._rank_counter("cl100k_base")   # loaded once, before the workers fork
     files = sorted(CORPUS.rglob("*.md"))
