@@ -266,14 +266,14 @@ def pytest_terminal_summary(terminalreporter) -> None:
     terminalreporter.write_line("tiergit: time by layer (tests/e2e and e2e-marked vs the rest): " + "; ".join(parts))
 
 
-def corpus_map(fn, items: list) -> list:
+def corpus_map(fn, items: list, min_items: int = 20) -> list:
     """`[fn(x) for x in items]` over forked worker processes, one per core (a whole-corpus sweep
     is CPU-bound: on CI's two cores it takes half the time). `fn` must be a module-level
     function; results come back in order. One process where fork is not available."""
     import multiprocessing
 
     workers = min(os.cpu_count() or 1, 8)
-    if workers < 2 or len(items) < 20 or "fork" not in multiprocessing.get_all_start_methods():
+    if workers < 2 or len(items) < min_items or "fork" not in multiprocessing.get_all_start_methods():
         return [fn(x) for x in items]
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         return pool.map(fn, items, chunksize=max(1, len(items) // (workers * 16)))

@@ -74,20 +74,26 @@ def _kinds_by_line(text: str) -> dict[int, str]:
     return out
 
 
-def outcomes(corpus: Path) -> list[Outcome]:
-    """Every labelled durable corpus line (je.KEEP kinds) and whether session end kept it."""
+def _replayed(text: str) -> tuple[str, dict]:
+    """Cold after replaying one file, and each line's kind in place."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return _replay_file(text, Path(tmp)), _kinds_by_line(text)
+
+
+def outcomes(corpus: Path, mapper=None) -> list[Outcome]:
+    """Every labelled durable corpus line (je.KEEP kinds) and whether session end kept it.
+    `mapper(fn, items)` may run the files' replays in parallel (the test passes conftest.corpus_map)."""
     by_file: dict[str, list[tuple[je.Line, int]]] = defaultdict(list)
     for kind, split, rel, n, sha in labelled.rows("kinds_corpus.tsv"):
         if kind in je.KEEP:
             text = labelled.corpus_line(corpus, rel, int(n), sha)
             by_file[rel].append((je.Line("corpus", split, kind, text, f"{rel}:{n}"), int(n)))
+    files = sorted(by_file.items())
+    # One corpus file holds stray NUL bytes, which the store refuses as binary; no labelled line has one.
+    texts = [(corpus / rel).read_text(encoding="utf-8", errors="replace").replace("\0", "") for rel, _ in files]
+    replayed = (mapper or (lambda fn, xs: [fn(x) for x in xs]))(_replayed, texts)
     out = []
-    for rel, lines in sorted(by_file.items()):
-        # One corpus file holds stray NUL bytes, which the store refuses as binary; no labelled line has one.
-        text = (corpus / rel).read_text(encoding="utf-8", errors="replace").replace("\0", "")
-        kinds = _kinds_by_line(text)
-        with tempfile.TemporaryDirectory() as tmp:
-            cold = _replay_file(text, Path(tmp))
+    for (rel, lines), (cold, kinds) in zip(files, replayed):
         folded = " ".join(cold.split())
         for line, n in lines:
             out.append(Outcome(line, " ".join(line.text.split()) in folded, kinds.get(n) in je.KEEP))

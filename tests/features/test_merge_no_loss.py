@@ -16,7 +16,7 @@ from pathlib import Path
 
 import merge_model as mm
 import pytest
-from conftest import corpus_files
+from conftest import corpus_files, corpus_map
 
 from tiergit.core.merge import merge_texts
 from tiergit.features import install
@@ -73,11 +73,20 @@ def test_hand_written_seeds_lose_and_duplicate_nothing():
     assert min(totals["renames"], totals["repeated"], totals["delete_vs_edit"]) >= 50, totals
 
 
+_CORPUS_SEEDS: list = []
+
+
+def _corpus_half(seed: int) -> dict:
+    return run_cases(_CORPUS_SEEDS, 500, seed=seed)
+
+
 @pytest.mark.corpus
 def test_corpus_seeds_lose_and_duplicate_nothing_over_1000_cases():
     seeds = models_of(corpus_files("*/.squad/agents/*/history.md") + corpus_files("*/.squad/decisions.md"))
     assert len(seeds) >= 20
-    totals = run_cases(seeds, 1000, seed=7)
+    _CORPUS_SEEDS[:] = seeds   # the forked workers see them
+    halves = corpus_map(_corpus_half, [7, 8], min_items=2)   # two random streams of 500, one per core
+    totals = {k: sum(h[k] for h in halves) for k in halves[0]}
     assert totals["cases"] == 1000
     assert totals["lost"] == totals["duplicated"] == totals["conflicts"] == 0
     assert min(totals["renames"], totals["repeated"], totals["delete_vs_edit"]) >= 100, totals

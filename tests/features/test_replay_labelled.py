@@ -6,7 +6,7 @@ docs/judge.md)."""
 from __future__ import annotations
 
 import pytest
-from conftest import CORPUS, HAVE_CORPUS
+from conftest import CORPUS, HAVE_CORPUS, corpus_map
 
 pytestmark = pytest.mark.corpus
 
@@ -20,7 +20,7 @@ def results():
     if not HAVE_CORPUS:
         pytest.skip("no corpus")
     import replay_labelled
-    return replay_labelled.outcomes(CORPUS)
+    return replay_labelled.outcomes(CORPUS, mapper=corpus_map)
 
 
 def test_every_line_the_judgement_keeps_is_in_cold_after_session_end(results):
