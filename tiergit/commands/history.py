@@ -5,11 +5,8 @@ import click
 
 from tiergit.cli import echo_json, open_store
 from tiergit.core.charts import sparkline
+from tiergit.core.status import tokens_text
 from tiergit.features import history as history_mod
-
-
-def _tok(value: int, exact: bool) -> str:
-    return str(value) if exact else f"~{value}"
 
 
 def render(model: dict) -> str:
@@ -29,7 +26,7 @@ def render(model: dict) -> str:
         tier_tokens = sum(p["tiers"][t]["tokens"] for t in tiers)
         exact = all(p["tiers"][t]["tokens_exact"] for t in tiers)
         cells = [str(p["tiers"][t]["bytes"]) for t in tiers]
-        cells += [_tok(tier_tokens, exact), str(p["legacy"]["bytes"])]
+        cells += [tokens_text(tier_tokens, exact), str(p["legacy"]["bytes"])]
         subject = p["subject"] if len(p["subject"]) <= 50 else p["subject"][:49] + "…"
         lines.append(f"{p['commit'][:8]} {p['date'][:10]} " + " ".join(f"{c:>{width}}" for c in cells)
                      + f"  {subject}")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from tiergit.core import parse
 from tiergit.core.cuts import remove_lines
+from tiergit.core.status import tokens_text
 
 PLACEHOLDERS = ("agent", "date", "situation", "task", "why", "success", "escalation", "hot", "cold", "wiki",
                 "knowledge")
@@ -120,7 +121,7 @@ def render_stats(st: dict) -> str:
     def row(name: str, s: dict | None, note: str = "") -> str:
         if s is None:
             return f"  {name:<22} {'-':>8} {'-':>8}  {note}"
-        tok = str(s["tokens"]) if s["tokens_exact"] else f"~{s['tokens']}"
+        tok = tokens_text(s["tokens"], s["tokens_exact"])
         return f"  {name:<22} {s['bytes']:>8} {tok:>8}  {note}"
 
     def verdict(pct: float | None) -> str:

@@ -10,6 +10,11 @@ from typing import Any
 OPTIONAL = ("budget", "entries", "pinned", "items", "error", "spark", "spark_bytes")
 
 
+def tokens_text(tokens: int, exact: bool) -> str:
+    """A token count as printed everywhere: exact, or `~N` for an estimate."""
+    return str(tokens) if exact else f"~{tokens}"
+
+
 @dataclass
 class FileStatus:
     path: str
@@ -30,8 +35,7 @@ class FileStatus:
 
     @property
     def tokens_text(self) -> str:
-        """Tokens as printed: exact, or `~N` for an estimate."""
-        return str(self.tokens) if self.tokens_exact else f"~{self.tokens}"
+        return tokens_text(self.tokens, self.tokens_exact)
 
     def as_dict(self) -> dict[str, Any]:
         out = {"path": self.path, "tier": self.tier, "bytes": self.bytes, "lines": self.lines,
@@ -66,7 +70,7 @@ class TotalStatus:
 
     @property
     def tokens_text(self) -> str:
-        return str(self.tokens) if self.tokens_exact else f"~{self.tokens}"
+        return tokens_text(self.tokens, self.tokens_exact)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

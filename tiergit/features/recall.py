@@ -23,7 +23,9 @@ from tiergit.errors import TiergitError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:   # recall_index (patterns, progress, typing) is imported where an index is built:
-    from tiergit.features.recall_index import RefreshStats   # recall_fast's search needs none of it
+    from tiergit.features.recall_index import (
+        RefreshStats,  # recall_fast's search needs none of it
+    )
 
 WORD_RE = re.compile(r"\w+", re.UNICODE)
 MAX_QUERY_TERMS = 64
@@ -229,7 +231,7 @@ def render(query: str, agent: str | None, hits: list[Hit], files: int, full: boo
         out.append(f"{h.rank:>2}. {h.relevance:.2f}  {h.path}:{h.line}  {h.kind}  {h.date or '-'}  {h.id}")
         out.append(f"    {h.entry or '(no heading)'}  [matched: {', '.join(h.matched) or '-'}]")
         if full:
-            import textwrap   # only --full prints whole items
+            import textwrap  # only --full prints whole items
 
             out.append(textwrap.indent((h.raw or h.text).rstrip(), "    "))
         else:

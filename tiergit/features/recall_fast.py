@@ -128,7 +128,9 @@ def _answer(db: sqlite3.Connection, repo: Path, head: str, opts: dict) -> int | 
 
 def _sha1(data: bytes) -> str:
     try:
-        from _sha1 import sha1   # CPython's built-in sha1: hashlib's import loads OpenSSL (~2 ms)
+        from _sha1 import (
+            sha1,  # CPython's built-in sha1: hashlib's import loads OpenSSL (~2 ms)
+        )
     except ImportError:   # pragma: no cover - a Python built without it
         from hashlib import sha1
     return sha1(data).hexdigest()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from tiergit.core import patterns
@@ -213,20 +214,12 @@ def _parse_all(store, changed: list[Change]) -> list[tuple[list[tuple], bool]]:
     except ValueError:
         return [rows_of(src, data, labels, limit) for src, data in jobs]
     chunk = max(1, len(jobs) // (workers * 8))
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(labels, limit)) as pool:
-        return pool.map(_rows_job, jobs, chunksize=chunk)
+    with ctx.Pool(workers) as pool:
+        return pool.map(partial(_rows_job, labels=labels, limit=limit), jobs, chunksize=chunk)
 
 
-_WORKER_SETTINGS: tuple = ({}, 0)
-
-
-def _init_worker(labels, limit: int) -> None:
-    global _WORKER_SETTINGS
-    _WORKER_SETTINGS = (labels, limit)
-
-
-def _rows_job(job: tuple[IndexSource, bytes]) -> tuple[list[tuple], bool]:
-    return rows_of(job[0], job[1], *_WORKER_SETTINGS)
+def _rows_job(job: tuple[IndexSource, bytes], labels, limit: int) -> tuple[list[tuple], bool]:
+    return rows_of(job[0], job[1], labels, limit)
 
 
 def _delete_items(db: sqlite3.Connection, old: tuple) -> int:

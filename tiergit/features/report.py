@@ -108,10 +108,6 @@ def _badge(health: str) -> str:
     return f'<span class="badge {_h(health)}">{_h(health)}</span>'
 
 
-def _tok(tokens: int, exact: bool) -> str:
-    return f"{tokens}" if exact else f"~{tokens}"
-
-
 def _budget_text(budget: dict) -> str:
     if not budget:
         return "no budget"
@@ -162,7 +158,7 @@ def _budget_section(m: dict) -> str:
         trs = "".join(
             f'<tr><td><code title="{_h(f.path)}">{_h(_short(status, f.path))}</code></td>'
             f'<td class="num">{f.bytes}</td>'
-            f'<td class="num">{_h(_tok(f.tokens, f.tokens_exact))}</td><td class="num opt">{f.lines}</td>'
+            f'<td class="num">{_h(f.tokens_text)}</td><td class="num opt">{f.lines}</td>'
             f'<td class="num">{"-" if f.percent is None else _h(f.percent) + "%"}</td>'
             f'<td>{_badge(f.health)}</td></tr>' for f in files) or '<tr><td colspan="6" class="note">no files</td></tr>'
         body.append(f'<h3 data-tier-table="{_h(t.tier)}">{_h(t.tier)}</h3><div class="table-wrap"><table>'
@@ -214,7 +210,7 @@ def _health_section(m: dict) -> str:
                     + (f' — {_h(f.error)}' if f.error else "") + "</li>" for f in bad)
     verdict = "every file is within its budget" if not bad else f"{len(bad)} file(s) need attention:"
     return (f'<section id="health"><h2>Health {_badge(total.health)}</h2><p>{total.files} memory file(s), '
-            f'{_h(charts.human(total.bytes))}, {_h(_tok(total.tokens, total.tokens_exact))} tokens: '
+            f'{_h(charts.human(total.bytes))}, {_h(total.tokens_text)} tokens: '
             f"{verdict}</p>" + (f"<ul>{items}</ul>" if items else "") + "</section>")
 
 

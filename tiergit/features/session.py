@@ -21,7 +21,7 @@ from tiergit.errors import TiergitError
 from tiergit.features import compact
 from tiergit.features.budget import judge, measure
 from tiergit.features.plan import Plan
-from tiergit.shell import resources, tokens
+from tiergit.shell import clock, resources, tokens
 from tiergit.shell.fsutil import store_lock
 from tiergit.shell.summarizer import run_summarizer
 
@@ -30,12 +30,6 @@ from tiergit.shell.summarizer import run_summarizer
 class SessionPlan:
     plan: Plan
     report: dict = field(default_factory=dict)
-
-
-def now_utc() -> datetime:
-    from tiergit.shell import clock
-
-    return clock.now()
 
 
 def new_session_id(taken: set[str] | frozenset[str] = frozenset()) -> str:
@@ -99,7 +93,7 @@ def render_hot(cfg: Config, agent: str, task: str | None, carried: list[str], se
     open_block = "\n".join(carried) if carried else hotfile.NO_OPEN_ITEMS
     if carried and "{open_items}" not in body:
         body = body.rstrip("\n") + "\n\n## Blockers\n{open_items}\n"
-    date = (started or now_utc()).date().isoformat()
+    date = (started or clock.now()).date().isoformat()
     for key, value in (("{agent}", agent), ("{task}", task or hotfile.NO_TASK), ("{date}", date),
                        ("{open_items}", open_block)):
         body = body.replace(key, value)
@@ -130,7 +124,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     """Compact the hot file (and any notes) into one new dated entry of the next tier; reset hot.
     Reads the hot and cold files; what they say is decided in core/hotfile.py."""
     paths = resolve(cfg, agent)
-    now = now or now_utc()
+    now = now or clock.now()
     settings = cfg.compact
     hot_text = _read(cfg, paths.hot)
     hotfile.check_hot(paths, hot_text, bool(notes), require_hot)
@@ -218,7 +212,7 @@ def plan_start(cfg: Config, agent: str | None, task: str | None = None, force: b
                now: datetime | None = None, session: str | None = None) -> SessionPlan:
     """Write the hot file from its template, carrying over the previous session's open items."""
     paths = resolve(cfg, agent)
-    now = now or now_utc()
+    now = now or clock.now()
     task = " ".join((task or "").split()) or None
     hot_text = _read(cfg, paths.hot)
     hot = hotfile.load_hot(cfg, paths.hot, hot_text) if hot_text and hot_text.strip() else None
