@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from tiergit.core import parse
 
-OPS = ("add", "add_same_heading", "append", "edit", "delete", "rename")
+OPS = ("add", "add_same_heading", "append", "edit", "delete", "rename", "move", "reorder")
 
 
 @dataclass
@@ -128,9 +128,16 @@ def apply_ops(model: Model, name: str, rng: random.Random, n_ops: int, avoid_ren
             b.added_headings.append(heading)
             next_uid += 1
             continue
+        if op == "reorder":   # the whole file newest-first instead of oldest-first, or back
+            b.order.reverse()
+            continue
         if not live:
             continue
         uid = rng.choice(live)
+        if op == "move":   # one entry (with the undated sections after it) to another place
+            b.order.remove(uid)
+            b.order.insert(rng.randint(0, len(b.order)), uid)
+            continue
         e, state = b.entries[uid], b.state.get(uid)
         if op == "delete":
             if uid in model.twins:

@@ -4,7 +4,8 @@ A file is cut into sections at the entry level (dated entries keyed by heading a
 date, pinned sections by heading); a section is cut into items (keyed by item id)
 and the text between them. Both levels merge by key (see mergeseq), so entries or
 items added on both sides are all kept; only the same item changed differently on
-both sides becomes a conflict, marked inside its entry. Frontmatter merges key by key.
+both sides becomes a conflict, marked inside its entry, unless both sides only inserted
+lines there (mergelines). Frontmatter merges key by key. Line endings and BOM: mergeskin.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tiergit.core import mergederived as derived
-from tiergit.core import mergekeys
+from tiergit.core import mergekeys, mergelines, mergeskin
 from tiergit.core import parse as parse_mod
 from tiergit.core.mergeseq import (
     Conflict,
@@ -168,7 +169,7 @@ def _blank_between_chunks(prev: Out, nxt: Out) -> bool:
 
 
 def _merge_section(base: Piece | None, ours: Piece, theirs: Piece, labels: tuple[str, str],
-                   notes: list[str], nl: str) -> list[Out]:
+                   notes: list[str]) -> list[Out]:
     if ours.text == theirs.text or (base is not None and theirs.text == base.text):
         return [ours]
     if base is not None and ours.text == base.text:
@@ -180,13 +181,12 @@ def _merge_section(base: Piece | None, ours: Piece, theirs: Piece, labels: tuple
     notes.extend(f"{ours.label}: {n}" for n in seq.notes)
     outs = sort_new_by_date(seq.outs, {p.key for p in base_chunks}, descending_dates(ours.children))
     text, conflicts = render(outs, adjacency(base_chunks, ours.children, theirs.children), labels,
-                             _blank_between_chunks, nl)
+                             _blank_between_chunks)
     tail = theirs.tail if base is not None and ours.tail == base.tail else ours.tail
+    lined = mergelines.insertions_only(base.text, ours.text, theirs.text) if conflicts and base is not None else None
+    if lined is not None:   # both wrote after the same block: both kept, as union would
+        return [Piece(ours.key, lined, "section", ours.date, ours.label)]
     return [Piece(ours.key, text + tail, "section", ours.date, ours.label, [], conflicts)]
-
-
-def _content(piece: Piece) -> str:
-    return piece.text.rstrip("\n \t")
 
 
 def _merge_chunk(base: Piece | None, ours: Piece, theirs: Piece) -> list[Out]:
@@ -194,7 +194,7 @@ def _merge_chunk(base: Piece | None, ours: Piece, theirs: Piece) -> list[Out]:
         return [ours]
     if base is not None and ours.text == base.text:
         return [theirs]
-    if _content(ours) == _content(theirs):
+    if ours.text.rstrip("\n \t") == theirs.text.rstrip("\n \t"):
         return [ours]   # only the blank lines after it differ: not worth a conflict
     return [Conflict([ours], [theirs], ours.label)]
 
@@ -266,26 +266,33 @@ def merge_texts(base: str, ours: str, theirs: str, path: str = "<memory>",
         return MergeResult(ours, 0)
     if base == ours:
         return MergeResult(theirs, 0)
-    nl = "\r\n" if "\r\n" in ours else "\n"   # keep a CRLF file CRLF where the merge adds lines
+    skin = mergeskin.skin_of(base, ours)
+    b, o, t = (mergeskin.bare(text) for text in (base, ours, theirs))
+    if o == t or b == t or b == o:   # only a line ending or BOM told the sides apart
+        return MergeResult(mergeskin.dress(t if b == o else o, skin), 0)
+    result = _merge_bare(b, o, t, path, labels)
+    result.text = mergeskin.dress(result.text, skin)
+    return result
+
+
+def _merge_bare(base: str, ours: str, theirs: str, path: str, labels: tuple[str, str]) -> MergeResult:
     parsed = [parse_mod.parse(text, path, with_items=False) for text in (base, ours, theirs)]
     level = _split_level(parsed)
     b, o, t = (_document(text, path, level, doc) for text, doc in zip((base, ours, theirs), parsed))
     mergekeys.assign(b.sections, o.sections, t.sections)
     notes: list[str] = []
     seq = merge_sequences(b.sections, o.sections, t.sections,
-                          lambda bp, op, tp: _merge_section(bp, op, tp, labels, notes, nl),
+                          lambda bp, op, tp: _merge_section(bp, op, tp, labels, notes),
                           conflict_on_replace=False)
     notes.extend(seq.notes)
     outs = sort_new_by_date(seq.outs, {p.key for p in b.sections}, descending_dates(o.sections))
     body, conflicts = render(outs, adjacency(b.sections, o.sections, t.sections), labels,
-                             lambda prev, nxt: True, nl)
+                             lambda prev, nxt: True)
     in_conflict = [p.label for p in outs if isinstance(p, Piece) and p.conflicts]
     in_conflict += [p.label for p in outs if isinstance(p, Conflict)]
     fixed = derived.values((o.metadata, t.metadata), (ours[len(o.frontmatter_text):], theirs[len(t.frontmatter_text):]),
                            body)
     fm_text, fm_conflicts = merge_frontmatter(b, o, t, labels, fixed)
-    if nl != "\n" and fm_text not in (b.frontmatter_text, o.frontmatter_text, t.frontmatter_text):
-        fm_text = fm_text.replace("\n", nl)
     if fm_conflicts:
         in_conflict.insert(0, "the frontmatter")
     return MergeResult(fm_text + body, conflicts + fm_conflicts, in_conflict, notes)

@@ -46,16 +46,17 @@ class SeqResult:
     notes: list[str] = field(default_factory=list)
 
 
-def _regions(base: list[Key], ours: list[Key], theirs: list[Key]):
-    """diff3: yield ('sync', b, o, t) for keys stable in all three, else ('region', bs, os, ts) slices."""
-    def matches(a: list[Key], b: list[Key]) -> dict[int, int]:
-        out = {}
-        for blk in SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
-            for n in range(blk.size):
-                out[blk.a + n] = blk.b + n
-        return out
+def key_matches(a: list[Key], b: list[Key]) -> dict[int, int]:
+    """Index in `a` -> index in `b` of the keys a diff of the two sequences pairs."""
+    out = {}
+    for blk in SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
+        for n in range(blk.size):
+            out[blk.a + n] = blk.b + n
+    return out
 
-    to_o, to_t = matches(base, ours), matches(base, theirs)
+
+def diff3_regions(base: list[Key], ours: list[Key], theirs: list[Key], to_o: dict[int, int], to_t: dict[int, int]):
+    """diff3: yield ('sync', b, o, t) for keys stable in all three, else ('region', bs, os, ts) slices."""
     bi = oi = ti = 0
     for b in range(len(base)):
         if b in to_o and b in to_t and to_o[b] >= oi and to_t[b] >= ti:
@@ -72,25 +73,56 @@ def _same_texts(a: list[Piece], b: list[Piece]) -> bool:
     return len(a) == len(b) and all(x.key == y.key and x.text == y.text for x, y in zip(a, b))
 
 
+@dataclass
+class _Whole:
+    """The three whole sequences by key, and the keys that must not be settled region by region:
+    a base piece one side moved (the diff of that side does not pair it) goes where that side put
+    it (ours' place when both moved it), and a piece both sides added goes where ours put it,
+    each once, with both sides' changes."""
+    base: dict[Key, Piece]
+    ours: dict[Key, Piece]
+    theirs: dict[Key, Piece]
+    moved_o: set[Key]
+    moved_t: set[Key]
+    both_new: set[Key]
+
+    def special(self, pieces: list[Piece]) -> bool:
+        return any(p.key in self.moved_o or p.key in self.moved_t or p.key in self.both_new for p in pieces)
+
+
+def _whole(base: list[Piece], ours: list[Piece], theirs: list[Piece], to_o: dict[int, int],
+           to_t: dict[int, int]) -> _Whole:
+    b, o, t = ({p.key: p for p in seq} for seq in (base, ours, theirs))
+    moved_o = {p.key for i, p in enumerate(base) if p.key in o and i not in to_o}
+    moved_t = {p.key for i, p in enumerate(base) if p.key in t and i not in to_t}
+    return _Whole(b, o, t, moved_o, moved_t, (set(o) & set(t)) - set(b))
+
+
 def merge_sequences(base: list[Piece], ours: list[Piece], theirs: list[Piece], merge_same: MergeSame,
                     conflict_on_replace: bool) -> SeqResult:
     """Merge three keyed sequences. With `conflict_on_replace`, a region where both sides
-    removed the same base piece and each put something different there is one conflict."""
+    removed the same base piece and each put something different there is one conflict.
+    Moves are moves: a piece one side moved comes out once, where it was moved to."""
     result = SeqResult([])
     kb, ko, kt = [p.key for p in base], [p.key for p in ours], [p.key for p in theirs]
+    to_o, to_t = key_matches(kb, ko), key_matches(kb, kt)
+    whole = _whole(base, ours, theirs, to_o, to_t)
     base_index = {k: i for i, k in enumerate(kb)}
-    for tag, b, o, t in _regions(kb, ko, kt):
+    for tag, b, o, t in diff3_regions(kb, ko, kt, to_o, to_t):
         if tag == "sync":
             result.outs.extend(merge_same(base[b], ours[o], theirs[t]))
             continue
         bs, os_, ts = base[b[0]:b[1]], ours[o[0]:o[1]], theirs[t[0]:t[1]]
-        if _same_texts(os_, bs):
+        if whole.special(bs) or whole.special(os_) or whole.special(ts):
+            pass
+        elif _same_texts(os_, bs):
             result.outs.extend(ts)
+            continue
         elif _same_texts(ts, bs) or _same_texts(os_, ts):
             result.outs.extend(os_)
-        else:
-            _merge_region(bs, os_, ts, kb, ko, kt, base_index, o[0], t[0], merge_same,
-                          conflict_on_replace, result)
+            continue
+        _merge_region(bs, os_, ts, (ko, kt, base_index, o[0], t[0]), whole, merge_same,
+                      conflict_on_replace, result)
     return result
 
 
@@ -102,40 +134,58 @@ def _anchor(side_keys: list[Key], pos: int, base_index: dict[Key, int]) -> int:
     return -1
 
 
-def _merge_region(bs, os_, ts, kb, ko, kt, base_index, o_start, t_start, merge_same,
-                  conflict_on_replace, result: SeqResult) -> None:
+def _one_side(base: Piece, kept: Piece, notes: list[str]) -> list[Out]:
+    """A base piece one side deleted: gone, unless the other side edited it (nothing is lost)."""
+    if kept.text.rstrip() == base.text.rstrip():
+        return []
+    notes.append(f"kept {kept.label or 'a piece'}: edited on one side, deleted on the other")
+    return [kept]
+
+
+def _moved(key: Key, whole: _Whole, merge_same: MergeSame, notes: list[str]) -> list[Out]:
+    """A base piece one side moved: merged with the other side's version, or alone."""
+    o, t = whole.ours.get(key), whole.theirs.get(key)
+    if o is not None and t is not None:
+        return merge_same(whole.base[key], o, t)
+    return _one_side(whole.base[key], o or t, notes)
+
+
+def _merge_region(bs, os_, ts, where, whole: _Whole, merge_same, conflict_on_replace,
+                  result: SeqResult) -> None:
+    ko, kt, base_index, o_start, t_start = where
     b_map = {p.key: p for p in bs}
     o_map = {p.key: p for p in os_}
     t_map = {p.key: p for p in ts}
-    deleted_by_both = [k for k in b_map if k not in o_map and k not in t_map]
-    o_added = [k for k in o_map if k not in b_map and k not in t_map]
-    t_added = [k for k in t_map if k not in b_map and k not in o_map]
-    if conflict_on_replace and deleted_by_both and o_added and t_added:
+    deleted_by_both = [k for k in b_map if k not in whole.ours and k not in whole.theirs]
+    o_added = [k for k in o_map if k not in whole.base and k not in whole.theirs]
+    t_added = [k for k in t_map if k not in whole.base and k not in whole.ours]
+    if conflict_on_replace and deleted_by_both and o_added and t_added and not (
+            whole.special(bs) or whole.special(os_) or whole.special(ts)):
         label = next((b_map[k].label for k in deleted_by_both if b_map[k].label), "")
         result.outs.append(Conflict(list(os_), list(ts), label))
         return
     placed: list[tuple[tuple, list[Out]]] = []
     for k, p in b_map.items():
+        if k in whole.moved_o or k in whole.moved_t:
+            continue   # it comes out where it was moved to
         if k in o_map and k in t_map:
             placed.append(((base_index[k], 0, 0), merge_same(p, o_map[k], t_map[k])))
         elif k in o_map or k in t_map:
-            kept = o_map.get(k) or t_map[k]
-            if kept.text.rstrip() != p.text.rstrip():
-                # Edited on one side, deleted on the other: keep the edit (nothing is lost).
-                result.notes.append(f"kept {kept.label or 'a piece'}: edited on one side, deleted on the other")
-                placed.append(((base_index[k], 0, 0), [kept]))
+            placed.append(((base_index[k], 0, 0), _one_side(p, o_map.get(k) or t_map[k], result.notes)))
     for n, p in enumerate(os_):
-        if p.key in b_map:
-            continue
         order = (_anchor(ko, o_start + n, base_index), 1, n)
-        if p.key in t_map:
-            placed.append((order, merge_same(None, p, t_map[p.key])))
-        else:
+        if p.key in whole.moved_o:
+            placed.append((order, _moved(p.key, whole, merge_same, result.notes)))
+        elif p.key in whole.both_new:
+            placed.append((order, merge_same(None, p, whole.theirs[p.key])))
+        elif p.key not in whole.base:
             placed.append((order, [p]))
     for n, p in enumerate(ts):
-        if p.key in b_map or p.key in o_map:
-            continue
-        placed.append(((_anchor(kt, t_start + n, base_index), 2, n), [p]))
+        if p.key in whole.ours and p.key not in whole.moved_t or p.key in whole.moved_o:
+            continue   # settled with ours' piece (or in its base place)
+        if p.key in whole.moved_t or p.key not in whole.base:
+            placed.append(((_anchor(kt, t_start + n, base_index), 2, n),
+                           _moved(p.key, whole, merge_same, result.notes) if p.key in whole.base else [p]))
     placed.sort(key=lambda item: item[0])
     for _, outs in placed:
         result.outs.extend(outs)
