@@ -2,12 +2,14 @@
 
 `branch_pair(text, rng)` makes two branches of `text` with random operations on its dated
 entries: add an entry (sometimes under a heading that already exists: repeated headings),
-append an item, edit an item, delete an entry, rename an entry's heading (body unchanged).
+append an item, edit an item, delete an entry, rename an entry's heading (body unchanged),
+move an entry (with the undated sections after it), reverse the order of all of them.
 `expected(...)` says, line by line, how many times each item line and heading must appear
 in the merge: nothing lost (every kept entry, every appended line, every edit) and nothing
 duplicated. The rules are the merge driver's contract:
 
-- an entry deleted on one side survives when the other side changed it (edit wins);
+- an entry deleted on one side survives when the other side changed it (edit wins) or
+  moved it (in some least reading of that side's reorder: `moved`);
   of two identical entries neither is deleted (which one went cannot be told from the
   text: the merge keeps the words either way, but the headings would not count true);
 - a rename on one side and an append or edit on the other is one entry, renamed;
@@ -170,16 +172,62 @@ def apply_ops(model: Model, name: str, rng: random.Random, n_ops: int, avoid_ren
 def branch_pair(model: Model, rng: random.Random, max_ops: int = 5) -> tuple[Branch, Branch]:
     a = apply_ops(model, "a", rng, rng.randint(0, max_ops), set())
     renamed_a = {u for u, s in a.state.items() if s == "renamed"}
+    if renamed_a & model.twins:   # of two identical entries, which one a renamed cannot be told
+        renamed_a |= model.twins
     b = apply_ops(model, "b", rng, rng.randint(0, max_ops), renamed_a)
     return a, b
+
+
+def _lcs(x: list, y: list) -> int:
+    row = [0] * (len(y) + 1)
+    for v in x:
+        prev, row = row, [0]
+        for j, w in enumerate(y):
+            row.append(prev[j] + 1 if v == w else max(prev[j + 1], row[j]))
+    return row[-1]
+
+
+def _tail_sections(model: Model, uid: int) -> int:
+    """How many sections the undated text after an entry holds (the merge moves them one by one)."""
+    level = len(_level(model.base[model.order[0]].heading_line))
+    hashes = [len(ln) - len(ln.lstrip("#")) for ln in model.tails.get(uid, "").splitlines()]
+    lines = model.tails.get(uid, "").splitlines()
+    return sum(1 for h, ln in zip(hashes, lines) if 0 < h <= level and ln[h:h + 1] == " ")
+
+
+def _tokens(model: Model, order: list[int], keep) -> list:
+    """The base entries a branch kept, each followed by its undated sections, in `order`."""
+    out = []
+    for uid in order:
+        if uid in model.base and keep(uid):   # identical entries cannot be told apart
+            e = model.base[uid]
+            out.append(("twin", e.heading_line + e.body) if uid in model.twins else ("e", uid))
+        out += [("t", uid, n) for n in range(_tail_sections(model, uid) if uid in model.base else 0)]
+    return out
+
+
+def moved(model: Model, x: Branch, uids: list[int]) -> set[int]:
+    """Which of `uids` (entries x kept unchanged) x moved in some least reading of its reorder:
+    a longest common run of x's and the base's order leaves them out (an LCS by hand, apart
+    from the merge's own)."""
+    kept = lambda u: x.state.get(u) != "deleted"   # noqa: E731
+    mine, theirs = _tokens(model, x.order, kept), _tokens(model, model.order, kept)
+    if mine == theirs:
+        return set()
+    best = _lcs(theirs, mine)
+    return {u for u in uids if _lcs([t for t in theirs if t != ("e", u)], [t for t in mine if t != ("e", u)]) == best}
 
 
 def expected(model: Model, a: Branch, b: Branch) -> tuple[Counter, Counter]:
     """(item line -> count, heading line -> count) the merged text must have."""
     lines: Counter = Counter({line: 1 for line in model.pinned_lines})
     headings: Counter = Counter()
+    # An entry one side deleted and the other only moved is kept (a move is a change).
+    moved_a = moved(model, a, [u for u in model.order if b.state.get(u) == "deleted" and u not in a.state])
+    moved_b = moved(model, b, [u for u in model.order if a.state.get(u) == "deleted" and u not in b.state])
     for uid in model.order:
         sa, sb = a.state.get(uid), b.state.get(uid)
+        sa, sb = ("changed" if uid in moved_a else sa), ("changed" if uid in moved_b else sb)
         gone = "deleted" in (sa, sb) and (sa in (None, "deleted") and sb in (None, "deleted"))
         keeper = a if sb == "deleted" else b if sa == "deleted" else None
         if gone:

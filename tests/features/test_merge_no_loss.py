@@ -38,58 +38,101 @@ def models_of(paths: list[Path]) -> list[tuple[str, str, mm.Model]]:
     return out
 
 
+# How the two branches save the file: (base, ours, theirs) as (CRLF, BOM). When both changed
+# it, the merge must come out in the base's line ending and with the base's BOM.
+SKINS = [((False, False),) * 3, ((False, False), (True, False), (False, False)),
+         ((False, False), (False, False), (True, False)), ((True, False), (True, False), (False, False)),
+         ((True, False), (False, False), (False, False)), ((False, True),) * 3,
+         ((False, True), (False, False), (False, True)), ((False, False), (False, True), (True, True))]
+
+
+def dress(text: str, skin: tuple[bool, bool]) -> str:
+    crlf, bom = skin
+    return ("\ufeff" if bom else "") + (text.replace("\n", "\r\n") if crlf else text)
+
+
+def skin_faults(merged: str, base_skin: tuple[bool, bool]) -> int:
+    """Line endings not the base's, or a BOM that is not the base's (0 when consistent)."""
+    crlf, bom = base_skin
+    lf_only = merged.count("\n") - merged.count("\r\n")
+    faults = lf_only if crlf else merged.count("\r\n")
+    return faults + (merged.startswith("\ufeff") != bom) + merged[1:].count("\ufeff")
+
+
 def run_cases(seeds, n: int, seed: int) -> dict:
     rng = random.Random(seed)
-    totals = {"cases": 0, "lost": 0, "duplicated": 0, "conflicts": 0, "renames": 0, "repeated": 0,
-              "delete_vs_edit": 0}
+    totals = {"cases": 0, "lost": 0, "duplicated": 0, "conflicts": 0, "skin_faults": 0, "renames": 0,
+              "repeated": 0, "delete_vs_edit": 0, "moves": 0, "reorders": 0, "both_edit_one_entry": 0,
+              "mixed_skins": 0}
     failures = []
     for case in range(n):
-        path, base, model = rng.choice(seeds)
+        path, text, model = rng.choice(seeds)
         a, b = mm.branch_pair(model, rng)
-        result = merge_texts(base, mm.render(model, a), mm.render(model, b))
-        lost, dup = mm.check(model, a, b, result.text)
+        skins = rng.choice(SKINS)
+        base, ours, theirs = (dress(t, k) for t, k in zip((text, mm.render(model, a), mm.render(model, b)), skins))
+        result = merge_texts(base, ours, theirs)
+        # A side that is the base's bytes changed nothing: the other side's bytes are the answer.
+        want = skins[1] if theirs in (base, ours) else skins[2] if ours == base else skins[0]
+        faults = skin_faults(result.text, want)
+        lost, dup = mm.check(model, a, b, result.text.lstrip("\ufeff"))
         totals["cases"] += 1
         totals["lost"] += lost
         totals["duplicated"] += dup
         totals["conflicts"] += result.conflicts
-        states = [(a.state.get(u), b.state.get(u)) for u in model.order]
-        totals["renames"] += any("renamed" in s for s in states)
-        totals["repeated"] += any(h in {e.heading_line for e in model.base.values()}
-                                  for h in a.added_headings + b.added_headings)
-        totals["delete_vs_edit"] += any("deleted" in s and any(x in ("changed", "renamed") for x in s)
-                                        for s in states)
-        if (lost or dup or result.conflicts) and len(failures) < 3:
-            failures.append((case, path, a.state, b.state, lost, dup, result.conflicts))
+        totals["skin_faults"] += faults
+        _count_shapes(model, a, b, skins, totals)
+        if (lost or dup or result.conflicts or faults) and len(failures) < 3:
+            failures.append((case, path, a.state, b.state, a.order, b.order, skins, lost, dup, result.conflicts, faults))
     assert not failures, failures
     return totals
+
+
+def _count_shapes(model: mm.Model, a: mm.Branch, b: mm.Branch, skins, totals: dict) -> None:
+    states = [(a.state.get(u), b.state.get(u)) for u in model.order]
+    totals["renames"] += any("renamed" in s for s in states)
+    totals["repeated"] += any(h in {e.heading_line for e in model.base.values()}
+                              for h in a.added_headings + b.added_headings)
+    totals["delete_vs_edit"] += any("deleted" in s and any(x in ("changed", "renamed") for x in s)
+                                    for s in states)
+    base_order = [u for u in model.order]
+    for x in (a, b):
+        kept = [u for u in x.order if u in model.base]
+        totals["reorders"] += kept == base_order[::-1]
+        totals["moves"] += kept != base_order and kept != base_order[::-1]
+    totals["both_edit_one_entry"] += any(s == ("changed", "changed") for s in states)
+    totals["mixed_skins"] += len(set(skins)) > 1
 
 
 def test_hand_written_seeds_lose_and_duplicate_nothing():
     seeds = models_of(HAND_SEEDS)
     assert len(seeds) >= 4
     totals = run_cases(seeds, 600, seed=11)
-    assert totals["lost"] == totals["duplicated"] == totals["conflicts"] == 0
-    # The cases the issue names are all exercised, many times each.
-    assert min(totals["renames"], totals["repeated"], totals["delete_vs_edit"]) >= 50, totals
+    assert totals["lost"] == totals["duplicated"] == totals["conflicts"] == totals["skin_faults"] == 0
+    # The cases the issues name are all exercised, many times each.
+    assert min(totals[k] for k in SHAPES) >= 30, totals
 
 
 _CORPUS_SEEDS: list = []
 
 
-def _corpus_half(seed: int) -> dict:
+SHAPES = ("renames", "repeated", "delete_vs_edit", "moves", "reorders", "both_edit_one_entry", "mixed_skins")
+
+
+def _corpus_stream(seed: int) -> dict:
     return run_cases(_CORPUS_SEEDS, 500, seed=seed)
 
 
 @pytest.mark.corpus
-def test_corpus_seeds_lose_and_duplicate_nothing_over_1000_cases():
+def test_corpus_seeds_lose_and_duplicate_nothing_over_2000_cases():
     seeds = models_of(corpus_files("*/.squad/agents/*/history.md") + corpus_files("*/.squad/decisions.md"))
     assert len(seeds) >= 20
     _CORPUS_SEEDS[:] = seeds   # the forked workers see them
-    halves = corpus_map(_corpus_half, [7, 8], min_items=2)   # two random streams of 500, one per core
-    totals = {k: sum(h[k] for h in halves) for k in halves[0]}
-    assert totals["cases"] == 1000
-    assert totals["lost"] == totals["duplicated"] == totals["conflicts"] == 0
-    assert min(totals["renames"], totals["repeated"], totals["delete_vs_edit"]) >= 100, totals
+    streams = corpus_map(_corpus_stream, [7, 8, 9, 10], min_items=2)   # four seeded streams of 500
+    totals = {k: sum(h[k] for h in streams) for k in streams[0]}
+    print(f"corpus merge property: {totals}")
+    assert totals["cases"] == 2000
+    assert totals["lost"] == totals["duplicated"] == totals["conflicts"] == totals["skin_faults"] == 0
+    assert min(totals[k] for k in SHAPES) >= 80, totals
 
 
 def _git(repo: Path, *args: str) -> subprocess.CompletedProcess:

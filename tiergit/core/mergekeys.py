@@ -148,6 +148,14 @@ def _match_repeated(base: list[Piece], side: list[Piece], head: Key, same: dict[
         keyed = {j: olds[i].key for j, i in _pair_in_order(olds, news, diffed).items()}
     else:
         keyed = {j: olds[i].key for i, j in diffed}
+    # A namesake moved past another one crosses the in-order pairing: an unpaired one that is
+    # an unpaired base entry's exact text is that entry, moved.
+    taken = set(keyed.values())
+    for j, p in enumerate(news):
+        twin = next((o for o in olds if o.key not in taken and o.text == p.text), None) if j not in keyed else None
+        if twin is not None:
+            keyed[j] = twin.key
+            taken.add(twin.key)
     seen: Counter = Counter()
     for j, p in enumerate(news):
         if j in keyed:

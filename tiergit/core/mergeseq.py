@@ -6,6 +6,8 @@ different things at the same place are both kept instead of interleaved.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 from difflib import SequenceMatcher
@@ -85,6 +87,8 @@ class _Whole:
     moved_o: set[Key]
     moved_t: set[Key]
     both_new: set[Key]
+    reordered_o: set[Key] = field(default_factory=set)
+    reordered_t: set[Key] = field(default_factory=set)
 
     def special(self, pieces: list[Piece]) -> bool:
         return any(p.key in self.moved_o or p.key in self.moved_t or p.key in self.both_new for p in pieces)
@@ -95,7 +99,34 @@ def _whole(base: list[Piece], ours: list[Piece], theirs: list[Piece], to_o: dict
     b, o, t = ({p.key: p for p in seq} for seq in (base, ours, theirs))
     moved_o = {p.key for i, p in enumerate(base) if p.key in o and i not in to_o}
     moved_t = {p.key for i, p in enumerate(base) if p.key in t and i not in to_t}
-    return _Whole(b, o, t, moved_o, moved_t, (set(o) & set(t)) - set(b))
+    return _Whole(b, o, t, moved_o, moved_t, (set(o) & set(t)) - set(b),
+                  _reordered(base, ours) if moved_o else set(), _reordered(base, theirs) if moved_t else set())
+
+
+def _longest_runs(values: list[int]) -> list[int]:
+    """For each value, the length of the longest increasing run of values ending with it. O(n log n)."""
+    tails: list[int] = []
+    out = []
+    for v in values:
+        at = bisect_left(tails, v)
+        tails[at:at + 1] = [v]
+        out.append(at + 1)
+    return out
+
+
+def _reordered(base: list[Piece], side: list[Piece]) -> set[Key]:
+    """Base pieces the side kept that some least reading of its reorder moved: those missing from
+    at least one longest run of them the side kept in base order. Of two swapped entries either
+    may have moved (the text cannot tell), so both are."""
+    at = {p.key: i for i, p in enumerate(base)}
+    kept = [(at[p.key], p.key) for p in side if p.key in at]
+    values = [v for v, _ in kept]
+    ending = _longest_runs(values)
+    starting = _longest_runs([-v for v in reversed(values)])[::-1]
+    best = max(ending, default=0)
+    on_a_longest = [e + s - 1 == best for e, s in zip(ending, starting)]
+    per_level = Counter(e for e, on in zip(ending, on_a_longest) if on)
+    return {k for (_, k), e, on in zip(kept, ending, on_a_longest) if not on or per_level[e] > 1}
 
 
 def merge_sequences(base: list[Piece], ours: list[Piece], theirs: list[Piece], merge_same: MergeSame,
@@ -134,11 +165,13 @@ def _anchor(side_keys: list[Key], pos: int, base_index: dict[Key, int]) -> int:
     return -1
 
 
-def _one_side(base: Piece, kept: Piece, notes: list[str]) -> list[Out]:
-    """A base piece one side deleted: gone, unless the other side edited it (nothing is lost)."""
-    if kept.text.rstrip() == base.text.rstrip():
+def _one_side(base: Piece, kept: Piece, notes: list[str], moved: bool) -> list[Out]:
+    """A base piece one side deleted: gone, unless the other side edited or moved it (nothing is lost)."""
+    edited = kept.text.rstrip() != base.text.rstrip()
+    if not edited and not moved:
         return []
-    notes.append(f"kept {kept.label or 'a piece'}: edited on one side, deleted on the other")
+    notes.append(f"kept {kept.label or 'a piece'}: {'edited' if edited else 'moved'} on one side, "
+                 "deleted on the other")
     return [kept]
 
 
@@ -147,7 +180,8 @@ def _moved(key: Key, whole: _Whole, merge_same: MergeSame, notes: list[str]) -> 
     o, t = whole.ours.get(key), whole.theirs.get(key)
     if o is not None and t is not None:
         return merge_same(whole.base[key], o, t)
-    return _one_side(whole.base[key], o or t, notes)
+    moved = key in (whole.reordered_o if o is not None else whole.reordered_t)
+    return _one_side(whole.base[key], o or t, notes, moved)
 
 
 def _merge_region(bs, os_, ts, where, whole: _Whole, merge_same, conflict_on_replace,
@@ -171,7 +205,8 @@ def _merge_region(bs, os_, ts, where, whole: _Whole, merge_same, conflict_on_rep
         if k in o_map and k in t_map:
             placed.append(((base_index[k], 0, 0), merge_same(p, o_map[k], t_map[k])))
         elif k in o_map or k in t_map:
-            placed.append(((base_index[k], 0, 0), _one_side(p, o_map.get(k) or t_map[k], result.notes)))
+            moved = k in (whole.reordered_o if k in o_map else whole.reordered_t)
+            placed.append(((base_index[k], 0, 0), _one_side(p, o_map.get(k) or t_map[k], result.notes, moved)))
     for n, p in enumerate(os_):
         order = (_anchor(ko, o_start + n, base_index), 1, n)
         if p.key in whole.moved_o:
