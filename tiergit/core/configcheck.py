@@ -33,7 +33,7 @@ TIER_KEYS = {
     "path", "load", "lifetime", "ttl_days", "delete_after_days", "next", "review",
     "budget", "durable", "raw",
 }
-LIMIT_KEYS = {"max_file_bytes"}
+LIMIT_KEYS = {"max_file_bytes", "lock_wait_seconds"}
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:

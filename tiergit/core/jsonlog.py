@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from tiergit.core.diagnostics import Finding
+from tiergit.core.patterns import is_conflict_line
 
 OWNED = ("recalls.jsonl", "reviews.jsonl")
 MAX_REPORTED = 3        # findings a file reports before one summary line
@@ -30,7 +31,7 @@ def _problem(raw: bytes) -> str | None:
     try:
         value = json.loads(text)
     except ValueError:
-        return "is not JSON" + (" (a merge conflict marker)" if text[:7] in ("<<<<<<<", "=======", ">>>>>>>") else "")
+        return "is not JSON" + (" (a merge conflict marker)" if is_conflict_line(text) else "")
     return None if isinstance(value, dict) else "is JSON but not an object"
 
 

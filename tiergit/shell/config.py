@@ -14,7 +14,7 @@ from tiergit.core.config import Config
 from tiergit.core.configcheck import KeyErrors, build
 from tiergit.core.configschema import CONFIG_NAME, PRESETS
 from tiergit.errors import TiergitError
-from tiergit.shell import configpaths, resources
+from tiergit.shell import configpaths, lockwait, resources
 
 MAX_CONFIG_BYTES = 256 * 1024
 
@@ -40,6 +40,7 @@ def parse_text(text: str, path: Path, repo_root: Path) -> Config:
                            "fix the syntax; `tiergit init --preset squad` shows a valid file") from None
     cfg = build(data if data is not None else {}, path, repo_root, lines, preset_data)
     configpaths.check(cfg, KeyErrors(path, lines))
+    lockwait.configure(cfg.limits.get("lock_wait_seconds"))
     return cfg
 
 
