@@ -43,6 +43,30 @@ def credentials() -> list[tuple[str, str]]:
     return [(kind, fill(text, n)) for n, (kind, text) in enumerate(rows("credentials.tsv"))]
 
 
+def held_out(template_line: str) -> bool:
+    """The held-out third of a label file, fixed by each row's own text (not by its position), so
+    adding rows never moves an old one between the parts: tuning looks only at the other two thirds."""
+    return hashlib.sha256(template_line.encode("utf-8")).digest()[0] % 3 == 0
+
+
+def credential_parts() -> dict[str, list[tuple[str, str]]]:
+    """credentials() split into "tuned" and "held-out" (held_out of each row's template)."""
+    parts: dict[str, list[tuple[str, str]]] = {"tuned": [], "held-out": []}
+    for n, (kind, text) in enumerate(rows("credentials.tsv")):
+        parts["held-out" if held_out(f"{kind}\t{text}") else "tuned"].append((kind, fill(text, n)))
+    return parts
+
+
+def lookalikes() -> list[tuple[str, str, bool]]:
+    """(category, line, held out) of every benign look-alike: each template filled three times
+    (seeds 10000 + 3n + k), a row without a hole once."""
+    out = []
+    for n, (category, text) in enumerate(rows("benign_lookalikes.tsv")):
+        fills = 3 if HOLE.search(text) else 1
+        out += [(category, fill(text, 10000 + 3 * n + k), held_out(f"{category}\t{text}")) for k in range(fills)]
+    return out
+
+
 _LINES: dict[Path, list[str]] = {}
 
 

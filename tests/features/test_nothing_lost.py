@@ -99,11 +99,12 @@ def test_writes_refuse_symlinked_store_folders(squad_repo, tmp_path):
         for p in cold_dir.iterdir():
             p.unlink()
         cold_dir.rmdir()
-    os.symlink(outside, cold_dir)
     ok(tiergit(squad_repo, "session", "start", "--agent", "picard", "--task", "link test"))
     hot = squad_repo / ".squad/memory/hot/picard.md"
     hot.write_text(hot.read_text() + "\n- [decision] Links are never written through.\n")
     before = hot.read_text()
+    os.symlink(outside, cold_dir)   # every command refuses the tier now (tests/features/test_tier_paths.py)
+    assert tiergit(squad_repo, "session", "start", "--agent", "picard", "--force").returncode == 2
     out = tiergit(squad_repo, "session", "end", "--agent", "picard")
     assert out.returncode == 2 and "symlink" in out.stderr and "Traceback" not in out.stderr
     assert list(outside.iterdir()) == [] and hot.read_text() == before   # nothing touched

@@ -33,7 +33,7 @@ TIER_KEYS = {
     "path", "load", "lifetime", "ttl_days", "delete_after_days", "next", "review",
     "budget", "durable", "raw",
 }
-LIMIT_KEYS = {"max_file_bytes"}
+LIMIT_KEYS = {"max_file_bytes", "lock_wait_seconds"}
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -96,6 +96,10 @@ def _check_path(value: Any, err: KeyErrors, key: str, allow_placeholders: bool) 
     for name in PATH_PLACEHOLDER_RE.findall(value):
         if not allow_placeholders or name not in PLACEHOLDERS:
             raise err(key, f"unknown placeholder {{{name}}}", "placeholders are {agent}, {topic}, {date}")
+    if value.startswith(("~", "//")) or re.match(r"[A-Za-z]:", value):
+        # a home folder, a UNC share or a drive: absolute paths the shell would not expand here
+        raise err(key, f"path {value!r} is an absolute path outside the work tree",
+                  "write it relative to `root` (a leading `/` means the repository root)")
     parts = PurePosixPath(PATH_PLACEHOLDER_RE.sub("x", value).lstrip("/")).parts
     if ".." in parts or "\\" in value:
         raise err(key, f"path {value!r} escapes the repository", "use a path inside the work tree")

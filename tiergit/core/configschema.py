@@ -84,6 +84,8 @@ SCHEMA: dict[str, Field] = {
     "limits": Field("map", null=True),
     "limits.max_file_bytes": Field("int", lo=1, hi=64 * 1024 * 1024,
                                    hint="the hook reads at most this much per file; keep it in megabytes"),
+    "limits.lock_wait_seconds": Field("number", above=0, hi=86400,
+                                      hint="how long a writing command waits for the store lock, e.g. 1800"),
     "labels": Field("map", null=True),
     "labels.*": Field("list", names=KINDS, hint="example: labels: {rule: ['**Tip:**']}"),
     "compact": Field("map", null=True),

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from tiergit.core import jsonlog
 from tiergit.core.config import Config
 from tiergit.core.diagnostics import Finding
 from tiergit.errors import InputError, TiergitError
@@ -31,7 +32,8 @@ def staged_sources(repo: Path, config: Config, staged: list | None = None) -> li
     # Submodules (160000) have no blob to read; symlinks (120000) are read for their target.
     staged = staged if staged is not None else git.staged_entries(repo)
     entries = [e for e in staged if e.mode != "160000"
-               and (config.tier_for(e.path) or secretscope.in_scope(config, e.path))]
+               and (config.tier_for(e.path) or secretscope.in_scope(config, e.path)
+                    or jsonlog.is_owned(config, e.path))]
     # a link anywhere in the store (a folder, the recall log) is refused like a linked memory file
     inside = store_prefixes(config)
     entries += [e for e in staged if e.mode == "120000" and e not in entries
@@ -98,10 +100,8 @@ def run_checks(sources: list[CheckSource], config: Config, cache: TokenCache) ->
         if match is None:
             if src.problem is not None:   # a link in the store that is not a memory file
                 reports.append(FileReport(src.path, None, None, [src.problem]))  # type: ignore[arg-type]
-            # Not a tier file, but under the store root or a legacy file: the secret check only,
-            # reported (and counted) only when it finds something.
-            elif src.data is not None and secretscope.in_scope(config, src.path):
-                found = secretscope.findings(src.path, src.data)
+            elif src.data is not None:
+                found = _non_tier_findings(config, src.path, src.data)
                 if found:
                     reports.append(FileReport(src.path, None, None, found))  # type: ignore[arg-type]
             continue
@@ -113,6 +113,16 @@ def run_checks(sources: list[CheckSource], config: Config, cache: TokenCache) ->
         reports.append(rep)
     cache.save()
     return reports
+
+
+def _non_tier_findings(config: Config, rel: str, data: bytes) -> list[Finding]:
+    """Not a tier file, but one of tiergit's logs (one JSON object a line), under the store root
+    or a legacy file (the secret check): reported, and counted, only when it finds something."""
+    owned = jsonlog.is_owned(config, rel)
+    found = jsonlog.findings(rel, data) if owned else []
+    if owned or secretscope.in_scope(config, rel):
+        found += secretscope.findings(rel, data)
+    return found
 
 
 def findings_of(reports: list[FileReport]) -> list[Finding]:

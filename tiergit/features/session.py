@@ -23,6 +23,7 @@ from tiergit.features.budget import judge, measure
 from tiergit.features.plan import Plan
 from tiergit.shell import clock, resources, tokens
 from tiergit.shell.fsutil import store_lock
+from tiergit.shell.lockwait import LockBusy
 from tiergit.shell.summarizer import run_summarizer
 
 
@@ -255,11 +256,17 @@ def plan_start(cfg: Config, agent: str | None, task: str | None = None, force: b
 
 def end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None = None,
         now: datetime | None = None) -> SessionPlan:
-    """Lock, plan, apply (cold entry first, then the hot reset)."""
-    resolve(cfg, agent)   # a bad agent name is refused before the lock is taken
-    with store_lock(cfg.repo_root):
-        result = plan_end(cfg, agent, notes, now)
-        result.plan.apply(cfg.repo_root)
+    """Lock, plan, apply (cold entry first, then the hot reset). A lock that stays busy for
+    the whole wait leaves hot untouched and says how to retry: the session is not lost."""
+    paths = resolve(cfg, agent)   # a bad agent name is refused before the lock is taken
+    try:
+        with store_lock(cfg.repo_root):
+            result = plan_end(cfg, agent, notes, now)
+            result.plan.apply(cfg.repo_root)
+    except LockBusy as exc:
+        raise LockBusy(f"{exc.message}: {paths.hot} is untouched, the session is not ended yet",
+                       f"rerun `tiergit session end{paths.flag}` when the other command has finished "
+                       f"(hot still holds every note); {exc.hint.split(', or ', 1)[-1]}") from None
     return result
 
 

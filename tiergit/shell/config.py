@@ -1,6 +1,7 @@
 """`.tiergit.yml` from disk: read it safely, parse the YAML, merge it over its packaged preset,
-validate it into a `Config` (tiergit.core.config) and check that no configured path resolves
-outside the work tree through a symlink. Cost: one small read, one YAML parse."""
+validate it into a `Config` (tiergit.core.config) and check every configured path on disk
+(tiergit.shell.configpaths: no symlink, no absolute path, nothing outside the work tree).
+Cost: one small read, one YAML parse."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,11 +10,11 @@ from typing import Any
 import yaml
 
 from tiergit.core import safeyaml
-from tiergit.core.config import PATH_PLACEHOLDER_RE, Config
+from tiergit.core.config import Config
 from tiergit.core.configcheck import KeyErrors, build
 from tiergit.core.configschema import CONFIG_NAME, PRESETS
 from tiergit.errors import TiergitError
-from tiergit.shell import resources
+from tiergit.shell import configpaths, lockwait, resources
 
 MAX_CONFIG_BYTES = 256 * 1024
 
@@ -21,25 +22,6 @@ MAX_CONFIG_BYTES = 256 * 1024
 def preset_data(name: str) -> dict[str, Any]:
     """A packaged preset (templates/presets/NAME.yml) as data."""
     return safeyaml.load(resources.read("presets", f"{name}.yml"))
-
-
-def _check_inside(cfg: Config, err: KeyErrors) -> None:
-    """Every configured path stays inside the work tree once symlinks are followed. (Tier and
-    legacy paths are probed from the repo root, the folders under root from the store: a tier
-    folder that is itself a symlink is refused when something is written through it.)"""
-    inside = cfg.repo_root.resolve()
-    paths = [("root", cfg.root, cfg.repo_root)]
-    paths += [(f"tiers.{t.name}.path", t.path, cfg.repo_root) for t in cfg.tiers.values()]
-    paths += [(key, value, cfg.store_dir) for key, value in (("archive", cfg.archive), ("logs", cfg.logs),
-                                                           ("staging", cfg.staging)) if value]
-    paths += [("legacy", item, cfg.repo_root) for item in cfg.legacy]
-    for key, value, base in paths:
-        resolved = (base / PATH_PLACEHOLDER_RE.sub("x", value).lstrip("/")).resolve()
-        try:
-            resolved.relative_to(inside)
-        except ValueError:
-            raise err(key, f"path {value!r} resolves outside the work tree ({resolved})",
-                      "remove the symlink or choose a path inside the repository") from None
 
 
 def parse_text(text: str, path: Path, repo_root: Path) -> Config:
@@ -57,7 +39,8 @@ def parse_text(text: str, path: Path, repo_root: Path) -> Config:
         raise TiergitError(f"{path.name}{line}: invalid YAML: {problem}",
                            "fix the syntax; `tiergit init --preset squad` shows a valid file") from None
     cfg = build(data if data is not None else {}, path, repo_root, lines, preset_data)
-    _check_inside(cfg, KeyErrors(path, lines))
+    configpaths.check(cfg, KeyErrors(path, lines))
+    lockwait.configure(cfg.limits.get("lock_wait_seconds"))
     return cfg
 
 

@@ -19,7 +19,6 @@ from typing import Iterator
 from tiergit.errors import TiergitError
 from tiergit.shell import statedir
 
-LOCK_TIMEOUT = 60.0
 
 
 def check_target(path: Path, root: Path | None) -> None:
@@ -128,26 +127,31 @@ _guard = threading.RLock()
 
 
 @contextmanager
-def lock(path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[bool]:
-    """An exclusive, cross-platform lock file (filelock), re-entrant within a process;
-    waits up to `timeout` seconds; yields True on the outermost entry. filelock is
-    imported only here, so read paths (the pre-commit hook) never load it."""
-    from filelock import FileLock, Timeout
+def lock(path: Path, timeout: float | None = None) -> Iterator[bool]:
+    """An exclusive, cross-platform lock file (filelock), re-entrant within a process, that
+    waits like git waits for its index: a line on stderr every few seconds naming the holder,
+    up to `timeout` (default: lockwait.limit()) seconds, then exit 2 saying how to retry.
+    Yields True on the outermost entry. filelock is imported only here, so read paths (the
+    pre-commit hook) never load it."""
+    from filelock import FileLock
+
+    from tiergit.shell import lockwait
 
     path.parent.mkdir(parents=True, exist_ok=True)
     key = str(path)
     with _guard:
         fl = _locks.setdefault(key, FileLock(key, thread_local=False))
-    try:
-        fl.acquire(timeout=timeout)  # type: ignore[attr-defined]
-    except Timeout:
-        raise TiergitError(f"{path}: still locked after {timeout:.0f}s by another tiergit",
-                           "wait for it to finish, or remove the lock file if no tiergit is running") from None
+    outermost = _depth.get(key, 0) == 0
+    lockwait.acquire(fl, path, lockwait.limit(path) if timeout is None else timeout)
     _depth[key] = _depth.get(key, 0) + 1
+    if outermost:
+        lockwait.claim(path)
     try:
         yield _depth[key] == 1
     finally:
         _depth[key] -= 1
+        if _depth[key] == 0:
+            lockwait.unclaim(path)
         fl.release()  # type: ignore[attr-defined]
 
 
@@ -157,7 +161,7 @@ def store_lock_path(repo: Path) -> Path:
 
 
 @contextmanager
-def store_lock(repo: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[list[str]]:
+def store_lock(repo: Path, timeout: float | None = None) -> Iterator[list[str]]:
     """The store lock every mutating command holds while it plans and writes. On the
     outermost entry it first completes a write an earlier run left half done
     (tiergit.shell.journal); yields what that recovery did (usually nothing)."""
