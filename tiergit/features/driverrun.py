@@ -86,13 +86,8 @@ def main(args: list[str]) -> int | None:
     paths = [Path(a) for a in args[:3]]
     if len(args) not in (3, 4) or any(a.startswith("-") for a in args) or not all(p.exists() for p in paths):
         return None
-    from tiergit.errors import TiergitError
-
-    try:
-        return _merge(paths, args)
-    except TiergitError as exc:   # a link, FIFO or device: the usual one-line error, exit 2
-        sys.stderr.write(f"tiergit: error: {exc.message}\n" + (f"  hint: {exc.hint}\n" if exc.hint else ""))
-        return 2
+    # a link, FIFO or device raises TiergitError: the caller's boundary (errors.guarded) prints it
+    return _merge(paths, args)
 
 
 def _merge(paths: list[Path], args: list[str]) -> int:
