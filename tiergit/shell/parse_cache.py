@@ -77,9 +77,10 @@ class ParseCache:
         """(clean text, norm_key) of every item of a document this cache returned, in order."""
         return self._keys[id(doc)]
 
-    def save(self) -> None:
-        """Add the new documents and drop the ones this run did not use (best effort)."""
-        stale = set(self.stored) - self.used
+    def save(self, prune: bool = True) -> None:
+        """Add the new documents and (`prune`: a run that read every file) drop the ones this
+        run did not use (best effort)."""
+        stale = set(self.stored) - self.used if prune else set()
         if self.path is None or (not self.new and not stale):
             return
         try:
