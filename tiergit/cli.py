@@ -1,4 +1,7 @@
-"""The `tiergit` command: a lazy click group, so a hook imports only what it runs."""
+"""The `tiergit` commands: a lazy click group, entered from the one door (`tiergit/__main__.py`).
+
+Imports inside functions here are the import budget of `tiergit --help` and of each command:
+a command's module (and the store, git, its features) loads only when that command runs."""
 from __future__ import annotations
 
 import importlib

@@ -2,6 +2,8 @@
 
 `render(parse(text)) == text` for every input: sections keep their exact lines.
 Headings are found with markdown-it, so `#` inside a code fence is never a heading.
+judge (its patterns) and safeyaml (PyYAML) are imported inside the functions that use them:
+the hook's budget (it parses no item kinds, and only a file with frontmatter needs YAML).
 """
 from __future__ import annotations
 

@@ -18,11 +18,16 @@ ever printed that this store did not measure (the seed's savings figure was with
 """
 from __future__ import annotations
 
+import re
 import statistics
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from tiergit.core import parse
+from tiergit.core.configschema import SLUG
+from tiergit.core.spawn_template import hot_task as task_of
+from tiergit.errors import TiergitError
+from tiergit.features import context, knowledge
 from tiergit.features.tierfiles import (
     agent_files,
     legacy_files,
@@ -105,10 +110,6 @@ class Sizer:
 
 def legacy_agents(store) -> list[str]:
     """Agents named by legacy files on disk (e.g. .squad/agents/*/history.md)."""
-    import re
-
-    from tiergit.core.configschema import SLUG
-
     names = set()
     for pattern in store.config.legacy:
         rel = pattern.lstrip("/")
@@ -183,10 +184,6 @@ def spawn_size(store, sizer: Sizer, agent: str) -> tuple[PromptSize | None, str 
     the agent's default task (None for an agent with no tiers yet).
 
     Cost: one `context` build (a recall query over the incrementally refreshed index)."""
-    from tiergit.core.spawn_template import hot_task as task_of
-    from tiergit.errors import TiergitError
-    from tiergit.features import context, knowledge
-
     hot = [p for p, _ in agent_files(store, agent, tier_groups(store.config)["hot"])]
     hot_task = next((t for t in (task_of(sizer.text(p)) for p in hot) if t), None)
     task, _source = knowledge.default_task(store, agent, hot_task)

@@ -8,6 +8,8 @@ imported file is) draws its bar from the start; a smaller one draws it once it h
 AFTER_SECONDS, so any step that lasts more than two seconds shows progress from its first
 second whatever its count (cost: one clock read per step until then).
 TIERGIT_PROGRESS_AFTER=SECONDS changes that delay (0: at the first step).
+click is imported inside functions, only when a bar is drawn: the post-merge hook and the index
+build load this module, and the hook path never imports click.
 """
 from __future__ import annotations
 
