@@ -1,7 +1,8 @@
 """Tokens per spawn before and after `tiergit import squad`, on both corpus projects.
 
-For every agent: the legacy full load (its history.md + decisions.md, what Squad
-loads at spawn) against tiergit's default spawn payload (hot only), and hot + cold.
+For every agent: the legacy full load (its history.md + decisions.md, what Squad loads at
+spawn) against the spawn agents get (`context`: hot plus the task's knowledge), against hot +
+cold, and against the spawn with its hot part filled to the hot budget (a full session).
 Run: python benchmarks/bench_measure.py [CORPUS_DIR]
 """
 from __future__ import annotations
@@ -33,29 +34,28 @@ def imported(project: Path, tmp: Path) -> Path:
 
 def main() -> None:
     projects = sorted(p for p in CORPUS.iterdir() if (p / ".squad").is_dir())
-    all_saved: list[float] = []
-    all_full: list[float] = []
+    spawn_saved: list[float] = []
+    cold_saved: list[float] = []
+    full_saved: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         for project in projects:
-            rows = measure.measure(Store.open(imported(project, Path(tmp))))
+            rows = [r for r in measure.measure(Store.open(imported(project, Path(tmp)))) if r.legacy.tokens]
             print(f"\n{project.name}: {len(rows)} agents")
-            print(f"  {'agent':<12} {'legacy':>7} {'noise%':>7} {'default(hot)':>13} {'hot+cold':>9} {'saved%':>7}"
-                  f" {'saved% if hot full':>19}  hot budget")
+            print(f"  {'agent':<12} {'legacy':>7} {'noise%':>7} {'hot':>5} {'spawn':>6} {'saved%':>7} "
+                  f"{'hot+cold':>9} {'saved%':>7} {'saved% hot full':>16}")
             for r in rows:
-                full = 100 * (1 - (r.hot_budget_tokens or 0) / r.legacy.tokens)
-                print(f"  {r.agent:<12} {r.legacy.tokens:>7} {r.old_noise_pct or 0:>6.0f}% {r.hot.tokens:>13} "
-                      f"{r.hot_cold.tokens:>9} {r.saved_pct:>6.1f}% {full:>18.1f}%  "
-                      f"{'ok' if r.within_hot_budget else 'OVER'}")
-            saved = [r.saved_pct for r in rows]
-            all_saved += saved
-            all_full += [100 * (1 - (r.hot_budget_tokens or 0) / r.legacy.tokens) for r in rows]
-            saved_cold = [100 * (1 - r.hot_cold.tokens / r.legacy.tokens) for r in rows]
-            print(f"  median saving, default spawn: {statistics.median(saved):.1f}%; "
-                  f"with cold loaded too: {statistics.median(saved_cold):.1f}%")
-    print(f"\nall {len(all_saved)} agents: median saving per default spawn {statistics.median(all_saved):.1f}% "
-          f"(goal >= 80%; the seed reports 20-55%)")
-    print(f"worst case, every hot file filled to its whole budget: median saving {statistics.median(all_full):.1f}%")
-    print("(right after an import the hot file is the empty template; the worst case is what a full session costs)")
+                spawn = r.spawn.tokens if r.spawn else r.hot.tokens
+                hot = r.hot_in_spawn if r.hot_in_spawn is not None else r.hot.tokens
+                full = 100 * (1 - (spawn - hot + (r.hot_budget_tokens or 0)) / r.legacy.tokens)
+                spawn_saved.append(100 * (1 - spawn / r.legacy.tokens))
+                cold_saved.append(100 * (1 - r.hot_cold.tokens / r.legacy.tokens))
+                full_saved.append(full)
+                print(f"  {r.agent:<12} {r.legacy.tokens:>7} {r.old_noise_pct or 0:>6.0f}% {hot:>5} {spawn:>6} "
+                      f"{spawn_saved[-1]:>6.1f}% {r.hot_cold.tokens:>9} {cold_saved[-1]:>6.1f}% {full:>15.1f}%")
+    print(f"\nall {len(spawn_saved)} agents, median saving against the legacy load: spawn (hot + the task's "
+          f"knowledge) {statistics.median(spawn_saved):.1f}%, hot + cold {statistics.median(cold_saved):.1f}%, "
+          f"spawn with hot filled to its budget {statistics.median(full_saved):.1f}%")
+    print("(right after an import the hot file is nearly empty: the last column is what a full session costs)")
 
 
 if __name__ == "__main__":

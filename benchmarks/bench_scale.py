@@ -1,26 +1,27 @@
-"""Every command on realistic stores of growing size, each beside its floor, with a scaling check.
+"""Every command on real-sized stores of growing size, first and warm, each beside its floor.
 
-For each size (memory files; default 1000 and 10000) a store is built by `realstore.py` from
-real corpus entries with `--depth` commits of history (deep blame), then each command runs as
-a CLI process (what agents, hooks and CI run) and its CPU time (user+sys, steady under load)
-and wall time are printed beside the floor measured in the same run:
+For each size (memory files; default 1000 and 10000; 50000 when you have the time) a store is
+built by `realstore.py` (files near their budget, from whole corpus entries, `--depth` commits
+of history), then each command runs as agents, hooks and CI run it, through the installed
+`tiergit` script (the one door, fast paths included), and prints its CPU time (user+sys of
+the process and its children: steady under load), wall time and peak RSS beside the floor
+measured in the same run:
 
-    recall cold / warm        floor: grep -ril over the store
-    status warm, check warm   floor: cat of every store file
-    promote plan (warm)       floor: cat
-    hook, nothing / 5 staged  floor: python -c pass (the interpreter)
+    status, check --all          floor: cat of every store file
+    recall                       floor: grep -ril over the store
+    context, archive, promote    floor: cat (the previews: nothing is written)
+    hook, nothing / 5 staged     floor: python -I -S -c pass (the interpreter's start)
 
-The scaling check fits t = c * n^k between the smallest and largest size for each command and
-exits 1 when k > --max-exponent (default 1.3: linear plus noise). The history and merge-driver
-figures come from bench_history.py and bench_merge.py.
+"first" is each command run with `.git/tiergit` (every cache and index) removed just before
+it; "warm" is the median of --runs runs after it. The scaling check fits t = c * n^k on CPU
+above the interpreter floor between neighbouring sizes (and smallest to largest) and exits 1
+when k > --max-exponent (default 1.3).
 
     python benchmarks/bench_scale.py [--sizes 1000 10000] [--depth 300] [--runs 3]
-        [--only recall status check promote hook] [--single-worker] [--keep DIR]
+        [--only status check recall context archive promote hook] [--warm-only] [--keep DIR]
 
-The recall cold build parses in forked workers (one per core) when 400+ files changed, so its
-CPU (which sums the workers) does not show the gain: compare its wall time, and with
---single-worker the same build in one process (TIERGIT_INDEX_WORKERS=1). Each row also
-prints the peak RSS of its largest process (the median run's).
+The first index build parses in forked workers (one per core) when 400+ files changed, so its
+CPU sums the workers: compare its wall time. --single-worker builds it in one process first.
 """
 from __future__ import annotations
 
@@ -47,6 +48,9 @@ PYC = Path(tempfile.gettempdir()) / "tiergit-bench-pycache"
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 os.environ["PYTHONPYCACHEPREFIX"] = str(PYC)
 QUERY = ["recall", "token", "cache", "expiry", "--no-log"]
+TASK = "fix the token cache expiry"
+# the installed console script beside this interpreter (what agents type), else python -m
+SCRIPT = next((str(p) for p in (Path(PY).parent / "tiergit",) if p.is_file()), None)
 
 
 def timed(cmd: list[str], cwd: Path, env: dict | None = None, stdin=None) -> tuple[float, float, float]:
@@ -75,65 +79,78 @@ def median_of(runs: int, cmd: list[str], cwd: Path, **kw) -> tuple[float, float,
 
 
 def tg(*args: str) -> list[str]:
-    return [PY, "-m", "tiergit", *args]
+    return [SCRIPT, *args] if SCRIPT else [PY, "-m", "tiergit", *args]
 
 
 def store_files(repo: Path) -> list[str]:
     return [str(p) for p in sorted((repo / ".squad" / "memory").rglob("*.md"))]
 
 
-GROUPS = ("recall", "status", "check", "promote", "hook")
+GROUPS = ("status", "check", "recall", "context", "archive", "promote", "hook")
+# group -> (argv after `tiergit`, floor name)
+COMMANDS = {
+    "status": (["status"], "cat"),
+    "check": (["check", "--all"], "cat"),
+    "recall": (QUERY, "grep"),
+    "context": (["context", "--agent", "agent00000", "--task", TASK], "cat"),
+    "archive": (["archive"], "cat"),
+    "promote": (["promote"], "cat"),
+}
 
 
-def measure(repo: Path, runs: int, only: set[str], single_worker: bool = False) -> dict[str, tuple]:
-    """command -> (cpu, wall, floor cpu, peak RSS MB)."""
-    files = store_files(repo)
-    out: dict[str, tuple] = {}
+def forget(repo: Path) -> None:
+    """Every cache and index tiergit keeps (`.git/tiergit`): the next command runs first."""
+    import shutil
+
+    shutil.rmtree(repo / ".git" / "tiergit", ignore_errors=True)
+
+
+def floors(repo: Path, runs: int) -> dict[str, float]:
     # find batches the names (50k paths overflow one argument list)
-    cat = median_of(runs, ["sh", "-c", "find .squad/memory -name '*.md' -exec cat {} + > /dev/null"], repo)[0]
-    grep = median_of(runs, ["grep", "-ril", "token cache", ".squad/memory"], repo)[0]
-    floor_py = median_of(runs, [PY, "-c", "pass"], repo)[0]
-    out["python -c pass"] = (floor_py, 0.0, floor_py, 0.0)
-    if "recall" in only:
-        if single_worker:
-            cpu, wall, rss = timed(tg(*QUERY), repo, env={"TIERGIT_INDEX_WORKERS": "1"})
-            out["recall cold, 1 worker"] = (cpu, wall, grep, rss)
-            for p in (repo / ".git" / "tiergit").glob("recall-*.sqlite*"):
-                p.unlink()
-        cpu, wall, rss = timed(tg(*QUERY), repo)
-        out["recall cold build"] = (cpu, wall, grep, rss)
-        cpu, wall, rss = median_of(runs, tg(*QUERY), repo)
-        out["recall warm"] = (cpu, wall, grep, rss)
-        # the full CLI on the same warm index (recall_fast answers the line above)
-        cpu, wall, rss = median_of(runs, tg(*QUERY), repo, env={"TIERGIT_RECALL_FAST": "0"})
-        out["recall warm, full CLI"] = (cpu, wall, grep, rss)
-    if "status" in only:
-        # Cold: dates undated items from one history walk, runs the promotion plan, fills the caches.
-        cpu, wall, rss = timed(tg("status"), repo)
-        out["status cold"] = (cpu, wall, cat, rss)
-        cpu, wall, rss = median_of(runs, tg("status"), repo)
-        out["status warm"] = (cpu, wall, cat, rss)
-    if "check" in only:
-        timed(tg("check"), repo)
-        cpu, wall, rss = median_of(runs, tg("check"), repo)
-        out["check warm"] = (cpu, wall, cat, rss)
-    if "promote" in only:
-        timed(tg("promote"), repo)
-        cpu, wall, rss = median_of(runs, tg("promote"), repo)
-        out["promote plan warm"] = (cpu, wall, cat, rss)
+    return {"cat": median_of(runs, ["sh", "-c", "find .squad/memory -name '*.md' -exec cat {} + > /dev/null"], repo)[0],
+            "grep": median_of(runs, ["grep", "-ril", "token cache", ".squad/memory"], repo)[0],
+            "python -I -S": median_of(runs, [PY, "-I", "-S", "-c", "pass"], repo)[0],
+            "python -c pass": median_of(runs, [PY, "-c", "pass"], repo)[0]}
+
+
+def measure(repo: Path, runs: int, only: set[str], single_worker: bool = False,
+            warm_only: bool = False) -> dict[str, tuple]:
+    """row -> (cpu, wall, floor cpu, peak RSS MB, floor name)."""
+    files = store_files(repo)
+    floor = floors(repo, runs)
+    out: dict[str, tuple] = {"python -I -S -c pass": (floor["python -I -S"], 0.0, floor["python -I -S"], 0.0, "")}
+    for group in [g for g in GROUPS if g in only and g in COMMANDS]:
+        argv, fname = COMMANDS[group]
+        name = " ".join(argv[:2] if group in ("check",) else argv[:1])
+        if not warm_only:
+            forget(repo)
+            if group == "recall" and single_worker:
+                cpu, wall, rss = timed(tg(*argv), repo, env={"TIERGIT_INDEX_WORKERS": "1"})
+                out["recall first, 1 worker"] = (cpu, wall, floor[fname], rss, fname)
+                forget(repo)
+            cpu, wall, rss = timed(tg(*argv), repo)
+            out[f"{name} first"] = (cpu, wall, floor[fname], rss, fname)
+        else:
+            timed(tg(*argv), repo)
+        cpu, wall, rss = median_of(runs, tg(*argv), repo)
+        out[f"{name} warm"] = (cpu, wall, floor[fname], rss, fname)
     if "hook" in only:
-        subprocess.run(tg("install"), cwd=repo, capture_output=True, check=True)
-        cpu, wall, rss = median_of(runs, tg("hook", "pre-commit"), repo)
-        out["hook, nothing staged"] = (cpu, wall, floor_py, rss)
-        cold = [f for f in files if "/cold/" in f][-5:]
-        for f in cold:
-            with open(f, "a") as fh:
-                fh.write("\n### Bench session (2026-05-01)\n\n- [fact] the bench appended this line\n")
-        subprocess.run(["git", "add", *cold], cwd=repo, check=True)
-        cpu, wall, rss = median_of(runs, tg("hook", "pre-commit"), repo)
-        out["hook, 5 files staged"] = (cpu, wall, floor_py, rss)
-        subprocess.run(["git", "reset", "-q", "--hard"], cwd=repo, check=True)
+        hook_rows(repo, runs, files, floor["python -I -S"], out)
     return out
+
+
+def hook_rows(repo: Path, runs: int, files: list[str], floor: float, out: dict) -> None:
+    subprocess.run(tg("install"), cwd=repo, capture_output=True, check=True)
+    cpu, wall, rss = median_of(runs, tg("hook", "pre-commit"), repo)
+    out["hook, nothing staged"] = (cpu, wall, floor, rss, "python -I -S")
+    cold = [f for f in files if "/cold/" in f][-5:]
+    for f in cold:
+        with open(f, "a") as fh:
+            fh.write("\n### Bench session (2026-05-01)\n\n- [fact] the bench appended this line\n")
+    subprocess.run(["git", "add", *cold], cwd=repo, check=True)
+    cpu, wall, rss = median_of(runs, tg("hook", "pre-commit"), repo)
+    out["hook, 5 files staged"] = (cpu, wall, floor, rss, "python -I -S")
+    subprocess.run(["git", "reset", "-q", "--hard"], cwd=repo, check=True)
 
 
 def exponent(n1: int, t1: float, n2: int, t2: float) -> float:
@@ -146,14 +163,17 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=300)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--max-exponent", type=float, default=1.3)
-    ap.add_argument("--recall-only", action="store_true", help="only the recall rows (same as --only recall)")
+    ap.add_argument("--warm-only", action="store_true", help="skip the first runs (each rebuilds every cache)")
     ap.add_argument("--only", nargs="+", choices=GROUPS, help="only these groups of rows (a shorter run)")
     ap.add_argument("--single-worker", action="store_true",
                     help="also build the recall index in one process first (TIERGIT_INDEX_WORKERS=1)")
     ap.add_argument("--keep", type=Path, help="build the stores in this folder and keep them (a store "
                     "already there is measured as it is: only one whose run stopped early is cold)")
     args = ap.parse_args()
-    only = {"recall"} if args.recall_only else set(args.only or GROUPS)
+    only = set(args.only or GROUPS)
+    load = os.getloadavg()
+    print(f"machine: {os.cpu_count()} cores, load {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
+          f"(1 / 5 / 15 min); command: {' '.join(tg())}", flush=True)
     results: dict[int, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
         where = args.keep or Path(tmp)
@@ -166,17 +186,18 @@ def main() -> None:
                 info = realstore.build(repo, n, args.depth)
                 print(f"store of {n} files, {info['commits']} commits, {info['bytes'] / 1e6:.1f} MB "
                       f"(built in {info['seconds']:.0f} s)", flush=True)
-            results[n] = measure(repo, args.runs, only, args.single_worker)
-            for name, (cpu, wall, floor, rss) in results[n].items():
-                print(f"  {name:<24} cpu {cpu:7.3f} s  wall {wall:7.3f} s   floor {floor:6.3f} s"
-                      + (f"   peak RSS {rss:6.1f} MB" if rss else ""), flush=True)
+            results[n] = measure(repo, args.runs, only, args.single_worker, args.warm_only)
+            for name, (cpu, wall, floor, rss, fname) in results[n].items():
+                print(f"  {name:<24} cpu {cpu:7.3f} s  wall {wall:7.3f} s   floor {fname or '':>12} {floor:6.3f} s"
+                      f"  ({cpu / max(floor, 1e-3):6.1f}x)" + (f"   peak RSS {rss:6.1f} MB" if rss else ""), flush=True)
+        print(f"load at the end: {os.getloadavg()[0]:.1f}", flush=True)
     sizes = sorted(set(args.sizes))
     failed = []
     pairs = list(zip(sizes, sizes[1:])) + ([(sizes[0], sizes[-1])] if len(sizes) > 2 else [])
     for small, large in pairs:
         print(f"scaling check, {small} -> {large} files (t ~ n^k on CPU time above the interpreter floor):")
-        for name in [n for n in results[small] if n != "python -c pass" and n in results[large]]:
-            base = results[small]["python -c pass"][2]
+        for name in [n for n in results[small] if n != "python -I -S -c pass" and n in results[large]]:
+            base = results[small]["python -I -S -c pass"][2]
             k = exponent(small, results[small][name][0] - base, large, results[large][name][0] - base)
             kw = exponent(small, results[small][name][1], large, results[large][name][1])
             mark = "ok" if k <= args.max_exponent else "SUPER-LINEAR"

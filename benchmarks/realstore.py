@@ -1,12 +1,14 @@
 """Build a realistic squad store for the benchmarks: N memory files cut from real corpus entries,
 with deep git history, written in one `git fast-import` stream (seconds, even at 50k files).
 
-Files: 20 % hot/<agent>.md, 60 % cold/<agent>.md, 20 % wiki/<topic>.md, each holding 2-6
-`### Title (date)` entries taken from the Squad corpus's agent histories (read at run time,
-never copied into the project). A third of the entries lose their date so that promotion has
-to date their items from git blame. History: `depth` commits, each appending one entry to a
-rotating window of `touch` cold files, so a cold file carries up to `depth` commits (deep
-blame) while the total number of blobs stays bounded; a final commit holds every file.
+Files: 20 % hot/<agent>.md, 60 % cold/<agent>.md, 20 % wiki/<topic>.md, each filled with
+whole `### Title (date)` entries taken from the Squad corpus's agent histories (read at run
+time, never copied into the project) until it sits near its budget, as real files do: hot
+3-4 KB (budget 4 KB), cold and wiki 9-12 KB (cold budget 12 KB). A third of the entries lose
+their date so that promotion has to date their items from git history. History: `depth`
+commits, each appending one entry to a rotating window of `touch` cold files (the oldest
+entry leaves once the file is over 12 KB, as `archive` would take it), so a cold file carries
+up to `depth` commits while the total number of blobs stays bounded.
 
     python benchmarks/realstore.py /tmp/store --files 10000 --depth 300
 """
@@ -28,22 +30,33 @@ CORPUS = Path(os.environ.get("TIERGIT_CORPUS") or next(
     _HERE.parents[2] / "shared" / "corpus"))
 ENTRY_RE = re.compile(r"^### .*?(?=^### |\Z)", re.M | re.S)
 DATE_RE = re.compile(r"\s*\(?\d{4}-\d{2}-\d{2}\)?")
-MAX_FILE_CHARS = 9000
+# (fill to at least, never above) bytes per tier; an entry is never cut
+SIZE = {"hot": (3000, 4000), "cold": (9000, 12000), "wiki": (9000, 12000)}
 CONFIG = "version: 1\npreset: squad\n"
 
 
 def corpus_entries(limit_bytes: int = 3000) -> list[str]:
-    """`### ...` entries from every Squad agent history in the corpus (each cut to ~limit_bytes)."""
+    """Whole `### ...` entries (80 to `limit_bytes` bytes) from every Squad agent history in the
+    corpus: nine in ten corpus entries fit; the few larger ones would not fit a hot file."""
     found = []
     for path in sorted(CORPUS.glob("*/.squad/agents/*/history.md")):
         text = path.read_text("utf-8", "replace").replace("\r\n", "\n")
         for m in ENTRY_RE.finditer(text):
             entry = m.group(0).strip()
-            if len(entry) > 80:
-                found.append(entry[:limit_bytes].rsplit("\n", 1)[0] if len(entry) > limit_bytes else entry)
+            if 80 < len(entry.encode()) <= limit_bytes:
+                found.append(entry)
     if not found:
         sys.exit(f"realstore: no Squad histories under {CORPUS}; set TIERGIT_CORPUS to the shared corpus")
     return found
+
+
+_WORDS: dict[int, list[str]] = {}
+
+
+def _words(entries: list[str]) -> list[str]:
+    if id(entries) not in _WORDS:
+        _WORDS[id(entries)] = sorted({m[0] for e in entries for m in WORD_RE.finditer(e)})
+    return _WORDS[id(entries)]
 
 
 def file_paths(n: int) -> list[str]:
@@ -59,8 +72,30 @@ def file_paths(n: int) -> list[str]:
     return out
 
 
+def tier(path: str) -> str:
+    return path.split("/")[2]
+
+
+# A plain lowercase word (not a label's `lesson:**`, not a `[kind]`): what `_vary` swaps.
+WORD_RE = re.compile(r"(?<![\w*\[`/.-])[a-z]{4,}(?![\w*:\]`/.-])")
+
+
+def _vary(rng: random.Random, entry: str, words: list[str]) -> str:
+    """The entry with one plain word per line swapped for another corpus word: the corpus holds
+    ~950 entries and a store needs thousands, and real files do not repeat each other's text
+    (a copy would let any per-text memo answer from memory where a real store makes it work)."""
+    out = []
+    for line in entry.split("\n"):
+        found = list(WORD_RE.finditer(line)) if not line.startswith("#") else []
+        if found:
+            m = rng.choice(found)
+            line = line[:m.start()] + rng.choice(words) + line[m.end():]
+        out.append(line)
+    return "\n".join(out)
+
+
 def _entry(rng: random.Random, entries: list[str], undated: bool) -> str:
-    e = rng.choice(entries)
+    e = _vary(rng, rng.choice(entries), _words(entries))
     if undated:
         head, _, body = e.partition("\n")
         e = DATE_RE.sub("", head) + "\n" + body
@@ -80,10 +115,13 @@ def build(repo: Path, files: int, depth: int = 0, touch: int = 20, seed: int = 7
     head = {p: f"# {Path(p).stem}\n\n## Learnings\n\n" for p in paths}
     kept: dict[str, list[str]] = {p: [] for p in paths}
 
+    def size(p: str) -> int:
+        return len(body(p).encode())
+
     def add(p: str) -> None:
         # Like a real cold file: new entries at the end, the oldest archived once it is full.
         kept[p].append(_entry(rng, entries, undated=rng.random() < 0.33))
-        while len(kept[p]) > 1 and sum(map(len, kept[p])) > MAX_FILE_CHARS:
+        while len(kept[p]) > 1 and size(p) > SIZE[tier(p)][1]:
             kept[p].pop(0)
 
     def body(p: str) -> str:
@@ -107,7 +145,9 @@ def build(repo: Path, files: int, depth: int = 0, touch: int = 20, seed: int = 7
 
     # The first commit holds every file with a couple of entries; later commits grow cold files.
     for p in paths:
-        for _ in range(rng.randint(1, 3)):
+        for _ in range(60):   # near budget: at least the tier's floor, never above its cap
+            if size(p) >= SIZE[tier(p)][0]:
+                break
             add(p)
     commit(paths, "initial store", first=True)
     window = cold[:max(touch, 1)] if cold else []
@@ -125,7 +165,7 @@ def build(repo: Path, files: int, depth: int = 0, touch: int = 20, seed: int = 7
     if proc.wait() != 0:
         raise SystemExit("realstore: git fast-import failed")
     subprocess.run(["git", "-C", str(repo), "checkout", "-q", "-f", "main"], check=True)
-    total = sum(len(body(p)) for p in paths)
+    total = sum(size(p) for p in paths)
     return {"files": files, "commits": depth + 1, "bytes": total, "seconds": time.perf_counter() - t0}
 
 

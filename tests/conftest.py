@@ -119,9 +119,10 @@ def _fresh_tokens() -> None:
 def run_cli(args: list[str] | tuple[str, ...], cwd: Path, input: str | None = None,
             env: dict | None = None, console: bool = False) -> subprocess.CompletedProcess:
     """`python -m tiergit ARGS` in this process: the same entry (`tiergit/__main__.py`, with its
-    hook, merge-driver and recall fast paths, then `tiergit.cli:main`), run under click's
+    hook, merge-driver and recall fast paths, then `tiergit.cli.run`), run under click's
     CliRunner isolation (stdin, stdout, stderr and os.environ swapped, then restored) from `cwd`.
-    console=True runs the installed `tiergit` command's entry instead (`tiergit.cli:main` only).
+    console=True runs the installed `tiergit` command's entry instead (the console script
+    `[project.scripts]` names, read from the installed metadata: the same door, called as a function).
     Returns what the subprocess helper did: exit code, stdout, stderr."""
     from click.testing import CliRunner
 
@@ -134,9 +135,10 @@ def run_cli(args: list[str] | tuple[str, ...], cwd: Path, input: str | None = No
         _fresh_tokens()
         try:
             if console:
-                from tiergit.cli import main
+                from importlib.metadata import entry_points
 
-                main(list(args))
+                (script,) = entry_points(group="console_scripts", name="tiergit")
+                script.load()(list(args))
             else:
                 runpy.run_module("tiergit", run_name="__main__", alter_sys=False)
         except SystemExit as exc:

@@ -1,4 +1,7 @@
-"""The `tiergit` command: a lazy click group, so a hook imports only what it runs."""
+"""The `tiergit` commands: a lazy click group, entered from the one door (`tiergit/__main__.py`).
+
+Imports inside functions here are the import budget of `tiergit --help` and of each command:
+a command's module (and the store, git, its features) loads only when that command runs."""
 from __future__ import annotations
 
 import importlib
@@ -9,33 +12,58 @@ from pathlib import Path
 import click
 
 from tiergit import __version__
-from tiergit.errors import TiergitError
+from tiergit.errors import TiergitError, guarded
 
-# name -> "module:attribute", imported only when the command runs (keeps `--help` and hooks fast).
-COMMANDS: dict[str, str] = {
-    "init": "tiergit.commands.init:init",
-    "install": "tiergit.commands.init:install",
-    "uninstall": "tiergit.commands.init:uninstall",
-    "check": "tiergit.commands.check:check",
-    "status": "tiergit.commands.status:status",
-    "hook": "tiergit.commands.hook:hook",
-    "session": "tiergit.commands.session:session",
-    "instructions": "tiergit.commands.session:instructions",
-    "transcript": "tiergit.commands.transcript:transcript",
-    "context": "tiergit.commands.context:context",
-    "measure": "tiergit.commands.measure:measure",
-    "recall": "tiergit.commands.recall:recall",
-    "import": "tiergit.commands.importer:import_",
-    "promote": "tiergit.commands.promote:promote",
-    "propose": "tiergit.commands.promote:propose",
-    "review": "tiergit.commands.review:review",
-    "archive": "tiergit.commands.archive:archive",
-    "restore": "tiergit.commands.archive:restore",
-    "audit": "tiergit.commands.audit:audit",
-    "merge-driver": "tiergit.commands.merge:merge_driver",
-    "history": "tiergit.commands.history:history",
-    "report": "tiergit.commands.report:report",
-    "mcp": "tiergit.commands.mcp:mcp",
+# name -> ("module:attribute", first line of its help). The module is imported only when the
+# command runs; `tiergit --help` lists the commands from this table alone (a test holds each
+# line equal to the command's own help).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "init": ("tiergit.commands.init:init",
+     "Set up tiergit in this repository."),
+    "install": ("tiergit.commands.init:install",
+     "Install the pre-commit and post-merge hooks and the merge driver."),
+    "uninstall": ("tiergit.commands.init:uninstall",
+     "Remove tiergit's hooks (restoring any hook it chained) and the merge driver."),
+    "check": ("tiergit.commands.check:check",
+     "Check memory files against their tier budgets and content rules."),
+    "status": ("tiergit.commands.status:status",
+     "Show each tier and file: bytes, tokens, lines, % of budget, health."),
+    "hook": ("tiergit.commands.hook:hook",
+     "Run a git hook's tiergit part (the shims in .git/hooks call this)."),
+    "session": ("tiergit.commands.session:session",
+     "Start and end an agent's session (hot memory in, one cold entry out)."),
+    "instructions": ("tiergit.commands.session:instructions",
+     "Print the snippet that tells an agent how to use its memory tiers."),
+    "transcript": ("tiergit.commands.transcript:transcript",
+     "Work with agent session transcripts."),
+    "context": ("tiergit.commands.context:context",
+     "Print the spawn prompt for an agent: hot memory plus what the task needs."),
+    "measure": ("tiergit.commands.measure:measure",
+     "Show what a spawn costs per agent, before and after the tiers."),
+    "recall": ("tiergit.commands.recall:recall",
+     "Find what the team already knows: items ranked by BM25, best first."),
+    "import": ("tiergit.commands.importer:import_",
+     "Adopt an existing Squad or OpenClaw memory into tiers."),
+    "promote": ("tiergit.commands.promote:promote",
+     "Score promotion candidates and gate them into the reviewed wiki."),
+    "propose": ("tiergit.commands.promote:propose",
+     "Stage an agent's on-demand wiki write: skips the score gate, never the review."),
+    "review": ("tiergit.commands.review:review",
+     "Record review outcomes of promotions."),
+    "archive": ("tiergit.commands.archive:archive",
+     "Move expired entries and daily notes into the archive; old archive out of the tree."),
+    "restore": ("tiergit.commands.archive:restore",
+     "Bring a file back from git history (e.g. an archive month deleted by `archive`)."),
+    "audit": ("tiergit.commands.audit:audit",
+     "Find dead context in durable and warm tiers and propose archiving it."),
+    "merge-driver": ("tiergit.commands.merge:merge_driver",
+     "Merge two versions of a memory file entry by entry (git's %O %A %B %P)."),
+    "history": ("tiergit.commands.history:history",
+     "Show how each tier and memory file grew, commit by commit."),
+    "report": ("tiergit.commands.report:report",
+     "Write an HTML report: tiers and budgets, growth, health, candidates, reviews."),
+    "mcp": ("tiergit.commands.mcp:mcp",
+     "Serve the store to agents over MCP (stdio): recall, context, propose, session and status tools."),
 }
 
 
@@ -44,11 +72,18 @@ class LazyGroup(click.Group):
         return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        target = COMMANDS.get(name)
-        if target is None:
+        if name not in COMMANDS:
             return None
-        module, attr = target.split(":")
+        module, attr = COMMANDS[name][0].split(":")
         return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's own listing, from the table: `--help` imports no command module."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = [(n, click.Command(n, help=COMMANDS[n][1]).get_short_help_str(limit)) for n in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -99,34 +134,36 @@ def echo_json(data) -> None:
     click.echo(json.dumps(data, indent=2, default=_json_value, sort_keys=False))
 
 
-def main(argv: list[str] | None = None) -> None:
-    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+def run(argv: list[str]) -> int:
+    """The click commands' exit code. click's own errors (usage, abort) are printed here; a
+    TiergitError goes up to the one boundary (`errors.guarded`, entered from `__main__.main`)."""
+    debug = "--debug" in argv
     try:
         # standalone_mode=False: click returns ctx.exit()'s code instead of exiting.
         code = cli.main(args=argv, prog_name="tiergit", standalone_mode=False)
-    except TiergitError as exc:
-        click.echo(f"tiergit: error: {exc.message}", err=True)
-        if exc.hint:
-            click.echo(f"  hint: {exc.hint}", err=True)
-        if debug:
-            raise
-        sys.exit(exc.exit_code)
+    except (TiergitError, KeyboardInterrupt):
+        raise
     except click.exceptions.Abort:
         click.echo("tiergit: aborted", err=True)
-        sys.exit(2)
+        return 2
     except click.ClickException as exc:
         exc.show()
-        sys.exit(2)
+        return 2
     except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        sys.exit(130)
+        return exc.exit_code
     except BrokenPipeError:
-        sys.exit(0)
+        return 0
     except Exception as exc:  # noqa: BLE001 - no tracebacks for users unless --debug
         if debug:
             raise
         click.echo(f"tiergit: internal error: {type(exc).__name__}: {exc}", err=True)
         click.echo("  hint: run again with --debug for a traceback, and report it", err=True)
-        sys.exit(2)
-    sys.exit(code if isinstance(code, int) else 0)
+        return 2
+    return code if isinstance(code, int) else 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The click commands behind the one boundary, for a script installed before the door moved
+    (`tiergit.cli:main`; reinstalling points it at `tiergit.__main__:main`, with the fast paths)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    sys.exit(guarded(run, args, debug="--debug" in args))

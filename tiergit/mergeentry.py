@@ -51,6 +51,7 @@ def _full_here(args: list[str]) -> int | None:
 
     if find_spec("markdown_it") is None or find_spec("yaml") is None:
         return None
+    from tiergit.errors import guarded
     from tiergit.features import driverrun
 
-    return driverrun.main(args)
+    return guarded(driverrun.main, args)

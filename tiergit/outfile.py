@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from tiergit.errors import TiergitError
+from tiergit.shell.fsutil import atomic_write, check_target
 
 STDOUT = "-"
 
@@ -33,8 +34,6 @@ def check_output(path: Path | None, option: str, json_too: bool = False) -> None
             raise TiergitError(f"{option} - and --json both write to stdout",
                                f"give {option} a FILE, or drop --json")
         return
-    from tiergit.shell.fsutil import check_target
-
     check_target(path, None)
     if not path.parent.is_dir():
         raise TiergitError(f"{path}: folder {path.parent} does not exist", "create it or choose another path")
@@ -46,8 +45,6 @@ def write_output(path: Path, text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    from tiergit.shell.fsutil import atomic_write
-
     atomic_write(path, text)
 
 

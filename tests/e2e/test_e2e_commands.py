@@ -1,6 +1,6 @@
 """Every command once through a real process, as agents, hooks and CI start it: `python -m
 tiergit` (the hook shims' and CI's entry, with its fast paths) and the installed `tiergit`
-script (`tiergit.cli:main`). The rest of the suite runs commands in-process (conftest.run_cli);
+script (`tiergit.__main__:main`, the door). The rest of the suite runs commands in-process (conftest.run_cli);
 these runs keep the real entry points, exit codes and stream handling covered."""
 from __future__ import annotations
 

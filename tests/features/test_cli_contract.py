@@ -17,7 +17,7 @@ from conftest import PROJECT, git, run_cli, tiergit
 
 
 def run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    """The installed `tiergit` command's entry (`tiergit.cli:main`), in this process: ~300 runs
+    """The installed `tiergit` command's entry (`tiergit.__main__:main`, the door), in this process: ~300 runs
     stay fast. Same arguments, output and exit code as the `tiergit` command."""
     return run_cli(args, cwd, console=True)
 

@@ -79,3 +79,40 @@ def test_import_draws_a_bar_over_many_agents_on_a_terminal_only(squad_repo):
         code, quiet_out, err = run(squad_repo, ["import", "squad"], tty=tty, env=env)
         assert code == 0 and "import: agents" not in err, (env, tty, err)
         assert quiet_out == out
+
+
+def test_first_status_shows_its_parse_and_token_count_on_a_terminal_only(squad_repo):
+    """The parse and the token count of a first `status` draw a bar (here from their first step:
+    TIERGIT_PROGRESS_AFTER=0; by default after one second), silent on a pipe, in CI, under --json."""
+    for n in range(30):
+        write(squad_repo / f".squad/memory/cold/agent{n:03d}.md",
+              f"# agent {n}\n\n### Work (2026-05-01)\n\n- **Pattern:** item {n}\n- [fact] fact {n}\n")
+    git(squad_repo, "add", "-A")
+    git(squad_repo, "commit", "-q", "-m", "cold files", env=NO_HOOKS)
+    now = {"TIERGIT_PROGRESS_AFTER": "0"}
+    code, out, err = run(squad_repo, ["status"], tty=True, env=now)
+    assert code in (0, 1), err
+    assert "reading memory files" in err and "status: counting tokens" in err and "100%" in err
+    assert "reading memory files" not in out
+    for args, env, tty in ((["status"], now, False), (["status"], {**now, "CI": "1"}, True),
+                           (["status", "--json"], now, True)):
+        (squad_repo / ".git" / "tiergit" / "promotion-health.json").unlink(missing_ok=True)
+        code, _, err = run(squad_repo, args, tty=tty, env=env)
+        assert code in (0, 1) and "reading memory files" not in err and "counting tokens" not in err, (args, env)
+    code, _, err = run(squad_repo, ["status"], tty=True)   # default delay: a small store is done first
+    assert "counting tokens" not in err and "reading memory files" not in err
+
+
+def test_a_small_job_draws_its_bar_once_it_has_run_a_second(monkeypatch, capsys):
+    from tiergit.shell import progress
+
+    monkeypatch.setattr(progress, "enabled", lambda: True)
+    monkeypatch.setattr(progress, "AFTER_SECONDS", 0.2)
+    monkeypatch.delenv("TIERGIT_PROGRESS_AFTER", raising=False)
+    assert list(progress.iterate(list(range(5)), "quick job")) == list(range(5))
+    assert "quick job" not in capsys.readouterr().err
+    import time
+
+    for _ in progress.iterate(list(range(5)), "slow job"):
+        time.sleep(0.1)   # 0.5 s in all: the bar opens at the third step
+    assert "slow job" in capsys.readouterr().err

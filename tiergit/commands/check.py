@@ -47,7 +47,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
         _fix(ctx, store)
     fmt = "json" if as_json else fmt
     sources = sources_for(store, staged, paths)
-    reports = run_checks(sources, store.config, store.token_cache)
+    reports = run_checks(sources, store.config, store.token_cache, cache_in=None if staged else store.repo)
     findings = findings_of(reports)
     if not staged:   # the hook stays lean: ignored store paths are a work-tree check
         from tiergit.features import gitignore

@@ -2,6 +2,8 @@
 
 `render(parse(text)) == text` for every input: sections keep their exact lines.
 Headings are found with markdown-it, so `#` inside a code fence is never a heading.
+judge (its patterns) and safeyaml (PyYAML) are imported inside the functions that use them:
+the hook's budget (it parses no item kinds, and only a file with frontmatter needs YAML).
 """
 from __future__ import annotations
 
@@ -25,6 +27,35 @@ OPENCLAW_NOTE_RE = re.compile(r"\s*\[score=[0-9.]+ [^\]]*source=[^\]]*\]\s*$")
 BOLD_LABEL_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]{1,60}?):?\*\*:?")
 ITEM_DATE_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\[\w+\]\s*)?\**(\d{4}-\d{2}-\d{2})")
 _SPACES_RE = re.compile(r"\s+")
+# Work done once: the same item text recurs across a file's versions (history, archive, the
+# recall index's history rows) and across files, and its kind and id depend on nothing else
+# (the kind also on its section heading and the label vocabulary). Bounded: cleared when full.
+_MEMO_MAX = 200_000
+_KIND_MEMO: dict[tuple, str] = {}
+_ID_MEMO: dict[str, tuple[str, bool]] = {}
+
+
+def _kind_once(text: str, heading: str | None, labels: dict | None, labels_key: tuple) -> str:
+    key = (text, heading, labels_key)
+    kind = _KIND_MEMO.get(key)
+    if kind is None:
+        if len(_KIND_MEMO) >= _MEMO_MAX:
+            _KIND_MEMO.clear()
+        kind = _KIND_MEMO[key] = classify(text, heading, labels)
+    return kind
+
+
+def _id_once(text: str) -> tuple[str, bool]:
+    got = _ID_MEMO.get(text)
+    if got is None:
+        if len(_ID_MEMO) >= _MEMO_MAX:
+            _ID_MEMO.clear()
+        got = _ID_MEMO[text] = item_id(text)
+    return got
+
+
+def labels_key(labels: dict[str, list[str]] | None) -> tuple:
+    return tuple(sorted((k, tuple(v)) for k, v in (labels or {}).items()))
 
 
 @dataclass
@@ -178,7 +209,8 @@ def _headings(body: str, tokens=None) -> list[tuple[int, int, str]]:
 
 def _items(section_lines: list[str], first_line: int, heading: str | None,
            labels: dict[str, list[str]] | None, skip_heading: bool,
-           blocks: list[tuple[str, int, int]] | None = None) -> list[Item]:
+           blocks: list[tuple[str, int, int]] | None = None, lkey: tuple | None = None) -> list[Item]:
+    lkey = labels_key(labels) if lkey is None else lkey
     offset = 1 if skip_heading else 0
     body_lines = section_lines[offset:]
     from tiergit.core import judge
@@ -197,7 +229,7 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
             # A plain paragraph is only an item under a "log"/hot section or when labelled.
             if heading is None:
                 continue
-        kind = classify(text, heading, labels)
+        kind = _kind_once(text, heading, labels, lkey)
         if kind == "context" and btype == "item":
             # A list under a labelled lead-in keeps its kind; under `### DTO Patterns`, a learning.
             above = [n for n in subs if n < start]
@@ -208,7 +240,7 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
             lead = (kind, end) if kind != "context" and text.rstrip().rstrip("*_").endswith(":") else None
         elif lead and kind == lead[0] and items and items[-1].kind == lead[0]:
             lead = (kind, end)   # the list continues
-        iid, explicit = item_id(text)
+        iid, explicit = _id_once(text)
         dm = ITEM_DATE_RE.match(text)
         item_date = heading_date(dm[1]) if dm else None
         line = first_line + offset + start
@@ -245,6 +277,7 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
         sections.append(Section(txt, lvl, "".join(lines[start:end]), fm_lines + start + 1, dated))
     if with_items:
         shared = mdblocks.shared_blocks(tokens) if mdblocks.FAST_BLOCKS else None
+        lkey = labels_key(labels)
         for sec in sections:
             sec_lines = split_lines(sec.text)
             skip = sec.level > 0
@@ -253,6 +286,6 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
                 first = sec.line - fm_lines - 1 + skip
                 lo, hi = bisect_left(shared, (first,)), bisect_left(shared, (first + len(sec_lines) - skip,))
                 blocks = [(t, s - first, e - first) for s, t, e in shared[lo:hi]]
-            sec.items = _items(sec_lines, sec.line, sec.heading, labels, skip_heading=skip, blocks=blocks)
+            sec.items = _items(sec_lines, sec.line, sec.heading, labels, skip_heading=skip, blocks=blocks, lkey=lkey)
     return MemoryDoc(path=path, frontmatter_text=fm_text, metadata=meta, sections=sections,
                      entry_level=entry_level)

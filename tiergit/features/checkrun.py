@@ -93,15 +93,31 @@ def worktree_sources(store: Store, paths: list[str] | None = None) -> list[Check
     return out
 
 
-def run_checks(sources: list[CheckSource], config: Config, cache: TokenCache) -> list[FileReport]:
+def run_checks(sources: list[CheckSource], config: Config, cache: TokenCache,
+               cache_in: Path | None = None) -> list[FileReport]:
+    """`cache_in`: the repo whose content-findings cache to use (`check` on the work tree);
+    None for staged blobs (the hook reads each once, and stays lean)."""
+    judged = None
+    if cache_in is not None:
+        from tiergit.features.checks import CONTENT_JUDGES
+        from tiergit.shell.check_cache import CheckCache
+
+        judged = CheckCache.for_repo(cache_in, (*CONTENT_JUDGES, secretscope, jsonlog))
     reports = []
     for src in sources:
         match = config.tier_for(src.path)
         if match is None:
             if src.problem is not None:   # a link in the store that is not a memory file
                 reports.append(FileReport(src.path, None, None, [src.problem]))  # type: ignore[arg-type]
+            # Not a tier file: tiergit's own logs and, under the store root or a legacy file, the
+            # secret check; reported (and counted) only when it finds something.
             elif src.data is not None:
-                found = _non_tier_findings(config, src.path, src.data)
+                key = judged.key(src.path, src.blob, "non-tier", 0) if judged is not None and src.blob else None
+                found = judged.get(key) if key else None
+                if found is None:
+                    found = _non_tier_findings(config, src.path, src.data)
+                    if key:
+                        judged.put(key, found)
                 if found:
                     reports.append(FileReport(src.path, None, None, found))  # type: ignore[arg-type]
             continue
@@ -109,9 +125,11 @@ def run_checks(sources: list[CheckSource], config: Config, cache: TokenCache) ->
         if src.problem is not None or src.data is None:
             rep = FileReport(src.path, tier, None, [src.problem] if src.problem else [])
         else:
-            rep = check_file(src.path, src.data, tier, config, cache, src.blob)
+            rep = check_file(src.path, src.data, tier, config, cache, src.blob, judged)
         reports.append(rep)
     cache.save()
+    if judged is not None:
+        judged.save()
     return reports
 
 

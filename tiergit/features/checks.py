@@ -1,6 +1,7 @@
 """Content and budget rules for one memory file -> findings. Pure: bytes in, findings out."""
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 from tiergit.core import parse, rawtext, secrets
@@ -90,37 +91,57 @@ def budget_findings(fh: budget.FileHealth, tier: Tier) -> list[Finding]:
     return out
 
 
-def check_file(path: str, data: bytes, tier: Tier, config: Config, cache: TokenCache,
-               blob: str | None = None) -> FileReport:
-    report = FileReport(path=path, tier=tier, health=None)
-    try:
-        text = rawtext.decode(data, path, config.limits["max_file_bytes"])
-    except InputError as exc:
-        report.findings.append(Finding(path, exc.line, exc.code, "critical", exc.detail, exc.hint or ""))
-        return report
+def content_findings(path: str, text: str, tier: Tier) -> list[Finding]:
+    """What the text itself breaks (frontmatter, conflict markers, secrets, transcripts in a
+    durable tier): a function of the text, the path and the tier's kind, so it is cached."""
+    out = []
     try:
         parse.split_frontmatter(text, path)
     except InputError as exc:
-        report.findings.append(Finding(path, exc.line, exc.code, "critical", exc.detail, exc.hint or ""))
+        out.append(Finding(path, exc.line, exc.code, "critical", exc.detail, exc.hint or ""))
     for line in conflict_lines(text)[:1]:
-        report.findings.append(Finding(
+        out.append(Finding(
             path, line, "MRG001", "critical", "unresolved merge conflict marker",
             "resolve the conflict (keep one side, or both items) and remove the <<<<<<< / ======= / >>>>>>> lines",
         ))
     for hit in secrets.scan(text)[:MAX_PER_CODE]:
-        report.findings.append(Finding(
+        out.append(Finding(
             path, hit.line, "SEC001", "critical", f"possible {hit.kind} in memory (column {hit.column})",
             "remove the credential (rotate it if it was real); memory is committed and shared. "
             f"A false positive: add `{secrets.ALLOW_MARK}` at the end of the line",
         ))
     if tier.durable or tier.reviewed:
         for line in rawtext.has_transcript(text)[:MAX_PER_CODE]:
-            report.findings.append(Finding(
+            out.append(Finding(
                 path, line, "TRN001", "critical",
                 f"raw transcript line in the durable {tier.name} tier",
                 "durable tiers hold distilled knowledge: restate it as a rule or decision, "
                 "or keep transcripts in hot/daily notes",
             ))
+    return out
+
+
+# The modules whose source decides content_findings: the content cache's key hashes them.
+CONTENT_JUDGES = (sys.modules[__name__], parse, rawtext, secrets)
+
+
+def check_file(path: str, data: bytes, tier: Tier, config: Config, cache: TokenCache,
+               blob: str | None = None, judged=None) -> FileReport:
+    """`judged`: a shell.check_cache.CheckCache (`check` on the work tree), else None (the hook)."""
+    report = FileReport(path=path, tier=tier, health=None)
+    try:
+        text = rawtext.decode(data, path, config.limits["max_file_bytes"])
+    except InputError as exc:
+        report.findings.append(Finding(path, exc.line, exc.code, "critical", exc.detail, exc.hint or ""))
+        return report
+    key = judged.key(path, blob, tier.durable or tier.reviewed, config.limits["max_file_bytes"]) \
+        if judged is not None and blob else None
+    found = judged.get(key) if key else None
+    if found is None:
+        found = content_findings(path, text, tier)
+        if key:
+            judged.put(key, found)
+    report.findings.extend(found)
     m = budget.measure(text, data, tier, cache, blob)
     report.health = budget.judge(path, tier, m)
     report.findings.extend(budget_findings(report.health, tier))

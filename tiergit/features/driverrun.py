@@ -5,7 +5,9 @@ entry imports no click, and reads the three versions before importing the parser
 side did not change the file (or both made the same change) the answer is the other side,
 as in any three-way merge, and no parser is loaded at all; when both sides only appended
 entries, `mergefast` settles the file textually, exactly as the entry merge would. `--help`, `--json` and bad
-arguments go to the full CLI (`tiergit merge-driver`), which prints the usual messages.
+arguments go to the full CLI (`tiergit merge-driver`), which prints the usual messages. The
+imports inside functions are that budget: each loads only on the path that needs it. A
+TiergitError goes up to the entry's boundary (`errors.guarded`), which prints it.
 
 Odd files: git hands the driver three regular temp files. A symlink, FIFO, device or
 folder in their place is refused before anything is read or written (exit 2, one line):
@@ -23,6 +25,8 @@ import os
 import stat
 import sys
 from pathlib import Path
+
+from tiergit.errors import TiergitError
 
 LABELS = ("ours", "theirs")
 
@@ -43,8 +47,6 @@ def _fallback(base: Path, ours: Path, theirs: Path, path: str, why: str) -> dict
 
 def check_inputs(paths: list[Path]) -> None:
     """Refuse any input that is not a regular file (no link, FIFO, device, folder). Cost: 3 lstats."""
-    from tiergit.errors import TiergitError
-
     for p in paths:
         try:
             mode = os.lstat(p).st_mode
@@ -62,7 +64,6 @@ def check_inputs(paths: list[Path]) -> None:
 def run_driver(base: Path, ours: Path, theirs: Path, path: str) -> dict:
     from tiergit.core import rawtext
     from tiergit.core.merge import MAX_MERGE_BYTES, merge_texts
-    from tiergit.errors import TiergitError
     from tiergit.shell import fsutil
 
     check_inputs([base, ours, theirs])
@@ -86,13 +87,8 @@ def main(args: list[str]) -> int | None:
     paths = [Path(a) for a in args[:3]]
     if len(args) not in (3, 4) or any(a.startswith("-") for a in args) or not all(p.exists() for p in paths):
         return None
-    from tiergit.errors import TiergitError
-
-    try:
-        return _merge(paths, args)
-    except TiergitError as exc:   # a link, FIFO or device: the usual one-line error, exit 2
-        sys.stderr.write(f"tiergit: error: {exc.message}\n" + (f"  hint: {exc.hint}\n" if exc.hint else ""))
-        return 2
+    # a link, FIFO or device raises TiergitError: the caller's boundary (errors.guarded) prints it
+    return _merge(paths, args)
 
 
 def _merge(paths: list[Path], args: list[str]) -> int:

@@ -1,12 +1,13 @@
 """What the installed hook shims run, without the CLI framework: a hook runs on every
-commit, so it imports only what it uses (`python -m tiergit hook …` comes straight here)."""
+commit, so it imports only what it uses (`tiergit hook …` comes straight here from the door,
+`tiergit/__main__.py`, whose boundary prints any TiergitError; post-merge exits 0 even then)."""
 from __future__ import annotations
 
 import os
 import sys
 from pathlib import Path
 
-from tiergit.errors import TiergitError
+from tiergit.errors import TiergitError, render
 
 
 def _say(text: str) -> None:
@@ -79,8 +80,8 @@ def post_merge(repo: Path, as_json: bool = False) -> int:
             _json({"hook": "post-merge", "report": text or ""})
         elif text:
             _say(text)
-    except TiergitError as exc:
-        _say(f"tiergit: post-merge: {exc.message}")
+    except TiergitError as exc:   # reported here, not by the boundary: the JSON carries it too
+        _say(render(exc, "post-merge"))
         if as_json:
             _json({"hook": "post-merge", "report": "", "error": exc.message})
     except Exception as exc:  # noqa: BLE001 - a report must never fail a merge
@@ -107,16 +108,3 @@ def run(name: str, start: Path | str | None = None, as_json: bool = False) -> in
     if not as_json and hookgate.nothing_to_check(repo, hookgate.git_dir_of(repo), staged):
         return 0
     return pre_commit(repo, as_json, staged)
-
-
-def main(name: str) -> int:
-    """Entry for `python -m tiergit hook NAME`: errors as one or two lines, exit 2."""
-    try:
-        return run(name)
-    except TiergitError as exc:
-        _say(f"tiergit: error: {exc.message}")
-        if exc.hint:
-            _say(f"  hint: {exc.hint}")
-        return 0 if name == "post-merge" else exc.exit_code
-    except KeyboardInterrupt:
-        return 130

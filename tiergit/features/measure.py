@@ -7,17 +7,27 @@ Columns (an honest version of the seed's table):
   every tier instead (hot + cold + wiki).
 - old noise %: the share of the legacy load in dated entries (or dated log items)
   older than the cold tier's ttl_days, counted from `today`.
-- hot (the default spawn payload), hot + cold, hot + cold + wiki.
-- saved %: 1 - hot / baseline, in tokens.
-Each file's tokens are counted once (exact with tiktoken, cached by blob id).
+- hot (the files, judged against the hot budget), hot + cold, hot + cold + wiki.
+- spawn: the prompt agents get (`context`: the template, hot as the prompt carries it, the
+  items the task needs, the wiki index) for the agent's default task; `hot_in_spawn` is the
+  hot part of it, so the spawn is never smaller than the hot it contains.
+- saved %: 1 - spawn / baseline, in tokens (what a spawn really saves); hot + cold saved %:
+  1 - (hot + cold) / baseline (an agent that loads its whole history through the tiers).
+Each file's tokens are counted once (exact with tiktoken, cached by blob id). No saving is
+ever printed that this store did not measure (the seed's savings figure was withdrawn upstream).
 """
 from __future__ import annotations
 
+import re
 import statistics
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from tiergit.core import parse
+from tiergit.core.configschema import SLUG
+from tiergit.core.spawn_template import hot_task as task_of
+from tiergit.errors import TiergitError
+from tiergit.features import context, knowledge
 from tiergit.features.tierfiles import (
     agent_files,
     legacy_files,
@@ -53,6 +63,8 @@ class AgentMeasure:
     hot_budget_bytes: float | None
     spawn: PromptSize | None = None     # the task-aware spawn prompt (tiergit/features/knowledge.py), whole
     spawn_task: str | None = None  # the task it was built for (hot Current task, else newest cold entry)
+    hot_in_spawn: int | None = None    # tokens of the hot part as the spawn carries it
+    hot_cold_saved_pct: float | None = None
 
     @property
     def within_hot_budget(self) -> bool:
@@ -66,7 +78,8 @@ class AgentMeasure:
                 "baseline": self.baseline, "old_noise_pct": self.old_noise_pct, "saved_pct": self.saved_pct,
                 "hot_budget": {"tokens": self.hot_budget_tokens, "bytes": self.hot_budget_bytes},
                 "within_hot_budget": self.within_hot_budget,
-                "spawn": self.spawn.as_dict() if self.spawn else None, "spawn_task": self.spawn_task}
+                "spawn": self.spawn.as_dict() if self.spawn else None, "spawn_task": self.spawn_task,
+                "hot_in_spawn": self.hot_in_spawn, "hot_cold_saved_pct": self.hot_cold_saved_pct}
 
 
 class Sizer:
@@ -97,10 +110,6 @@ class Sizer:
 
 def legacy_agents(store) -> list[str]:
     """Agents named by legacy files on disk (e.g. .squad/agents/*/history.md)."""
-    import re
-
-    from tiergit.core.configschema import SLUG
-
     names = set()
     for pattern in store.config.legacy:
         rel = pattern.lstrip("/")
@@ -149,7 +158,6 @@ def measure_agent(store, sizer: Sizer, agent: str, today: date) -> AgentMeasure:
     baseline = sizer.size(before) if before else hcw
     ttl = next((store.config.tiers[n].ttl_days for n in groups["cold"] if store.config.tiers[n].ttl_days), 30)
     noise = old_noise(sizer, before or hot + cold + wiki, store.config.labels, ttl, today)
-    saved = round(100.0 * (1 - hot_size.tokens / baseline.tokens), 1) if baseline.tokens else None
     budget_tokens = budget_bytes = None
     for name in groups["hot"]:
         tier = store.config.tiers[name]
@@ -159,28 +167,33 @@ def measure_agent(store, sizer: Sizer, agent: str, today: date) -> AgentMeasure:
             if "bytes" in tier.budget:
                 budget_bytes = tier.budget["bytes"].max
             break
-    spawn, task = spawn_size(store, sizer, agent)
+    spawn, task, hot_in = spawn_size(store, sizer, agent)
     return AgentMeasure(agent=agent, legacy=legacy_size, hot=hot_size, hot_cold=hc, hot_cold_wiki=hcw,
-                        baseline="legacy" if before else "every tier", old_noise_pct=noise, saved_pct=saved,
-                        hot_budget_tokens=budget_tokens, hot_budget_bytes=budget_bytes, spawn=spawn, spawn_task=task)
+                        baseline="legacy" if before else "every tier", old_noise_pct=noise,
+                        saved_pct=_saved(spawn.tokens if spawn else None, baseline.tokens),
+                        hot_budget_tokens=budget_tokens, hot_budget_bytes=budget_bytes, spawn=spawn, spawn_task=task,
+                        hot_in_spawn=hot_in, hot_cold_saved_pct=_saved(hc.tokens, baseline.tokens))
 
 
-def spawn_size(store, sizer: Sizer, agent: str) -> tuple[PromptSize | None, str | None]:
-    """The task-aware spawn prompt's size for the agent's default task (None for an agent with no tiers yet).
+def _saved(load: int | None, baseline: int) -> float | None:
+    return round(100.0 * (1 - load / baseline), 1) if load is not None and baseline else None
+
+
+def spawn_size(store, sizer: Sizer, agent: str) -> tuple[PromptSize | None, str | None, int | None]:
+    """(the task-aware spawn prompt's size, its task, the tokens of the hot part it carries) for
+    the agent's default task (None for an agent with no tiers yet).
 
     Cost: one `context` build (a recall query over the incrementally refreshed index)."""
-    from tiergit.core.spawn_template import hot_task as task_of
-    from tiergit.errors import TiergitError
-    from tiergit.features import context, knowledge
-
     hot = [p for p, _ in agent_files(store, agent, tier_groups(store.config)["hot"])]
     hot_task = next((t for t in (task_of(sizer.text(p)) for p in hot) if t), None)
     task, _source = knowledge.default_task(store, agent, hot_task)
     try:
-        prompt = context.build(store, agent, task=task).prompt
+        built = context.build(store, agent, task=task)
     except TiergitError:
-        return None, task
-    return PromptSize(bytes=len(prompt.encode("utf-8")), tokens=sizer.tokens_of(prompt)), task
+        return None, task, None
+    prompt, hot_part = built.prompt, built.sections.get("hot", "")
+    return (PromptSize(bytes=len(prompt.encode("utf-8")), tokens=sizer.tokens_of(prompt)), task,
+            sizer.tokens_of(hot_part) if hot_part else 0)
 
 
 def measure(store, today: date | None = None) -> list[AgentMeasure]:
@@ -194,35 +207,48 @@ def measure(store, today: date | None = None) -> list[AgentMeasure]:
     return rows
 
 
+def _median(values: list[float | None]) -> float | None:
+    got = [v for v in values if v is not None]
+    return round(statistics.median(got), 1) if got else None
+
+
 def summary(rows: list[AgentMeasure]) -> dict:
-    saved = [r.saved_pct for r in rows if r.saved_pct is not None]
-    return {"agents": len(rows), "median_saved_pct": round(statistics.median(saved), 1) if saved else None,
+    return {"agents": len(rows), "median_saved_pct": _median([r.saved_pct for r in rows]),
+            "median_hot_cold_saved_pct": _median([r.hot_cold_saved_pct for r in rows]),
             "legacy_tokens": sum(r.legacy.tokens for r in rows), "hot_tokens": sum(r.hot.tokens for r in rows),
             "spawn_tokens": sum(r.spawn.tokens for r in rows if r.spawn),
             "all_within_hot_budget": all(r.within_hot_budget for r in rows)}
 
 
+def _pct(value: float | None) -> str:
+    return f"{value:.0f}%" if value is not None else "-"
+
+
 def render(rows: list[AgentMeasure]) -> str:
-    head = (f"{'agent':<14} {'legacy':>8} {'noise%':>7} {'hot':>6} {'spawn':>6} {'hot+cold':>9} {'+wiki':>7} "
-            f"{'saved%':>7}  hot budget")
-    lines = ["tiergit measure: tokens per spawn (legacy full load vs tiers)", "", head, "-" * len(head)]
+    head = (f"{'agent':<14} {'legacy':>8} {'noise%':>7} {'hot':>6} {'spawn':>6} {'saved%':>7} "
+            f"{'hot+cold':>9} {'saved%':>7} {'+wiki':>7}  hot budget")
+    lines = ["tiergit measure: tokens per spawn (legacy full load vs what the tiers load)", "", head, "-" * len(head)]
     for r in rows:
         base = r.legacy.tokens if r.baseline == "legacy" else r.hot_cold_wiki.tokens
         mark = "" if r.baseline == "legacy" else "*"
-        noise = f"{r.old_noise_pct:.0f}%" if r.old_noise_pct is not None else "-"
-        saved = f"{r.saved_pct:.0f}%" if r.saved_pct is not None else "-"
         budget = "ok" if r.within_hot_budget else "OVER"
         if r.hot_budget_tokens:
             budget += f" ({r.hot.tokens}/{r.hot_budget_tokens:g})"
+        hot = r.hot_in_spawn if r.hot_in_spawn is not None else r.hot.tokens
         spawn = str(r.spawn.tokens) if r.spawn else "-"
-        lines.append(f"{r.agent:<14} {str(base) + mark:>8} {noise:>7} {r.hot.tokens:>6} {spawn:>6} {r.hot_cold.tokens:>9} "
-                     f"{r.hot_cold_wiki.tokens:>7} {saved:>7}  {budget}")
+        lines.append(f"{r.agent:<14} {str(base) + mark:>8} {_pct(r.old_noise_pct):>7} {hot:>6} {spawn:>6} "
+                     f"{_pct(r.saved_pct):>7} {r.hot_cold.tokens:>9} {_pct(r.hot_cold_saved_pct):>7} "
+                     f"{r.hot_cold_wiki.tokens:>7}  {budget}")
     s = summary(rows)
     lines.append("-" * len(head))
     if s["median_saved_pct"] is not None:
-        lines.append(f"median saving per default spawn (hot only): {s['median_saved_pct']}% over {s['agents']} agent(s)")
+        lines.append(f"median saving per spawn (hot + the task's knowledge): {s['median_saved_pct']}% "
+                     f"over {s['agents']} agent(s)")
+    if s["median_hot_cold_saved_pct"] is not None:
+        lines.append(f"median saving loading hot + cold: {s['median_hot_cold_saved_pct']}%")
     lines.append("legacy = the agent's legacy files (config `legacy`); * = none outside the tiers, so every tier instead.")
     lines.append("noise% = legacy tokens in dated entries older than the cold ttl_days.")
-    lines.append("spawn = the whole task-aware spawn prompt (`context`: template, hot, the items relevant to the task, "
+    lines.append("hot = the hot tier as the spawn carries it (its recent actions); the budget column judges the files.")
+    lines.append("spawn = the whole spawn prompt agents get (`context`: template, hot, the items relevant to the task, "
                  "wiki index) for the hot file's Current task, else the newest cold entry's title.")
     return "\n".join(lines)

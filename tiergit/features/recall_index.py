@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -126,9 +127,9 @@ def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = No
         summary = db.execute("SELECT items, next_rowid FROM summary WHERE id = 1").fetchone() or (0, 1)
         count, next_rowid = summary
         changed = [c for c in (_changed(store, db, src, known.get(src.path)) for src in wanted) if c is not None]
-        parsed = _parse_all(store, changed)
+        # The bar counts parsed files (the parse is most of a build), each stored as it arrives.
         with progress.bar(len(changed), "recall: indexing") as shown:
-            for change, (rows, skipped) in zip(changed, parsed):
+            for (rows, skipped), change in zip(_parse_all(store, changed), changed):
                 if skipped:
                     assert stats.skipped is not None
                     stats.skipped.append(change.src.path)
@@ -200,22 +201,26 @@ def _store_rows(db, change: Change, rows: list[tuple], old: tuple | None, next_r
 PARALLEL_MIN = 400
 
 
-def _parse_all(store, changed: list[Change]) -> list[tuple[list[tuple], bool]]:
-    """(rows, skipped) for each changed file, in order."""
+def _parse_all(store, changed: list[Change]) -> Iterator[tuple[list[tuple], bool]]:
+    """(rows, skipped) for each changed file, in order, as each is parsed: the caller stores
+    and counts them as they come (the parent never holds every file's rows at once)."""
     jobs = [(c.src, c.data) for c in changed]
     labels, limit = store.config.labels, store.config.limits["max_file_bytes"]
     workers = min(os.cpu_count() or 1, 8)
-    if len(jobs) < PARALLEL_MIN or workers < 2 or os.environ.get("TIERGIT_INDEX_WORKERS") == "1":
-        return [rows_of(src, data, labels, limit) for src, data in jobs]
-    import multiprocessing
+    ctx = None
+    if len(jobs) >= PARALLEL_MIN and workers >= 2 and os.environ.get("TIERGIT_INDEX_WORKERS") != "1":
+        import multiprocessing
 
-    try:
-        ctx = multiprocessing.get_context("fork")   # POSIX: workers share the parent's imports
-    except ValueError:
-        return [rows_of(src, data, labels, limit) for src, data in jobs]
-    chunk = max(1, len(jobs) // (workers * 8))
+        try:
+            ctx = multiprocessing.get_context("fork")   # POSIX: workers share the parent's imports
+        except ValueError:
+            ctx = None
+    if ctx is None:
+        yield from (rows_of(src, data, labels, limit) for src, data in jobs)
+        return
+    chunk = max(1, min(16, len(jobs) // (workers * 8)))
     with ctx.Pool(workers) as pool:
-        return pool.map(partial(_rows_job, labels=labels, limit=limit), jobs, chunksize=chunk)
+        yield from pool.imap(partial(_rows_job, labels=labels, limit=limit), jobs, chunksize=chunk)
 
 
 def _rows_job(job: tuple[IndexSource, bytes], labels, limit: int) -> tuple[list[tuple], bool]:

@@ -16,6 +16,7 @@ from tiergit.core.fixhint import pinned_over_note
 from tiergit.errors import TiergitError
 from tiergit.features import budget, retention_keep
 from tiergit.features.plan import Plan
+from tiergit.shell.parse_cache import ParseCache
 
 DAILY_TTL_DAYS = 30
 DELETE_AFTER_DAYS = 90
@@ -68,6 +69,9 @@ def plan_archive(store, today: date | None = None) -> Plan:
     pending: dict[str, str] = {}
     to_stage: list = []
     delete_after = max([t.delete_after_days for t in cfg.tiers.values() if t.delete_after_days] or [DELETE_AFTER_DAYS])
+    # The parse is the preview's cost and most cold files did not change since the last run
+    # (status, promote and archive share the cache); the plan only reads the parsed documents.
+    parsed = ParseCache.for_store(store)
     for rel in store.memory_files():
         tier = cfg.tier_for(rel)[0]  # type: ignore[index]
         if tier.reviewed or tier.lifetime == "session":
@@ -88,7 +92,7 @@ def plan_archive(store, today: date | None = None) -> Plan:
             continue
         if tier.ttl_days is None:
             continue
-        doc = parse.parse(text, rel, cfg.labels)
+        doc = parsed.parse(text, rel)
         cuts = expired_cuts(doc, today, tier.ttl_days)
         if cuts and retention_keep.stages_durable(cfg, tier):
             to_stage += retention_keep.durable_in(doc, rel, cuts)
@@ -96,6 +100,7 @@ def plan_archive(store, today: date | None = None) -> Plan:
             add_to_archive(plan, store, pending, rel, text, cuts)
             plan.add(rel, remove_lines(text, [(c.start, c.end) for c in cuts]), text,
                      reason=f"{len(cuts)} expired {plural(len(cuts), 'entry', 'entries')} archived")
+    parsed.save(prune=False)   # only cold files were read: keep the others' rows for promote
     flush_archive(plan, store, pending)
     retention_keep.stage(plan, store, to_stage)
     retention_keep.old_months_out(plan, store, today, delete_after)

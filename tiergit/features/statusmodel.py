@@ -23,7 +23,8 @@ def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> 
     cache = store.token_cache
     files: list[FileStatus] = []
     rels = only if only is not None else store.memory_files()
-    for rel in progress.iterate(rels, "status --deep: counting tokens", show=deep):
+    # --deep draws its bar at once; a plain status only once it has run a second (a first run)
+    for rel in progress.iterate(rels, "status: counting tokens", minimum=progress.MIN_ITEMS if deep else len(rels) + 1):
         match = store.tier_of(rel)
         if match is None:
             continue

@@ -18,7 +18,7 @@ from datetime import date
 from pathlib import Path
 
 from tiergit.errors import TiergitError
-from tiergit.shell import git, statedir
+from tiergit.shell import git, progress, statedir
 
 CACHE_NAME = "blame-v1.sqlite"
 MAX_ROWS = 100_000
@@ -136,7 +136,7 @@ class BlameCache:
                 continue
             todo[key] = chain
         blobs = git.read_blobs(self.repo, sorted({b for chain in todo.values() for _d, b in chain}))
-        for key, chain in todo.items():
+        for key, chain in progress.iterate(list(todo.items()), "dating items from history", minimum=len(todo) + 1):
             self._new[key] = encode(forward_dates([(d, blobs.get(b, b"")) for d, b in chain]))
 
     def close(self) -> None:

@@ -3,6 +3,7 @@ cache): markdown parsing is most of a promotion plan's time, and most files do n
 between nightly runs."""
 from __future__ import annotations
 
+import ast
 import hashlib
 import pickle
 import sqlite3
@@ -11,6 +12,7 @@ from pathlib import Path
 from tiergit.core import kinds, parse
 from tiergit.core.candidate import clean, norm_key
 from tiergit.errors import TiergitError
+from tiergit.shell import statedir
 
 
 class ParseCache:
@@ -40,8 +42,6 @@ class ParseCache:
 
     @classmethod
     def for_store(cls, store) -> "ParseCache":
-        from tiergit.shell import statedir
-
         try:
             folder = statedir.state_dir(store.repo)
         except TiergitError:
@@ -77,9 +77,10 @@ class ParseCache:
         """(clean text, norm_key) of every item of a document this cache returned, in order."""
         return self._keys[id(doc)]
 
-    def save(self) -> None:
-        """Add the new documents and drop the ones this run did not use (best effort)."""
-        stale = set(self.stored) - self.used
+    def save(self, prune: bool = True) -> None:
+        """Add the new documents and (`prune`: a run that read every file) drop the ones this
+        run did not use (best effort)."""
+        stale = set(self.stored) - self.used if prune else set()
         if self.path is None or (not self.new and not stale):
             return
         try:
@@ -97,6 +98,4 @@ class ParseCache:
 
 
 def eval_labels(frozen: str) -> dict[str, list[str]]:
-    import ast
-
     return {k: list(v) for k, v in ast.literal_eval(frozen)}

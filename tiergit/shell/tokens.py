@@ -3,7 +3,8 @@
 Loading an encoding is the slowest part of a hook, so it happens lazily, only when a
 count is not cached and could matter; its ranks come from a verified marshal cache,
 and small texts are counted in pure Python (tiergit.core.bpe) without building the Rust
-encoder. Every path gives tiktoken's exact count.
+encoder. Every path gives tiktoken's exact count. tiktoken, the pure-Python counter and the
+rank cache's modules are imported inside the functions that need them: the hook's budget.
 """
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ from tiergit.core.candidate import Candidate, Corpus
 from tiergit.core.patterns import splice_managed
 from tiergit.errors import TiergitError
 from tiergit.features.promotion import openclaw_format
+from tiergit.shell import progress
 from tiergit.shell.parse_cache import ParseCache
 
 
@@ -78,7 +79,9 @@ def _parsed_files(store, cache: ParseCache):
     cfg = store.config
     staged = set(staging_paths(store))
     archived = archived_files(store)
-    for rel in sorted(set(store.memory_files()) | staged | set(archived)):
+    rels = sorted(set(store.memory_files()) | staged | set(archived))
+    # the parse is a first run's cost (a warm one reads the cache): a bar once it takes a second
+    for rel in progress.iterate(rels, "reading memory files", minimum=len(rels) + 1):
         match = cfg.tier_for(archived.get(rel, rel))
         tier = match[0] if match else None
         try:

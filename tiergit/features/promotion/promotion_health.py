@@ -25,13 +25,16 @@ def last_promotion(store) -> date | None:
 
 def _counts(store, today: date) -> tuple[int | None, int | None]:
     """(waiting, considered) of a promotion plan, cached by the state it reads (`health_cache`)."""
-    from tiergit.features.promotion import promote
     from tiergit.shell import health_cache
 
     key = health_cache.state_key(store, today.isoformat())
     cached = health_cache.load(store, key)
     if cached is not None:
         return cached
+    # Only a changed store plans promotion: the gate's and judge's ~190 patterns are compiled
+    # on import (~0.2 s), which a warm `status` (the cache above) never pays.
+    from tiergit.features.promotion import promote
+
     try:
         promo = promote.build(store, today=today)
     except Exception:  # noqa: BLE001 - status must not fail on a bad candidate file
