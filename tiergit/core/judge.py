@@ -35,8 +35,8 @@ def normalize(text: str) -> str:
 
 
 # ---- kind from plain language -------------------------------------------------------------
-# Lists under a labelled lead-in take its kind only up to this length (core/parse.py); the kind
-# judgement itself reads an item of any length (issue 21: a 456-character root cause is an error).
+# Lists under a labelled lead-in take its kind only up to this length (core/parse.py); past it only
+# marker words give a kind (issue 21: a 456-character root cause is an error, not context).
 MAX_PLAIN_CHARS = 200
 # A bold lead is a label only when a colon ends it (`**Fix:**`, `**Fix**:`); `**Prefer StorageV2 over
 # Storage** — always …` is the sentence's own first words.
@@ -120,6 +120,11 @@ def plain_kind(text: str) -> str | None:
             return kind
     if m := PLAIN_LABEL.match(low):
         return PLAIN_LABELS[m[1]]
+    if len(" ".join(text.split())) > MAX_PLAIN_CHARS:
+        # A long item is a correction, permission, error or open item by its words at any length;
+        # rule and fact wording in a long report does not make it one (session end keeps its
+        # specific sentences verbatim either way: core/sentence_judge.py).
+        return None
     if DECISION.search(low):
         return "decision"
     if NARRATIVE.match(low):

@@ -11,6 +11,7 @@ dropping a root cause is the next agent repeating the bug.
 from __future__ import annotations
 
 import re
+import textwrap
 
 from tiergit.core import judge
 from tiergit.core.patterns import TRANSCRIPT_OPENING_RE
@@ -220,4 +221,6 @@ def split(text: str, seen: set[str] | None = None) -> tuple[str, str]:
             kept_units.append(prefix + _join(body, kept))
         if dropped:
             noise_units.append(prefix + _join(body, dropped))
-    return "\n".join(kept_units), "\n".join(noise_units)
+    # A nested unit kept without its parent comes out at the left margin: glued under the item
+    # before it in the entry, it would read as that item's sub-item.
+    return textwrap.dedent("\n".join(kept_units)), "\n".join(noise_units)
