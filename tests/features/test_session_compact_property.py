@@ -32,7 +32,8 @@ def test_every_must_keep_item_survives_any_summary(sections, summary) -> None:
         folded = " ".join(body.split())
         for clean in must.values():
             assert " ".join(clean.split()) in folded
-    assert len(result.kept) == len(set(result.kept_ids)) == len(must)
+    # Must-keep items are kept once each; context sentences that are not noise are kept too (issue 21).
+    assert len(result.kept) == len(set(result.kept_ids)) >= len(must) and set(must) <= set(result.kept_ids)
 
 
 @settings(max_examples=80, deadline=None)

@@ -100,8 +100,10 @@ def test_replay_keeps_every_must_keep_item_and_hot_in_budget(squad_repo: Path, a
     markers = hotfile.MARKER_RE.findall(cold_text)
     assert len(markers) == len(set(markers)) == written
     assert written >= sessions * 0.8   # a session whose notes cold already holds writes no entry
-    # Compaction really compacts: most of the session text is condensed or dropped.
-    assert tokens_kept < 0.35 * tokens_in, (tokens_kept, tokens_in)
+    # Since issue 21 the tokens kept are reported, not targeted (real histories are condensed notes whose
+    # specific sentences stay verbatim; benchmarks/bench_replay.py prints the figure): an entry still
+    # never holds more than the session's notes, template and heading included.
+    assert tokens_kept < tokens_in, (tokens_kept, tokens_in)
     git(squad_repo, "add", "-A")
 
 

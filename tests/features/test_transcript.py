@@ -20,12 +20,13 @@ def claude_code_lines(n: int) -> list[dict]:
     for k in range(n):
         if k % 2 == 0:
             lines.append({"type": "user", "message": {"role": "user", "content":
-                          f"Request {k}: please look at the token cache in module {k}. It seems stale after a rename."}})
+                          "Okay, let me see the token cache again. Thanks, carry on with the next part."}})
         else:
+            # Verbosity (chatter, activity reports, a status) around one repeated root cause.
             parts = [{"type": "thinking", "thinking": "private"},
-                     {"type": "text", "text": f"Answer {k}: I traced module {k}. The root cause is the path key. "
-                                             f"I changed it to the blob id and the tests pass now. Some filler words "
-                                             f"follow here to make the turn longer than a line."}]
+                     {"type": "text", "text": "I traced the module again. The root cause is the path key. "
+                                             "Then I looked at the tests again and they pass now. Moving on to the "
+                                             "next part of the review with the team."}]
             if k == 5:
                 parts.append({"type": "text", "text": CORRECTION})
             if k == 41:
@@ -52,15 +53,18 @@ def test_jsonl_layers_by_turn_age_and_keeps_never_compress_items(tmp_path: Path)
     assert layers["key"]["turns"] == [51, 65]
     assert layers["decisions"]["turns"] == [31, 50]
     assert layers["summary"]["turns"] == [1, 30]
-    # Older layers keep less: the out/in share shrinks with age.
+    # Older layers keep less: the out/in share shrinks with age (the two oldest keep only what is not
+    # noise, each sentence once, so which of them holds more depends on where it was first said).
     share = {name: layer["tokens_out"] / layer["tokens_in"] for name, layer in layers.items()}
-    assert share["summary"] < share["decisions"] < share["key"] < share["full"]
+    assert max(share["summary"], share["decisions"]) < share["key"] < share["full"]
     assert share["summary"] < 0.15
     text = out.read_text()
     assert text.count(CORRECTION) == 1 and text.count(DECISION) == 1   # turns 6 and 42: compressed layers
     assert "private" not in text                                       # thinking is never output
-    assert "Request 79" not in text or "Answer 79" in text
-    assert "I traced module 79. The root cause is the path key." in text  # newest turn in full
+    # The newest turns in full; older ones keep the root cause once, verbatim, with its speaker and turn.
+    assert "I traced the module again. The root cause is the path key. Then I looked" in text
+    assert "- The root cause is the path key. (Assistant, turn 2)" in text
+    assert text.count("The root cause is the path key.") == 1 + 8   # turn 2, and the 8 answers of turns 66-80 in full
     # The output is a valid memory document; transcript lines inside are classified as log.
     doc = parse.parse(text, "chat.md")
     kinds = {i.kind for i in doc.items}

@@ -6,6 +6,7 @@ import sys
 import click
 
 from tiergit.cli import echo_json, open_store
+from tiergit.core.session_report import EndReport
 from tiergit.errors import TiergitError
 
 AGENT_HELP = "Agent name (a slug); optional when the hot tier path has no {agent}."
@@ -55,7 +56,7 @@ def start(ctx: click.Context, agent: str | None, task: str | None, force: bool, 
         click.echo(f"synced     {line}")
     ended = report.get("ended_previous")
     if ended:
-        click.echo(_end_summary(ended))
+        click.echo(_end_summary(EndReport(**ended)))
     after = report["hot_after"]
     click.echo(f"session start {report['agent']}: {report['session']}"
                + (f" \"{report['task']}\"" if report.get("task") else ""))
@@ -74,26 +75,26 @@ def _sync_from_squad(store, agent: str | None) -> list[str]:
     return squad_sync.sync(store, agent) if agent else []
 
 
-def _end_summary(r: dict) -> str:
-    lines = [f"session end {r['agent']}: {r['session']} \"{r['task']}\""]
-    if r["already_written"]:
-        lines.append(f"  skipped    entry already in {r['cold']} (an earlier run was interrupted)")
+def _end_summary(r: EndReport) -> str:
+    lines = [f"session end {r.agent}: {r.session} \"{r.task}\""]
+    if r.already_written:
+        lines.append(f"  skipped    entry already in {r.cold} (an earlier run was interrupted)")
     else:
         lines += [
-            f"  kept       {r['kept']} item(s) verbatim",
-            f"  condensed  {r['condensed']} item(s) into {r['condensed_lines']} line(s)",
-            f"  dropped    {r['dropped']} item(s) (logs, tool output, transcript lines)",
-            f"  duplicate  {r['duplicates']} item(s) already in {r['cold']}",
-            f"  tokens     {r['tokens_in']} in -> {r['tokens_kept']} kept ({100 * r['ratio']:.1f}%)",
+            f"  kept       {r.kept} item(s) verbatim",
+            f"  condensed  {r.condensed} item(s) into {r.condensed_lines} line(s)",
+            f"  dropped    {r.dropped} item(s) (logs, tool output, transcript lines)",
+            f"  duplicate  {r.duplicates} item(s) already in {r.cold}",
+            f"  tokens     {r.tokens_in} in -> {r.tokens_kept} kept ({100 * r.ratio:.1f}%)",
         ]
-        if r["summarizer"]:
-            lines.append(f"  summary    {r['summarizer']}")
-        if r["readded"]:
-            lines.append(f"  re-added   {len(r['readded'])} item(s) the summarizer dropped")
-        lines.append(f"  wrote      {r['cold']}" if r["entry_written"] else "  wrote      nothing new to keep")
-    after = r["hot_after"]
-    lines.append(f"  reset      {r['hot']}  ({after['bytes']} bytes, {after['percent']:.0f}% of budget, "
-                 f"{after['health']}; {r['carried']} open item(s) carried)")
+        if r.summarizer:
+            lines.append(f"  summary    {r.summarizer}")
+        if r.readded:
+            lines.append(f"  re-added   {len(r.readded)} item(s) the summarizer dropped")
+        lines.append(f"  wrote      {r.cold}" if r.entry_written else "  wrote      nothing new to keep")
+    after = r.hot_after
+    lines.append(f"  reset      {r.hot}  ({after['bytes']} bytes, {after['percent']:.0f}% of budget, "
+                 f"{after['health']}; {r.carried} open item(s) carried)")
     return "\n".join(lines)
 
 
@@ -137,11 +138,11 @@ def end(ctx: click.Context, agent: str | None, notes_files: tuple[str, ...], as_
         notes.append((name, rawtext.decode(data, name, store.config.limits["max_file_bytes"])))
     result = session_mod.end(store.config, agent, notes)
     if as_json:
-        echo_json({**result.report, **result.plan.as_dict()})
+        echo_json({**result.report.as_dict(), **result.plan.as_dict()})
         return
     click.echo(_end_summary(result.report))
     for note in result.plan.notes:
-        if note != result.report.get("summarizer"):
+        if note != result.report.summarizer:
             click.echo(f"  note: {note}")
 
 

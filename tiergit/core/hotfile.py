@@ -11,6 +11,7 @@ from datetime import datetime
 
 from tiergit.core import parse, sessiontext
 from tiergit.core.config import Config, Tier
+from tiergit.core.session_report import EndReport
 from tiergit.errors import TiergitError
 
 NO_TASK = "<!-- one line: what this session is for -->"
@@ -212,12 +213,10 @@ def ending(cfg: Config, paths: Paths, hot: Hot | None, cold_text: str | None,
                   cold_text, cold_doc)
 
 
-def end_report(paths: Paths, ending: Ending) -> dict:
+def end_report(paths: Paths, ending: Ending) -> EndReport:
     """The session-end report before the entry is planned (its figures filled in as it is)."""
-    return {"agent": paths.agent, "session": ending.session, "task": ending.task, "hot": paths.hot,
-            "cold": paths.cold, "entry_written": False, "already_written": ending.written,
-            "kept": 0, "condensed": 0, "condensed_lines": 0, "dropped": 0, "duplicates": 0,
-            "readded": [], "summarizer": None, "tokens_in": 0, "tokens_kept": 0, "ratio": 0.0}
+    return EndReport(agent=paths.agent, session=ending.session, task=ending.task, hot=paths.hot,
+                     cold=paths.cold, already_written=ending.written)
 
 
 def entry_heading(ending: Ending, now: datetime) -> str:

@@ -35,12 +35,14 @@ def normalize(text: str) -> str:
 
 
 # ---- kind from plain language -------------------------------------------------------------
-# Unlabelled items longer than this are reports, not rules: they are condensed, and only a label
-# (`**Pattern:**`, `[rule]`) keeps a long item verbatim. Chosen so the corpus replay keeps <= 15 %.
+# Lists under a labelled lead-in take its kind only up to this length (core/parse.py); past it only
+# marker words give a kind (issue 21: a 456-character root cause is an error, not context).
 MAX_PLAIN_CHARS = 200
-MARKUP = re.compile(r"^\s*(?:>\s*)?(?:[-*+]\s+|\d+[.)]\s+)?(?:\[[ xX]\]\s+)?(?:\*\*[^*\n]{0,60}\*\*:?\s*)?")
+# A bold lead is a label only when a colon ends it (`**Fix:**`, `**Fix**:`); `**Prefer StorageV2 over
+# Storage** — always …` is the sentence's own first words.
+MARKUP = re.compile(r"^\s*(?:>\s*)?(?:[-*+]\s+|\d+[.)]\s+)?(?:\[[ xX]\]\s+)?(?:\*\*[^*\n]{0,60}(?::\*\*|\*\*:)\s*)?")
 CORRECTION = re.compile(
-    r"^(?:no[,.!:;]|nope\b|wrong[,.:!]|actually[,:]|correction\b|not quite\b|that(?:'s| is| was) (?:wrong|incorrect|not right|not true)\b)"
+    r"^(?:no[,.!:;]|no\s+[—–-]+\s|nope\b|wrong[,.:!]|actually[,:]|correction\b|not quite\b|that(?:'s| is| was) (?:wrong|incorrect|not right|not true)\b)"
     r"|\b(?:that(?:'s| is| was) (?:wrong|incorrect|not (?:right|true|how))|is (?:wrong|incorrect)[:;,] (?:we|it|use)"
     r"|(?:owner|user|\w+) corrected (?:me|us|the agent)|i was wrong)\b")
 PERMISSION = re.compile(
@@ -69,7 +71,8 @@ FACT = re.compile(
 # Bold labels that say an item is context whatever its wording (`**Task:** Write the tests`).
 CONTEXT_LABEL = re.compile(
     r"(?i)^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*(?:context|status|task|pr|why|background|summary|outcome|result|impact|"
-    r"scope|files?|changes?|by|date|owner|author|requested by|notes?|what happened)\b[^*\n]{0,20}\*\*")
+    r"scope|files?|changes?|by|date|owner|author|requested by|notes?|what happened)\b"
+    r"(?!\s+(?:of|for|to|in|on|at)\b)[^*\n]{0,20}\*\*")   # `**Owner of this branch:** …` is no field label
 # Plain-text labels (`Rule: …`, `News preference: …`, `Bug fix (links): …`), up to three words before them.
 PLAIN_LABELS = {"rule": "rule", "preference": "rule", "policy": "rule", "convention": "rule", "lesson": "rule",
                 "principle": "rule", "guideline": "rule", "decision": "decision", "fix": "error", "root cause": "error",
@@ -104,7 +107,7 @@ def plain_kind(text: str) -> str | None:
 
     Order matters: an owner's correction or permission outranks the rule wording it carries
     ("No, that's wrong: always use tabs" is a correction)."""
-    if len(" ".join(text.split())) > MAX_PLAIN_CHARS or CONTEXT_LABEL.match(text):
+    if CONTEXT_LABEL.match(text):
         return None
     # The first sentence carries a rule's wording; a modal buried in a long report does not make one.
     body = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", body_of(text), maxsplit=1)[0][:200]
@@ -117,6 +120,11 @@ def plain_kind(text: str) -> str | None:
             return kind
     if m := PLAIN_LABEL.match(low):
         return PLAIN_LABELS[m[1]]
+    if len(" ".join(text.split())) > MAX_PLAIN_CHARS:
+        # A long item is a correction, permission, error or open item by its words at any length;
+        # rule and fact wording in a long report does not make it one (session end keeps its
+        # specific sentences verbatim either way: core/sentence_judge.py).
+        return None
     if DECISION.search(low):
         return "decision"
     if NARRATIVE.match(low):

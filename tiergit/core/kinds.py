@@ -31,7 +31,7 @@ DEFAULT_LABELS: dict[str, list[str]] = {
     "log": ["[log]"],
 }
 # Bump when DEFAULT_LABELS or classify() change, so caches of parsed kinds are rebuilt.
-CLASSIFIER_VERSION = 4
+CLASSIFIER_VERSION = 5
 # A label that starts with a question word asks a question (`**What went wrong:**`), so an
 # entry such as `**What:**` (Squad's decision field) matches only a label of its own length.
 QUESTION_WORDS = frozenset({"what", "why", "how", "when", "who", "where", "which"})
@@ -119,11 +119,22 @@ def classify(text: str, section_heading: str | None = None, labels: dict[str, li
     if section_heading:
         key = _NOT_LETTER_RE.sub("", section_heading.lower()).strip()
         if key in SECTION_KINDS:
-            return SECTION_KINDS[key]
+            return _content_over_section(text, SECTION_KINDS[key])
     # Unlabelled prose: what plain language says it is ("never …", "root cause …", "you may …").
     # Imported here: the pre-commit hook never classifies, and judge's patterns cost ~40 ms to compile.
     from tiergit.core import judge
     return judge.plain_kind(text) or "context"
+
+
+# Kinds an item's own words give it that outrank the hot section it sits in: "No — we use Bicep"
+# under *Active decisions* is a correction, "You may force-push" a permission.
+CONTENT_OVER_SECTION = {"decision": ("correction", "permission", "error", "open"), "open": ("correction", "permission")}
+
+
+def _content_over_section(text: str, section_kind: str) -> str:
+    from tiergit.core import judge
+    own = judge.plain_kind(text)
+    return own if own in CONTENT_OVER_SECTION.get(section_kind, ()) else section_kind
 
 
 def _freeze(labels: dict[str, list[str]] | None):

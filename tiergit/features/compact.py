@@ -9,15 +9,17 @@ core/sessiontext.py.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from tiergit.core import sentence_judge
 from tiergit.core.config import CompactSettings
 from tiergit.core.kinds import LIST_MARKER_RE
-from tiergit.core.parse import Item, MemoryDoc, clean_text
+from tiergit.core.parse import Item, MemoryDoc, clean_text, item_id
 from tiergit.core.sessiontext import (
     KEEP_KINDS,
     already_told,
     cold_form,
+    first_sentence,
     fold_words,
     own_text,
     section_key,
@@ -32,7 +34,6 @@ from tiergit.shell.tokens import count_text
 # Condensed lines are budgeted in tokens of the configured encoding.
 FLOOR_WORDS = 6             # words of a condensed line whose label does not name a topic
 MAX_LINE_TOKENS = 60
-FLOOR_RESERVE = 20          # tokens statements kept verbatim leave for the entry's first condensed line
 ENTRY_OVERHEAD_TOKENS = 30  # the entry heading and its session marker, when the caller does not say
 # Hot-template and catch-all sections: as a label they do not say what the work was.
 GENERIC_SECTIONS = {"current task", "active decisions", "last actions", "blockers", "talking to", "notes",
@@ -48,6 +49,12 @@ class Compaction:
     dropped: int = 0                                      # log items and duplicates of the session
     duplicates: int = 0                                   # kept items already in cold
     notes: list[str] = field(default_factory=list)
+    known_words: set[str] = field(default_factory=set, repr=False)   # words of the kept items so far
+
+    def keep(self, text: str, item_id: str) -> None:
+        self.kept.append(text)
+        self.kept_ids.append(item_id)
+        self.known_words |= fold_words(text)
 
     def body(self) -> str:
         """The entry body: kept items verbatim, then the condensed context."""
@@ -143,7 +150,6 @@ def compact_doc(doc: MemoryDoc, cold_ids: set[str], ratio: float = CompactSettin
     groups = _sort_items(doc, out, cold_ids, labels, skip_lines, cold_text)
     size = count_text(own_text(doc.render(), boilerplate), encoding).tokens if groups else 0
     budget = ratio * size - overhead - (count_text("\n".join(out.kept), encoding).tokens if out.kept else 0)
-    budget = _keep_statements(out, groups, budget, encoding)
     context = _context_groups(out, groups, title)
     if context:
         chosen = _condense(context, budget, encoding)
@@ -162,6 +168,7 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
     dropped, repeats counted; the context left, grouped by (section, sub-heading) with its heading."""
     seen = set(cold_ids)
     told = told_fragments(cold_text)
+    repeats: set[str] = set()   # sentences of context kept so far: a repeat is a duplicate
     groups: dict[tuple[int, int], tuple[str | None, list[Item]]] = {}
     # A context item that repeats a kept item (same id) must not shadow it.
     keep_ids = {i.id for i in doc.items if i.kind in KEEP_KINDS and i.line not in skip_lines}
@@ -175,19 +182,38 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
                     out.duplicates += 1
                     continue
                 seen.add(item.id)
-                out.kept.append(cold_form(item, section.heading, labels))
-                out.kept_ids.append(item.id)
+                out.keep(cold_form(item, section.heading, labels), item.id)
             elif item.kind == "log":
                 out.dropped += 1
             elif item.id in seen or item.id in keep_ids or already_told(summary_sentence(item), told):
                 out.duplicates += 1
             else:
                 seen.add(item.id)
+                rest = _keep_sentences(out, item, seen, told, repeats)
+                if rest is None:
+                    continue
                 above = [n for n, (line, _) in enumerate(subs) if line < item.line]
                 key = (index, above[-1] if above else -1)
                 heading = subs[key[1]][1] if above else section.heading
-                groups.setdefault(key, (heading, []))[1].append(item)
+                groups.setdefault(key, (heading, []))[1].append(rest)
     return groups
+
+
+def _keep_sentences(out: Compaction, item: Item, seen: set[str], told: dict, repeats: set[str]) -> Item | None:
+    """Keep a context item's sentences that are not noise (sentence_judge) verbatim, in note order;
+    return the item with only its noise sentences, for condensing, or None when nothing is left."""
+    kept, rest = sentence_judge.split(item.text, repeats)
+    if kept:
+        text = item.text.rstrip("\n") if not rest else kept
+        kept_id = item.id if not rest else item_id(text)[0]
+        # A repeat of cold, or words the kept items already hold all of, is a duplicate.
+        if kept_id in seen and kept_id != item.id or already_told(first_sentence(text), told) \
+                or not fold_words(text) - out.known_words:
+            out.duplicates += 1
+        else:
+            seen.add(kept_id)
+            out.keep(text, kept_id)
+    return replace(item, text=rest) if rest else None
 
 
 def _context_groups(out: Compaction, groups: dict, title: str) -> list[Group]:
@@ -210,33 +236,6 @@ def _context_groups(out: Compaction, groups: dict, title: str) -> list[Group]:
             continue
         context.append(Group(label, items, "; ".join(sentences).split()))
     return context
-
-
-def _keep_statements(out: Compaction, groups: dict, budget: float, encoding: str) -> float:
-    """Keep context items shaped as statements (judge.statement: "`X` returns …", "Model: gemini-2
-    (768 dims)") verbatim instead of condensing them, shortest first, while the entry's budget lasts;
-    move them from their groups to `out.kept` (in note order) and return the budget left."""
-    from tiergit.core import judge
-
-    found = [(count_text(item.text.rstrip("\n"), encoding).tokens, item.line, key, item)
-             for key, (_, items) in groups.items() for item in items if judge.statement(item.text)]
-    chosen = []
-    budget -= FLOOR_RESERVE   # the condensed line every entry with context keeps
-    for cost, _, key, item in sorted(found, key=lambda f: (f[0], f[1])):
-        if cost + 1 > budget:
-            break
-        budget -= cost + 1
-        chosen.append((key, item))
-    if not chosen:
-        return budget + FLOOR_RESERVE
-    lines = {id(item) for _, item in chosen}
-    for key in {key for key, _ in chosen}:
-        heading, items = groups[key]
-        groups[key] = (heading, [i for i in items if id(i) not in lines])
-    for _, item in sorted(chosen, key=lambda c: c[1].line):
-        out.kept.append(item.text.rstrip("\n"))
-        out.kept_ids.append(item.id)
-    return budget + FLOOR_RESERVE
 
 
 def ensure_kept(summary: str, kept: list[str]) -> tuple[str, list[str]]:

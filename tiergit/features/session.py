@@ -17,6 +17,7 @@ import yaml
 from tiergit.core import hotfile, parse, rawtext
 from tiergit.core import secrets as secrets_mod
 from tiergit.core.config import CompactSettings, Config, Tier
+from tiergit.core.session_report import EndReport
 from tiergit.errors import TiergitError
 from tiergit.features import compact
 from tiergit.features.budget import judge, measure
@@ -30,7 +31,7 @@ from tiergit.shell.summarizer import run_summarizer
 @dataclass
 class SessionPlan:
     plan: Plan
-    report: dict = field(default_factory=dict)
+    report: EndReport | dict = field(default_factory=dict)   # EndReport for end, a dict for start
 
 
 def new_session_id(taken: set[str] | frozenset[str] = frozenset()) -> str:
@@ -146,12 +147,12 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
     reset = render_hot(cfg, paths.agent, None, carried, next_session, None, hot.extra_meta if hot else None)
     plan.add(paths.hot, reset, hot_text, reason="reset for the next session"
              + (f", {len(carried)} open item(s) carried" if carried else ""))
-    report["carried"] = len(carried)
-    report["hot_after"] = hot_health(cfg, paths.hot_tier, paths.hot, reset)
+    report.carried = len(carried)
+    report.hot_after = hot_health(cfg, paths.hot_tier, paths.hot, reset)
     return SessionPlan(plan, report)
 
 
-def _plan_entry(cfg: Config, plan: Plan, report: dict, paths: hotfile.Paths, ending: hotfile.Ending,
+def _plan_entry(cfg: Config, plan: Plan, report: EndReport, paths: hotfile.Paths, ending: hotfile.Ending,
                 now: datetime, settings: CompactSettings) -> None:
     """The session's cold entry: the notes compacted (or summarized by the user's command, every
     kept item re-added), credentials redacted, appended to cold; the figures into `report`."""
@@ -164,19 +165,18 @@ def _plan_entry(cfg: Config, plan: Plan, report: dict, paths: hotfile.Paths, end
     if settings.command and (result.kept or result.condensed):
         run = run_summarizer(settings.command, ending.notes_text, settings.timeout,
                              env={"TIERGIT_AGENT": paths.agent, "TIERGIT_TASK": ending.task})
-        report["summarizer"] = run.note
+        report.summarizer = run.note
         plan.notes.append(run.note)
         if run.text is not None:
             body, readded = compact.ensure_kept(run.text, result.kept)
-            report["readded"] = readded
+            report.readded = readded
             if readded:
                 plan.notes.append(f"re-added {len(readded)} item(s) the summarizer left out, verbatim")
-    report.update(kept=len(result.kept), condensed=result.condensed_items,
-                  condensed_lines=len(result.condensed), dropped=result.dropped,
-                  duplicates=result.duplicates)
+    report.kept, report.condensed, report.condensed_lines = len(result.kept), result.condensed_items, len(result.condensed)
+    report.dropped, report.duplicates = result.dropped, result.duplicates
     tin = tokens.count_text(ending.notes_text, cfg.tokenizer)
-    report["tokens_in"] = tin.tokens
-    report["tokens_verbatim"] = tokens.count_text("\n".join(result.kept), cfg.tokenizer).tokens
+    report.tokens_in = tin.tokens
+    report.tokens_verbatim = tokens.count_text("\n".join(result.kept), cfg.tokenizer).tokens
     body, leaked = secrets_mod.redact(body)
     if leaked:
         plan.notes.append(f"redacted {len(leaked)} credential(s) ({leaked[0].kind}) from the notes: "
@@ -186,8 +186,8 @@ def _plan_entry(cfg: Config, plan: Plan, report: dict, paths: hotfile.Paths, end
         return
     entry = f"{heading}{body.strip()}\n"
     kept_tokens = tokens.count_text(entry, cfg.tokenizer).tokens
-    report.update(entry_written=True, tokens_kept=kept_tokens,
-                  ratio=round(kept_tokens / tin.tokens, 4) if tin.tokens else 0.0, entry=entry)
+    report.entry_written, report.tokens_kept, report.entry = True, kept_tokens, entry
+    report.ratio = round(kept_tokens / tin.tokens, 4) if tin.tokens else 0.0
     _add_cold(cfg, plan, paths, ending.cold_text, hotfile.append_entry(ending.cold_text, entry, paths),
               ending.task, ending.session)
 
@@ -231,7 +231,7 @@ def plan_start(cfg: Config, agent: str | None, task: str | None = None, force: b
             if change.path != paths.hot:
                 plan.changes.append(change)
         plan.notes.extend(ended.plan.notes)
-        report["ended_previous"] = {k: v for k, v in ended.report.items() if k != "entry"}
+        report["ended_previous"] = {k: v for k, v in ended.report.as_dict().items() if k != "entry"}
         carried_all = hotfile.open_items(hotfile.load_hot(cfg, paths.hot, ended.plan.changes[-1].new or "").doc, cfg.labels)
     elif hot is not None:
         carried_all = hotfile.open_items(hot.doc, cfg.labels)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from tiergit.core import secrets
+from tiergit.core import secrets, sentence_judge
 from tiergit.core.chatlog import Turn
 from tiergit.core.kinds import LIST_MARKER_RE, classify
 from tiergit.core.parse import clean_text
@@ -83,20 +83,49 @@ def _blocks(text: str) -> list[str]:
     return out
 
 
+def _parts(blocks: list[str], seen: set[str] | None = None) -> tuple[list[str], list[str]]:
+    """(kept, noise) of a turn's blocks: a block of a kind kept verbatim whole; log blocks (fences,
+    tool output) dropped; any other block judged sentence by sentence (core/sentence_judge). Text
+    already kept earlier in the transcript (`seen`, whitespace-folded) is a duplicate: not kept again."""
+    kept: list[str] = []
+    noise: list[str] = []
+    for block in blocks:
+        kind = classify(block)
+        if kind in KEEP_KINDS:
+            keep, rest = block.strip("\n"), ""
+            folded = " ".join(keep.split())
+            if seen is not None and folded in seen:
+                continue
+            seen is not None and seen.add(folded)
+        elif kind != "log":
+            keep, rest = sentence_judge.split(block, seen)
+        else:
+            continue
+        kept += [keep] if keep else []
+        noise += [rest] if rest else []
+    return kept, noise
+
+
 def _verbatim(blocks: list[str]) -> list[str]:
-    return [b for b in blocks if classify(b) in KEEP_KINDS]
+    """What a turn keeps verbatim in every layer: never-compress and durable blocks, and every
+    sentence of the other blocks that is not noise."""
+    return _parts(blocks)[0]
 
 
-def _prose(blocks: list[str], kept: list[str]) -> str:
-    keep = set(kept)
-    text = " ".join(clean_text(b) for b in blocks if b not in keep and classify(b) != "log")
-    return " ".join(text.split())
+def _attributed(turn: Turn, kept: list[str]) -> list[str]:
+    """Kept text with its speaker and turn number after it, as list items (a `**User**:` line would
+    read as a transcript line, which `session end --notes` drops)."""
+    out = []
+    for text in kept:
+        first, _, rest = text.partition("\n")
+        item = first if LIST_MARKER_RE.match(first) else f"- {first.strip()}"
+        out.append(f"{item} ({turn.role}, turn {turn.number})" + (f"\n{rest}" if rest else ""))
+    return out
 
 
-def _shorten(turn: Turn, share: float, outcomes_only: bool) -> tuple[list[str], str]:
-    blocks = _blocks(turn.text)
-    kept = _verbatim(blocks)
-    prose = _prose(blocks, kept)
+def _shorten(turn: Turn, share: float, outcomes_only: bool, seen: set[str]) -> tuple[list[str], str]:
+    kept, noise = _parts(_blocks(turn.text), seen)
+    prose = " ".join(" ".join(clean_text(b) for b in noise).split())
     sentences = [s for s in SENTENCE_END.split(prose) if s.strip()]
     if outcomes_only:
         sentences = [s for s in sentences if OUTCOME_RE.search(s)]
@@ -108,7 +137,7 @@ def _shorten(turn: Turn, share: float, outcomes_only: bool) -> tuple[list[str], 
             break
         chosen.append(sentence)
         count += len(sentence.split())
-    return kept, truncate_words(" ".join(chosen), limit) if chosen else ""
+    return _attributed(turn, kept), truncate_words(" ".join(chosen), limit) if chosen else ""
 
 
 def _full(turn: Turn) -> str:
@@ -132,8 +161,8 @@ def _full(turn: Turn) -> str:
     return f"**{turn.role}**:{sep}{text}"
 
 
-def _summary_line(turns: list[Turn], share: float) -> tuple[list[str], int]:
-    """The oldest layer: one line for all its turns (~`share` of their words), plus verbatim items."""
+def _summary_line(turns: list[Turn], share: float, seen: set[str]) -> tuple[list[str], int]:
+    """The oldest layer: one line for all its turns (~`share` of their words), plus kept sentences."""
     roles: dict[str, int] = {}
     for turn in turns:
         key = "tool" if turn.tool_only else turn.role.lower()
@@ -142,10 +171,11 @@ def _summary_line(turns: list[Turn], share: float) -> tuple[list[str], int]:
     firsts = []
     kept: list[str] = []
     for turn in turns:
-        blocks = _blocks(turn.text)
-        kept.extend(_verbatim(blocks))
-        if turn.role == "User" and not turn.tool_only:
-            sentence = SENTENCE_END.split(_prose(blocks, kept), maxsplit=1)[0]
+        own, noise = _parts(_blocks(turn.text), seen)
+        kept.extend(_attributed(turn, own))
+        if turn.role == "User" and not turn.tool_only and noise:
+            prose = " ".join(" ".join(clean_text(b) for b in noise).split())
+            sentence = SENTENCE_END.split(prose, maxsplit=1)[0]
             if sentence:
                 firsts.append(sentence)
     per = max(4, limit // max(1, len(firsts)))
@@ -170,19 +200,21 @@ def compact(turns: list[Turn], path: str, encoding: str) -> Result:
         grouped.setdefault(_layer_of(total - turn.number), []).append(turn)
     sections: list[str] = []
     layers: list[Layer] = []
+    seen: set[str] = set()   # kept text, oldest first: a repeat is not kept twice
     for index in sorted(grouped, reverse=True):
         name, _, share, title = LAYERS[index]
         members = grouped[index]
         layer = Layer(name, members[0].number, members[-1].number)
         parts: list[str] = []
         if name == "summary":
-            parts, layer.kept_verbatim = _summary_line(members, share)
+            parts, layer.kept_verbatim = _summary_line(members, share, seen)
         for turn in members if name != "summary" else []:
             if index == 0:
-                parts.append(_full(turn))
+                if turn.text.strip():   # an empty turn (thinking only) is not written
+                    parts.append(_full(turn))
                 layer.kept_verbatim += len(_verbatim(_blocks(turn.text)))
                 continue
-            kept, short = _shorten(turn, share, outcomes_only=name == "decisions")
+            kept, short = _shorten(turn, share, name == "decisions", seen)
             if short and not turn.tool_only:
                 parts.append(f"**{turn.role}**: {short}")
             parts.extend(kept)

@@ -1,0 +1,72 @@
+"""The seeded random sample of real corpus SENTENCES behind tests/labels/sentences_corpus.tsv.
+
+How it is drawn (run `python tests/sentence_sample.py --draw` to redraw the same sample):
+- files: per corpus project, the memory a session writes or an import reads: Squad
+  `agents/*/history*.md` and `.squad/decisions*.md` (not charters, team, logs, inbox), OpenClaw
+  `MEMORY.md` and the daily notes `memory/YYYY-MM-DD*.md` (not Dreaming's reports); no replay/.
+- units: every sentence of every non-blank line (`split_sentences` below, which is the label
+  loader's own splitter, independent of the judgement's), fences and headings included.
+- draw: `random.Random(SEED)` picks PER_PROJECT sentences uniformly from each project's
+  sentences of 8-1500 characters, projects in sorted order.
+- held out: whole projects (HELD), chosen before drawing; no tuning looks at them.
+The readers label each sentence in its line (the line is shown beside it), before the
+judgement runs on it. References: path, 1-based line, sha256 of the line, sentence index.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import sys
+from pathlib import Path
+
+SEED = 2121
+PER_PROJECT = 12
+HELD = frozenset({"martinopedal_azure-analyzer", "PureWeen_helix.mcp", "openclaw_Deepdelver_workspace"})
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(\[])")
+DAILY = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
+def split_sentences(line: str) -> list[str]:
+    """A line's sentences: cut after . ! ? before a capital, digit, quote, code or bold mark."""
+    return [s for s in SENTENCE_END.split(line.strip()) if s.strip()]
+
+
+def memory_files(project: Path) -> list[Path]:
+    out = []
+    for path in sorted(project.rglob("*.md")):
+        rel = path.relative_to(project).as_posix()
+        if rel.startswith("replay/"):
+            continue
+        squad = (re.search(r"(^|/)\.(?:squad|ai-team)/agents/[^/]+/history[^/]*\.md$", rel)
+                 or re.search(r"(^|/)\.(?:squad|ai-team)/decisions[^/]*\.md$", rel))
+        claw = rel == "MEMORY.md" or (rel.startswith("memory/") and rel.count("/") == 1
+                                      and DAILY.match(path.name))
+        if squad or claw:
+            out.append(path)
+    return out
+
+
+def draw(corpus: Path) -> list[tuple[str, str, int, str, int, str, str]]:
+    """(split, path, line, sha, sentence index, sentence, line) of the sample."""
+    rng = random.Random(SEED)
+    out = []
+    for project in sorted(p for p in corpus.iterdir() if p.is_dir()):
+        pool = []
+        for path in memory_files(project):
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            for n, line in enumerate(lines, 1):
+                for k, sentence in enumerate(split_sentences(line)):
+                    if 8 <= len(sentence) <= 1500:
+                        pool.append((path, n, line, k, sentence))
+        split = "held" if project.name in HELD else "tune"
+        for path, n, line, k, sentence in rng.sample(pool, min(PER_PROJECT, len(pool))):
+            sha = hashlib.sha256(line.encode("utf-8")).hexdigest()
+            out.append((split, path.relative_to(corpus).as_posix(), n, sha, k, sentence, line))
+    return out
+
+
+if __name__ == "__main__":
+    corpus = Path(sys.argv[2] if len(sys.argv) > 2 else "/work/shared/corpus")
+    for split, rel, n, sha, k, sentence, line in draw(corpus):
+        print(f"{split}\t{rel}\t{n}\t{sha}\t{k}\n  S: {sentence}\n  L: {line[:600]}\n")

@@ -1,0 +1,226 @@
+"""Keep what matters, sentence by sentence: a sentence is condensed only when it is recognisably
+noise (tool output and logs, status metadata, template hints and markup, an activity report
+with nothing specific in it); anything else, and anything that carries specifics (code spans,
+identifiers, paths, numbers and versions, quoted text, a cause, a condition, a rule, a
+correction, a permission, an open item) is kept verbatim whatever its length.
+
+One module for session end, transcript compact and import (through `split`), pure; it imports
+only `re` and core/judge.py. The cost of keeping a noisy sentence is a few tokens; the cost of
+dropping a root cause is the next agent repeating the bug.
+"""
+from __future__ import annotations
+
+import re
+import textwrap
+
+from tiergit.core import judge
+from tiergit.core.patterns import TRANSCRIPT_OPENING_RE
+
+# A sentence ends after . ! ? (or a CJK full stop) before a capital, digit, quote, code or bold mark.
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(\[])|(?<=[。！？])\s*(?=\S)")
+# A line that starts a unit of its own inside an item: a nested list item, a table row, a quote.
+UNIT_START = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)]|\||>)\s|\*\*[^*\n]{1,60}\*\*|\|)")
+PREFIX = re.compile(r"^\s*(?:>\s*)?(?:(?:[-*+]|\d+[.)])\s+)?(?:\[[ xX]\]\s+)?")
+STATUS_LEAD = re.compile(r"^(?:✅|✔️?|✓|☑️?|🎉|🟢|⏳|📌)\s*")
+
+# ---- recognisable noise --------------------------------------------------------------------
+# Real log lines: a timestamp with a level or in brackets, a level in capitals, a traceback.
+LOG_LINE = re.compile(
+    r"^\[\d{4}-\d{2}-\d{2}[T ][\d:.]+[^\]]*\]|^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?(?:[.,]\d+)?Z?\s+\[?"
+    r"(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b|^\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\]?[: ]"
+    r"|^(?:Traceback \(most recent|exit code \d|stdout:|stderr:)")
+JSON_LINE = re.compile(r"^[\"'][\w.@$ -]+[\"']\s*:\s*.*$|^[\[\]{}]+,?$")
+# Dreaming's own metadata and promotion notes (`[score=0.83 recalls=0 …]`, `confidence: 0.6`).
+DREAM_META = re.compile(r"^\[(?:score|confidence)=|^(?:confidence|status|recalls?|evidence|note|avg)\s*[:=]\s", re.I)
+# What a transcript reader writes for a tool call or a part it does not show (`[tool call: Bash]`).
+TOOL_PLACEHOLDER = re.compile(r"^\[(?:tool[ _](?:call|use|result|output)|image|document|file)(?::[^\]]*)?\]$", re.I)
+TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
+TEMPLATE_HINT = re.compile(r"^<!--.*-->$|^\(?(?:one|a) (?:line|item|bullet) (?:per|for each)\b|^_\(.*\)_$", re.I)
+# Test and check counts are status, not knowledge (`81/81 tests pass`, `All 396 tests pass`).
+TEST_COUNT = re.compile(r"\b\d+\s*/\s*\d+(?:\s+(?:tests?|checks?|pass\w*|green))+|\ball [\d,]+ (?:tests|checks) pass\w*"
+                        r"|\b\d+ (?:tests?|checks?) (?:pass\w*|green)\b", re.I)
+# A build, test or system status with nothing named (`Build clean: 0 errors`, `All tests passing`).
+STATUS_PHRASE = re.compile(
+    r"\b(?:builds?|tests?|checks?|ci|pipeline|lint|suite|system|services?)\b[^.;]{0,50}\b(?:pass(?:es|ed|ing)?|green|clean|"
+    r"succeed(?:s|ed)?|ok|operating normally|running normally|healthy|live)\b|\b0 (?:errors|failures|warnings)\b"
+    r"|\b(?:still listening|ready for (?:work|the next \w+)|standing by)\b", re.I)
+DATE_TIME = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b|\b\d{1,2}:\d{2}\b")
+ACTIVITY = re.compile(
+    r"\b(?:merged|integrated|implemented|completed|complete|validated|verified|updated|added|created|written|wrote|"
+    r"shipped|passed|passing|reviewed|tested|confirmed|finished|resolved|addressed|done|succeeded|successfully|"
+    r"in progress|looked at|went through|ran|re-?ran|checked)\b", re.I)
+# Conversation that carries nothing: acknowledgements and announcements of the next step.
+CHATTER = re.compile(
+    r"^(?:thanks|thank you|ok(?:ay)?|sure|sounds good|great|perfect|got it|understood|alright|right|yes|yep|"
+    r"let me|let's|i will|i'll|i am going to|i'm going to|now i|next,? i|moving on|carry on|continuing|"
+    r"working on|checking|looking|on it|will do|done)\b", re.I)
+LEAD = re.compile(r"^(?:\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?\s*[-—–:·]*\s*)?(?:[\w ]{1,30}:\s+)?")
+# A work report opens with a past-tense verb ("Bumped the version stamps", "Traced it to …").
+PAST_LEAD = re.compile(r"^(?:(?:i|we|then|also|and)\s+)*(?:(?!(?:need|feed|seed|speed|embed|proceed|exceed|succeed|bed|red|shed)\b)"
+                       r"[A-Za-z][a-z]{2,}ed|ran|read|wrote|went|made|did|took|saw|found|spent|began)\b", re.I)
+EVALUATION = re.compile(r"^(?:read|looked|went|tried|spent|began|clean|good|great|nice|solid|lgtm|looks good|all good|well[- ]\w+)\b", re.I)
+
+# ---- specifics ----------------------------------------------------------------------------
+SPECIFIC = re.compile(
+    r"`|https?://|\b[\w.-]+/[\w./-]+|\b[\w-]+\.(?:md|py|ts|tsx|js|jsx|mjs|cs|csproj|ps1|psm1|sh|json|jsonl|ya?ml|toml|"
+    r"ini|cfg|txt|css|scss|html|go|rs|java|kt|rb|php|sql|xml|lock|env)\b|\b[A-Za-z]*[a-z][A-Z]\w*|\b\w+_\w+\b"
+    r"|\b[a-z]\w*\.[a-z]\w*\(|\w\(\)|\b[a-z]+(?:-[a-z0-9]+){2,}\b|\b[a-z]+:[a-z][\w-]*\b|\"[^\"]{3,}\"|“[^”]{3,}”"
+    r"|\b(?:because|so that|caused by|due to|since|unless|if|when(?:ever)?|otherwise|except|until|instead|rather than"
+    r"|only|not|no longer|never|always|n't|cannot|can't)\b|\b[A-Z]{2,}\b(?<!\bPR)(?<!\bCI)|→|->|=|[<>]=?\s*\d")
+CAUSE = re.compile(r"\b(?:because|so that|caused by|due to|unless|except|but|fail\w*|broke\w*|error\w*)\b", re.I)
+NON_LATIN = re.compile(r"[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# What names a thing (a check-marked line that names nothing is status whatever its numbers).
+NAMED = re.compile(r"`|https?://|\b[\w.-]+/[\w./-]+|\b\w+\.[a-z]{2,5}\b|\b[A-Za-z]*[a-z][A-Z]\w*|\b\w+_\w+\b|\"[^\"]{3,}\"")
+# Status metadata (`**By:** Ripley`, `**Date:** …`); an owner, stack or model line is a fact.
+META = re.compile(r"(?i)^\s*(?:[-*+]\s+)?(?:\*\*)?(?:date|status|author|authors|by|updated|created|time|timestamp|"
+                  r"session|duration|commit|pr|issue|requested by|assigned|priority|tokens?|cost|confidence|"
+                  r"evidence|recalls?)(?:\*\*)?\s*[:=]")
+# A label that says what follows is a fix or a cause (`Fixed: …`, `Root cause: …`).
+FIX_LABEL = re.compile(r"^(?:fix(?:ed|es)?|solution|workaround|root cause|cause|resolution)\s*(?:\([^)]{0,30}\))?\s*:", re.I)
+MARKERS = (FIX_LABEL, judge.PLAIN_LABEL, judge.CORRECTION, judge.PERMISSION, judge.ERROR, judge.OPEN, judge.DECISION, judge.RULE, judge.FACT)
+
+
+def split_sentences(text: str) -> list[str]:
+    """A line's sentences, each exactly as written (the line's prefix stays on the first)."""
+    return [s for s in SENTENCE_END.split(text.strip()) if s.strip()]
+
+
+def _plain(sentence: str) -> str:
+    """The sentence's words: list marker, checkbox, status emoji and bold marks left out."""
+    body = STATUS_LEAD.sub("", PREFIX.sub("", judge.normalize(sentence).strip(), count=1))
+    return body.replace("**", "").replace("__", "").strip()
+
+
+def _shape_noise(raw: str, body: str) -> str | None:
+    """Noise by shape whatever the words: markup, code, shell, logs, metadata."""
+    if raw.startswith(("```", "~~~")):
+        return "a code fence"
+    if judge.HEADING.match(raw):
+        return "a heading"
+    if TRANSCRIPT_OPENING_RE.match(raw):
+        return "a transcript line"
+    if TABLE_RULE.match(raw) or judge.BARE.match(raw) or not re.search(r"[^\W_]", body):
+        return "bare markup"
+    if TOOL_PLACEHOLDER.match(body):
+        return "a tool call or output placeholder"
+    if TEMPLATE_HINT.match(body):
+        return "a template hint"
+    checks = ((judge.DIFF.match, raw, "a diff hunk"), (judge._shell_line, body, "a shell command"),
+              (judge._code_line, body, "a line of code"), (judge.CONFIG_LINE.match, body, "a config line"),
+              (JSON_LINE.match, body, "a line of JSON"), (LOG_LINE.match, body, "a log line"),
+              (DREAM_META.match, body, "Dreaming metadata"), (judge.REPORT.search, body, "a cron / status report"))
+    for check, part, why in checks:
+        if check(part):
+            return why
+    if META.match(raw) and (len(judge.WORD.findall(body)) < 8 or judge.STATUS.search(body)):
+        return "a metadata / status line"
+    return None
+
+
+def specific(sentence: str) -> bool:
+    """The sentence carries something a later agent could need as written."""
+    body = _plain(sentence)
+    rest = DATE_TIME.sub("", TEST_COUNT.sub("", body))
+    if re.search(r"\d", rest) or SPECIFIC.search(rest):
+        return True
+    low = body.lower()
+    return any(marker.search(low) for marker in MARKERS)
+
+
+def noise(sentence: str) -> str | None:
+    """Why a sentence is recognisable noise, or None: it is kept verbatim."""
+    raw = judge.normalize(sentence).strip()
+    if not raw:
+        return "empty"
+    body = _plain(raw)
+    why = _shape_noise(raw, body)
+    if why:
+        return why
+    status_lead = STATUS_LEAD.match(PREFIX.sub("", raw, count=1))
+    if status_lead and not NAMED.search(body):
+        return "a status line"   # `✅ 12 tests added`: a check mark and counts, nothing named
+    if STATUS_PHRASE.search(body) and not NAMED.search(body) and not CAUSE.search(body):
+        return "a status line"
+    if specific(raw):
+        return None
+    if TEST_COUNT.search(body):
+        return "a status line"
+    if NON_LATIN.search(body):
+        return None   # prose in another script: no activity vocabulary to recognise it by
+    body = LEAD.sub("", body, count=1)   # `Context: Worked …`, `2026-04-21 — Looked …`: the report itself
+    words = len(judge.WORD.findall(body))
+    if words < 3:
+        return "a fragment"
+    if judge.NARRATIVE.match(body.lower()) or PAST_LEAD.match(body) or ACTIVITY.search(body) or EVALUATION.match(body):
+        return "an activity report with nothing specific"
+    if CHATTER.match(body):
+        return "chatter"
+    return None
+
+
+def units(text: str) -> list[tuple[str, str]]:
+    """An item's text as (prefix, body) units: its first line and each nested item, table row or
+    quote line start a unit; wrapped lines join the unit above. The prefix is the unit's indent,
+    list marker and checkbox, so a kept unit is written back as it was."""
+    out: list[list[str]] = []
+    hard_break = False
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        if out and not hard_break and not UNIT_START.match(line):
+            out[-1][1] += " " + line.strip()
+            continue
+        hard_break = line.endswith(("  ", "\\"))
+        prefix = PREFIX.match(line)[0]
+        out.append([prefix, line[len(prefix):].strip()])
+        hard_break = line.endswith(("  ", "\\"))
+    return [(p, b) for p, b in out]
+
+
+MIN_REPEAT = 24   # shorter sentences ("Fixed.", "See above.") may repeat without being the same news
+
+
+def _spans(body: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence in `body`, so kept neighbours keep the text between them."""
+    spans, start = [], 0
+    for match in SENTENCE_END.finditer(body):
+        spans.append((start, match.start()))
+        start = match.end()
+    spans.append((start, len(body)))
+    return [(a, b) for a, b in spans if body[a:b].strip()]
+
+
+def _join(body: str, spans: list[tuple[int, int]]) -> str:
+    """The chosen sentences as written: adjacent ones with their own separator, others with a space."""
+    out, last = "", None
+    for a, b in spans:
+        out += (body[last:a] if last is not None and body[last:a].strip() == "" else (" " if out else "")) + body[a:b]
+        last = b
+    return out
+
+
+def split(text: str, seen: set[str] | None = None) -> tuple[str, str]:
+    """(kept, condensed) parts of an item: the kept sentences verbatim, in order, each unit with its
+    prefix; the noise sentences left for condensing. Either may be empty. With `seen` (folded
+    sentences kept before, updated here), a sentence kept before is a duplicate, not kept again."""
+    kept_units, noise_units = [], []
+    for prefix, body in units(text):
+        kept, dropped = [], []
+        for n, (a, b) in enumerate(_spans(body)):
+            lead = prefix if n == 0 else ""
+            folded = " ".join(body[a:b].split())
+            if seen is not None and folded in seen:
+                continue   # kept before: a duplicate, neither kept nor condensed again
+            if noise(lead + body[a:b]) is None:
+                kept.append((a, b))
+                if seen is not None and len(folded) >= MIN_REPEAT:
+                    seen.add(folded)
+            else:
+                dropped.append((a, b))
+        if kept:
+            kept_units.append(prefix + _join(body, kept))
+        if dropped:
+            noise_units.append(prefix + _join(body, dropped))
+    # A nested unit kept without its parent comes out at the left margin: glued under the item
+    # before it in the entry, it would read as that item's sub-item.
+    return textwrap.dedent("\n".join(kept_units)), "\n".join(noise_units)
