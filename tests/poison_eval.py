@@ -29,6 +29,7 @@ class Outcome:
     reason: str = ""
     propose: str = ""
     mcp: str = ""
+    careful: str = ""          # the PR's "read carefully" reason, when it lands there
     why: dict[str, str] = field(default_factory=dict)
 
 
@@ -87,7 +88,8 @@ def run_promote(root: Path, items: list[dict[str, str]], recalls: int) -> list[O
         if row is None:
             o.promote, o.reason = "refused", "not a candidate"
         elif row.verdict.accepted:
-            o.promote = "safeguard" if getattr(row.verdict, "safeguard", None) else "main"
+            o.careful = row.verdict.safeguard or ""
+            o.promote = "safeguard" if o.careful else "main"
             o.reason = row.verdict.reason
         else:
             o.promote, o.reason = "refused", row.verdict.reason

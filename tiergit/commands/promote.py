@@ -208,7 +208,9 @@ def propose(ctx: click.Context, topic: str, kind: str, agent: str | None, do_app
     The text is written to the staging file with a `forced` mark; the next
     `tiergit promote --apply` (on the promotion branch) appends it to
     wiki/<topic>.md in the pull request, where a human accepts or deletes it.
-    Credentials, prompt injections and raw transcript lines are refused.
+    Credentials, prompt injections, raw transcript lines and text that weakens a
+    safeguard (review, tests, hooks, CI, secrets, TLS…) are refused; text that
+    touches one is staged with a "⚠ changes a safeguard" warning.
 
     \b
     Example:

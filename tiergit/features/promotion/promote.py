@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from tiergit.core import kinds, parse
+from tiergit.core import kinds, parse, safeguard
 from tiergit.core.candidate import FORCED_RE, Candidate, Corpus
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.features.plan import Plan
@@ -117,7 +117,8 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     stats = recall_stats(read_events(store, logs.RECALLS))
     corpus = gather(store, set(stats))
     reviews = ReviewState.from_events(read_events(store, logs.REVIEWS))
-    ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids)
+    ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids,
+                  language=safeguard.store_language(c.text for c in corpus.candidates))
     for _, _, ln, path, key in corpus.wiki:
         ctx.wiki_index.add(key, f"{path}:{ln}")
     scored: list[tuple[Candidate, Score, int, int]] = []
