@@ -24,7 +24,7 @@ TOPICS: dict[str, str] = {
                    r"|droits administrateur|administrateur|administrador|administrator|адм\w*|管理员|权限|管理者|権限",
     "certificates and TLS": r"certificat\w*|certs?\b|\btls\b|\bssl\w*|https verification|node_tls_reject_unauthorized|strict-ssl|self-signed"
                             r"|zertifikat\w*|certificado|сертификат\w*|证书|証明書",
-    "dependencies": r"dependenc\w*|\bpackages?\b|registr(?:y|ies)|lockfiles?|package-lock|yarn\.lock|pnpm-lock|\bsignatures?\b"
+    "dependencies": r"dependenc\w*|install\w* (?:\w+ )?packages?|packages? (?:from|registry|manager)|registr(?:y|ies)|lockfiles?|package-lock|yarn\.lock|pnpm-lock|\bsignatures?\b"
                     r"|abhängigkeit\w*|dépendances?|dependencias|dependências|зависимост\w*|依赖|依存|署名",
     "destructive commands": r"\brm -rf\b|reset --hard|git clean -\w*f|(?<![\w-])--force(?![-\w])|force[- ]push\w*|\bpush -f\b"
                             r"|(?:production|prod) (?:database|data|db)|drop (?:table|database)"

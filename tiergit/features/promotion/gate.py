@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable
 
 from tiergit.core import dreams, injection, judge, kinds, parse, safeguard, secrets, statement
 from tiergit.core.ephemeral import SHELL_RE, ephemeral, shell_command
-from tiergit.core.candidate import Candidate, content_words, norm_key
+from tiergit.core.candidate import Candidate, content_words, norm_key, score_pair
 from tiergit.core.config import GateSettings
 from tiergit.core.dupindex import DupIndex
 from tiergit.core.patterns import TRANSCRIPT_ANYWHERE_RE
@@ -208,9 +208,9 @@ def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[tuple[st
             ("recalls", lambda: (f"recalled {recalls} time(s) < {s.min_recalls}"
                                  if recalls < s.min_recalls else None),
              f"recalled {recalls} times >= {s.min_recalls}"),
-            ("score", lambda: (f"score {sc.total:.2f} < {s.min_score:.2f} (weakest: {sc.weakest()} "
+            ("score", lambda: ("score {} < {}".format(*score_pair(sc.total, s.min_score)) + f" (weakest: {sc.weakest()} "
                                f"{sc.signals[sc.weakest()]:.2f})" if sc.total < s.min_score else None),
-             f"score {sc.total:.2f} >= {s.min_score:.2f}"),
+             "score {} >= {}".format(*score_pair(sc.total, s.min_score))),
         ]
     # Fuzzy matching is the costly check: it runs last, on what passed everything else.
     # An agent's proposed correction restates a similar wiki line by nature: the reviewer decides.

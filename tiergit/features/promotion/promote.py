@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from tiergit.core import kinds, parse, safeguard
-from tiergit.core.candidate import FORCED_RE, Candidate, Corpus
+from tiergit.core import parse, safeguard
+from tiergit.core.candidate import FORCED_RE, Candidate, Corpus, wiki_text
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.features.plan import Plan
 from tiergit.features.promotion import openclaw_format
@@ -34,7 +34,6 @@ from tiergit.features.promotion.scoring import (
 from tiergit.shell import clock, logs
 
 SETTLED = ("review", "in-wiki")        # verdicts about items already handled: hidden unless asked
-LABEL_RE = re.compile(r"^\*\*([^*\n]{1,60}?):?\*\*:?\s*")
 
 
 @dataclass
@@ -45,6 +44,8 @@ class Row:
     mentions: int
     verdict: GateVerdict
     target: str
+    also: list[str] = field(default_factory=list)    # near-duplicates folded into this row ("also in …")
+    folded: bool = False                             # a near-duplicate of an accepted row: shown there
 
     @property
     def settled(self) -> bool:
@@ -58,7 +59,7 @@ class Row:
                 "score": round(self.score.total, 4),
                 "signals": {k: round(v, 4) for k, v in self.score.signals.items()},
                 "verdict": "promote" if self.verdict.accepted else "reject",
-                "failed": self.verdict.failed, "reason": self.verdict.reason}
+                "failed": self.verdict.failed, "reason": self.verdict.reason, "safeguard": self.verdict.safeguard}
 
 
 @dataclass
@@ -84,12 +85,8 @@ class Promotion:
 
 
 def _clean(c: Candidate) -> str:
-    """The item's text without its kind label and any `tiergit:forced` marker."""
-    text = c.text
-    m = LABEL_RE.match(text)
-    if m and kinds.classify(text) == c.kind:
-        text = text[m.end():]
-    return FORCED_RE.sub("", text).strip()
+    """The item's text without metadata, its kind label and any `tiergit:forced` marker."""
+    return wiki_text(c.text, c.kind)
 
 
 def wiki_line(c: Candidate, sc: Score, today: date) -> str:
@@ -149,11 +146,23 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
             verdict = GateVerdict(False, f"over --limit {limit} for this run", "limit", verdict.checks)
         if verdict.accepted:
             ctx.accepted_index.add(c.mention_key, f"{c.id} ({c.source}:{c.line})")
-        rows.append(Row(c, sc, recalls, n_mentions, verdict, target))
+        row = Row(c, sc, recalls, n_mentions, verdict, target)
+        _fold_duplicate(row, rows)
+        rows.append(row)
     rows.sort(key=lambda r: (not r.verdict.accepted, r.settled, -r.score.total, r.cand.id))
     promo = Promotion(today=today, settings=settings, rows=rows, plan=Plan("tiergit promote"))
     _plan_writes(store, promo)
     return promo
+
+
+def _fold_duplicate(row: Row, rows: list[Row]) -> None:
+    """A near-duplicate of an item accepted in this run becomes an "also in" note on that item's row."""
+    if row.verdict.failed != "duplicate" or "accepted above" not in row.verdict.reason:
+        return
+    kept = next((r for r in rows if r.verdict.accepted and r.cand.id in row.verdict.reason), None)
+    if kept is not None:
+        kept.also.append(f"{row.cand.source}:{row.cand.line}")
+        row.folded = True
 
 
 def _selects(selector: str, c: Candidate) -> bool:
