@@ -18,6 +18,7 @@ from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.features.plan import Plan
 from tiergit.features.promotion import openclaw_format
 from tiergit.features.promotion.candidates import gather, target_path
+from tiergit.features.promotion.wiki_append import append_to_topic
 from tiergit.features.promotion.gate import (
     Context,
     GateVerdict,
@@ -175,39 +176,6 @@ def explain_rows(promo: Promotion, selector: str) -> list[Row]:
     return [r for r in promo.rows if _selects(selector, r.cand)]
 
 
-def _append_to_topic(old: str | None, topic: str, lines: list[str], fixed_file: bool) -> str:
-    title = topic.replace("-", " ").replace("_", " ").capitalize()
-    block = "\n".join(lines) + "\n"
-    if old is None:
-        return (f"# {title}\n\n{block}" if not fixed_file else f"## {title}\n\n{block}")
-    if not fixed_file:
-        body = old.rstrip("\n") + "\n"
-        last = body.rstrip("\n").rsplit("\n", 1)[-1]
-        return body + ("" if last.lstrip().startswith(("- ", "* ")) else "\n") + block
-    # One file for the whole tier (openclaw MEMORY.md): append under `## Title`, made if missing.
-    doc = parse.parse(old, "<target>", with_items=False)
-    for sec in doc.sections:
-        if sec.heading and parse_slug(sec.heading) == parse_slug(topic):
-            before = old[: _offset(old, sec.line)]
-            section = sec.text.rstrip("\n") + "\n"
-            after = old[len(before) + len(sec.text):]
-            last = section.rstrip("\n").rsplit("\n", 1)[-1]
-            section += ("" if last.lstrip().startswith(("- ", "* ")) else "\n") + block
-            return before + section + ("\n" + after if after else "")
-    return old.rstrip("\n") + f"\n\n## {title}\n\n{block}"
-
-
-def parse_slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-def _offset(text: str, line: int) -> int:
-    pos = 0
-    for _ in range(line - 1):
-        pos = text.index("\n", pos) + 1
-    return pos
-
-
 def _plan_writes(store, promo: Promotion) -> None:
     cfg = store.config
     by_target: dict[str, list[Row]] = defaultdict(list)
@@ -225,7 +193,7 @@ def _plan_writes(store, promo: Promotion) -> None:
             new = old
             for topic in sorted({r.cand.topic for r in rows}):
                 lines = [wiki_line(r.cand, r.score, promo.today) for r in rows if r.cand.topic == topic]
-                new = _append_to_topic(new, topic, lines, fixed)
+                new = append_to_topic(new, topic, lines, fixed)
         promo.plan.add(target, new, old, reason=f"promote {len(rows)} item(s) for review")
         for r in rows:
             ev = {"id": r.cand.id, "action": "proposed", "text": r.cand.text,
