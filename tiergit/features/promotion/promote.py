@@ -6,7 +6,6 @@ writer. Output is sorted by (verdict, score, id), so it is identical across runs
 """
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
@@ -16,7 +15,7 @@ from tiergit.core import parse, safeguard
 from tiergit.core.candidate import FORCED_RE, Candidate, Corpus, wiki_text
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.features.plan import Plan
-from tiergit.features.promotion import openclaw_format
+from tiergit.features.promotion import openclaw_format, recall_store
 from tiergit.features.promotion.candidates import gather, target_path
 from tiergit.features.promotion.wiki_append import append_to_topic
 from tiergit.features.promotion.gate import (
@@ -114,6 +113,9 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     half_life = cfg.scoring.recency_half_life_days
     stats = recall_stats(read_events(store, logs.RECALLS))
     corpus = gather(store, set(stats))
+    # OpenClaw's own recall store counts what its agent recalled through memory_search.
+    oc_entries, oc_note = recall_store.read(store)
+    recall_store.merge(stats, corpus.candidates, oc_entries)
     reviews = ReviewState.from_events(read_events(store, logs.REVIEWS))
     ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids,
                   language=safeguard.store_language(c.text for c in corpus.candidates))
@@ -152,6 +154,8 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
         rows.append(row)
     rows.sort(key=lambda r: (not r.verdict.accepted, r.settled, -r.score.total, r.cand.id))
     promo = Promotion(today=today, settings=settings, rows=rows, plan=Plan("tiergit promote"))
+    if oc_note:
+        promo.plan.notes.append(oc_note)
     _plan_writes(store, promo)
     return promo
 
