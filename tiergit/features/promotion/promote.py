@@ -121,18 +121,7 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
                   language=safeguard.store_language(c.text for c in corpus.candidates))
     for _, _, ln, path, key in corpus.wiki:
         ctx.wiki_index.add(key, f"{path}:{ln}")
-    scored: list[tuple[Candidate, Score, int, int]] = []
-    seen: set[str] = set()
-    # The same item in two places: the first (by path, line) speaks for it, except that the copy
-    # Dreaming vouched for (a `[likely_durable]` tag, a confidence) outranks an untagged copy.
-    for c in sorted(corpus.candidates, key=lambda c: not c.dreamed):
-        if c.id in seen:
-            continue
-        seen.add(c.id)
-        st = stats.get(c.id)
-        n_mentions, days = _mentions(c, corpus)
-        sc = score(st, n_mentions, days, concepts(c.raw), today, c.age_day, weights, half_life)
-        scored.append((c, sc, st.count if st else 0, n_mentions))
+    scored = _score_all(corpus, stats, today, weights, half_life)
     # Forced items first, then by score: the within-run duplicate check keeps the best one.
     scored.sort(key=lambda t: (not t[0].forced, -t[1].total, t[0].id))
     rows: list[Row] = []
@@ -158,6 +147,23 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
         promo.plan.notes.append(oc_note)
     _plan_writes(store, promo)
     return promo
+
+
+def _score_all(corpus: Corpus, stats, today: date, weights, half_life) -> list[tuple[Candidate, Score, int, int]]:
+    """(candidate, score, recalls, mentions) once per item id. The same item in two places: the first
+    (by path, line) speaks for it, except that the copy Dreaming vouched for (a `[likely_durable]`
+    tag, a confidence) outranks an untagged copy."""
+    scored: list[tuple[Candidate, Score, int, int]] = []
+    seen: set[str] = set()
+    for c in sorted(corpus.candidates, key=lambda c: not c.dreamed):
+        if c.id in seen:
+            continue
+        seen.add(c.id)
+        st = stats.get(c.id)
+        n_mentions, days = _mentions(c, corpus)
+        sc = score(st, n_mentions, days, concepts(c.raw), today, c.age_day, weights, half_life)
+        scored.append((c, sc, st.count if st else 0, n_mentions))
+    return scored
 
 
 def _fold_duplicate(row: Row, rows: list[Row]) -> None:
