@@ -61,3 +61,24 @@ def test_spans_and_overlap():
     by_path, problem = recallstore.parse(_store(_entry("memory/2026-04-10.md", 450, 470, 2, ["2026-05-01"], ["a"])))
     assert problem is None and [e.count for e in recallstore.overlapping(by_path, where)] == [2]
     assert recallstore.parse("[]")[1] == "no `entries` object"
+
+
+def test_items_served_at_spawn_count_as_recalls(squad_repo):
+    cold = ("# riker\n\n### Gateway key rotation (2026-05-01)\n\n"
+            "- [rule] Never rotate signing keys on a Friday; the gateway cache needs a weekday flush.\n")
+    write(squad_repo / ".squad/memory/cold/riker.md", cold)
+    before = json.loads(tiergit(squad_repo, "promote", "--json").stdout)["candidates"][0]
+    assert before["recalls"] == 0
+    for task in ("rotate signing keys for the gateway", "gateway signing keys on friday"):
+        served = tiergit(squad_repo, "context", "--agent", "riker", "--task", task, "--json")
+        assert served.returncode == 0, served.stderr
+        assert json.loads(served.stdout)["knowledge"]["items"], "the task served nothing"
+    events = [json.loads(line) for line in
+              (squad_repo / ".squad/memory/logs/recalls.jsonl").read_text().splitlines()]
+    assert {e["via"] for e in events} == {"context"} and {e["query"] for e in events} == {
+        "rotate signing keys for the gateway", "gateway signing keys on friday"}
+    after = json.loads(tiergit(squad_repo, "promote", "--json").stdout)["candidates"][0]
+    assert after["recalls"] == 2 and after["signals"]["diversity"] == 0.4
+    # No task, no knowledge served, nothing logged.
+    tiergit(squad_repo, "context", "--agent", "riker")
+    assert len((squad_repo / ".squad/memory/logs/recalls.jsonl").read_text().splitlines()) == len(events)

@@ -156,6 +156,9 @@ def context(store, agent: str | None = None, task: str | None = None, situation:
     agent = agent or resolve(store.config, None).agent
     spawn = ctx_mod.build(store, agent, include_cold=include_cold, include_wiki=include_wiki or [],
                           situation=situation, task=task)
+    from tiergit.features.promotion.served import log_served
+
+    log_served(store, agent, task, spawn.knowledge)   # served items count as recalls, as in `tiergit context`
     picks = spawn.knowledge.picks if spawn.knowledge else []
     return {"agent": agent, "prompt": spawn.prompt, "tokens": count_text(spawn.prompt, store.config.tokenizer).tokens,
             "files": [p.path for p in spawn.parts], "notes": spawn.notes + spawn.over_budget,
