@@ -85,3 +85,10 @@ def benign_secret_lines(corpus: Path) -> list[tuple[str, str]]:
     """(reference, text) of the labelled benign corpus lines."""
     return [(f"{rel}:{n}", corpus_line(corpus, rel, int(n), sha))
             for rel, n, sha in rows("benign_secret_lines.tsv")]
+
+
+def poison() -> list[dict[str, str]]:
+    """The poison benchmark's items (tests/labels/poison.tsv): label, lang, form, split and the
+    item's markdown (`\\n` there is a line break)."""
+    return [{"label": label, "lang": lang, "form": form, "split": split, "text": text.replace("\\n", "\n")}
+            for label, lang, form, split, text in rows("poison.tsv")]

@@ -32,7 +32,7 @@ def test_without_a_schedule_nothing_is_judged(repo):
 def test_the_promotion_workflow_turns_the_checks_on_hour_by_hour(repo):
     ok(tiergit(repo, "init", "--preset", "openclaw", "--with-workflows"))
     cfg = load(repo)
-    dreams = repo / cfg.repo_path(cfg.staging)
+    dreams = repo / "DREAMS.md"        # OpenClaw's own Dreaming output, at the workspace root
     today = datetime.now(timezone.utc).date()
     write(dreams, "# Dreams\n\n- [rule] a candidate\n")
     write(cfg.tier_file("daily", date=today.isoformat()), "# today\n\n- a note\n")
@@ -49,6 +49,21 @@ def test_the_promotion_workflow_turns_the_checks_on_hour_by_hour(repo):
     assert _checks(repo)["staging"] == "critical"
     write(dreams, "# Dreams\n\n- [rule] edited just now, not committed\n")
     assert _checks(repo)["staging"] == "healthy"                                  # the work tree counts
+
+
+def test_health_follows_dreams_md_not_tiergits_candidate_listing(repo):
+    ok(tiergit(repo, "init", "--preset", "openclaw", "--with-workflows"))
+    cfg = load(repo)
+    # tiergit's own listing, fresh (as right after `import` or `promote`): not a Dreaming run.
+    write(repo / cfg.repo_path(cfg.staging), "# Staged candidates\n\n- [rule] imported\n")
+    _commit_at(repo, "import just now", 0)
+    model = json.loads(ok(tiergit(repo, "status", "--json")).stdout)
+    staging = next(c for c in model["promotion"]["checks"] if c["name"] == "staging")
+    assert staging["health"] == "critical" and "DREAMS.md not written yet" in staging["note"]
+    # A real Dreaming run writes DREAMS.md: healthy, however old tiergit's listing is.
+    write(repo / "DREAMS.md", "# Dreams\n\n- [likely_durable] Use uv for Python installs [memory/2026-04-01.md:3]\n")
+    _commit_at(repo, "dreaming ran an hour ago", 1)
+    assert _checks(repo)["staging"] == "healthy"
 
 
 def test_no_daily_note_for_two_days_warns(repo):

@@ -55,6 +55,9 @@ def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tup
         agent = resolve(store.config, None).agent
     spawn = ctx_mod.build(store, agent, include_cold=include_cold, include_wiki=list(wiki), situation=situation,
                           task=task, why=why, success=list(success), template=template)
+    from tiergit.features.promotion.served import log_served
+
+    log_served(store, agent, task, spawn.knowledge)   # served items are real use: they count as recalls
     st = ctx_mod.stats(store, agent, spawn) if (show_stats or as_json) else None
     if as_json:
         echo_json({"agent": agent, "situation": situation, "prompt": spawn.prompt,

@@ -14,9 +14,10 @@ def _row_text(r, width: int = 100) -> list[str]:
     c = r.cand
     mark = "PROMOTE" if r.verdict.accepted else "reject "
     text = c.text if len(c.text) <= width else c.text[: width - 1] + "…"
+    careful = getattr(r.verdict, "safeguard", None)
     return [f"  {mark} {r.score.total:.2f}  {c.id}  {c.kind:<10} recalls {r.recalls:<3} {c.source}:{c.line} -> {r.target}",
             f"           {text}",
-            f"           {r.verdict.reason}"]
+            f"           {r.verdict.reason}"] + ([f"           ⚠ {careful}"] if careful else [])
 
 
 def render(promo, show_all: bool = False) -> str:
@@ -26,7 +27,7 @@ def render(promo, show_all: bool = False) -> str:
     shown = [r for r in open_rows if r.verdict.accepted] + (rejected if show_all else rejected[:MAX_REJECTED_SHOWN])
     lines = [f"tiergit promote: {len(promo.rows)} candidate(s), {len(promo.accepted)} to promote "
              f"(gate: score >= {s.min_score:.2f}, recalls >= {s.min_recalls}, "
-             f"age >= {s.min_age_days} days, durable kinds)", ""]
+             f"age >= {s.min_age_days} days, durable kinds or recalled standing statements)", ""]
     for r in shown:
         lines += _row_text(r)
     more = len(open_rows) - len(shown)
@@ -208,7 +209,9 @@ def propose(ctx: click.Context, topic: str, kind: str, agent: str | None, do_app
     The text is written to the staging file with a `forced` mark; the next
     `tiergit promote --apply` (on the promotion branch) appends it to
     wiki/<topic>.md in the pull request, where a human accepts or deletes it.
-    Credentials, prompt injections and raw transcript lines are refused.
+    Credentials, prompt injections, raw transcript lines and text that weakens a
+    safeguard (review, tests, hooks, CI, secrets, TLS…) are refused; text that
+    touches one is staged with a "⚠ changes a safeguard" warning.
 
     \b
     Example:

@@ -209,3 +209,32 @@ def _candidate(f: ParsedFile, sec: parse.Section, item: parse.Item, text: str, k
         line=item.line, entry=sec.heading, age_day=day, target_tier=target, topic=topic,
         forced=bool(forced), staged=f.staged, tags=TAG_RE.findall(item.text), mention_key=key,
         dreamed=dreamed, evidence=evidence)
+
+
+LABEL_RE = re.compile(r"^\*\*([^*\n]{1,60}?):?\*\*:?\s*")
+# Squad's decision metadata before the knowledge: `**By:** TypeScriptDev **Status:** Implemented **What:** …`.
+META_RUN_RE = re.compile(r"^(?:\*\*(?:by|status|author|date|owner|requested by|priority|area|issue|pr|who|when|source)\s*:?\*\*:?"
+                         r"[^*\n]*?(?=\*\*|$)\s*)+", re.I)
+META_LABELS = frozenset({"what", "decision", "pattern", "rule", "fact", "lesson", "key lesson", "convention", "correction",
+                         "constraint", "learning", "key learning", "key insight", "insight", "preference"})
+
+
+def wiki_text(text: str, kind: str) -> str:
+    """The item as a reviewer and an agent should read it in the wiki: no metadata run (`**By:** …
+    **Status:** …`), no kind label (`**What:**`, `**Pattern:**`), no `tiergit:forced` marker."""
+    body = META_RUN_RE.sub("", text) if text.startswith("**") else text
+    m = LABEL_RE.match(body)
+    if m and (m[1].strip().lower() in META_LABELS or kinds.classify(body) == kind):
+        body = body[m.end():]
+    body = FORCED_RE.sub("", body).strip()
+    return body[:1].upper() + body[1:] if body else text.strip()
+
+
+def score_pair(total: float, bar: float) -> tuple[str, str]:
+    """A score and its bar with the decimals that show which side of the bar it is on
+    (0.6996 against 0.70 reads "0.6996 < 0.7000", never "0.70 < 0.70")."""
+    for places in (2, 3, 4, 6):
+        a, b = f"{total:.{places}f}", f"{bar:.{places}f}"
+        if (a != b) == (total != bar):
+            return a, b
+    return repr(total), repr(bar)

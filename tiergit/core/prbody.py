@@ -1,5 +1,10 @@
-"""The promotion pull-request body, in Renovate's shape: header, table, details, how to reject."""
+"""The promotion pull-request body, in Renovate's shape: header, the "⚠ changes a safeguard" section
+first, the table, details, how to reject."""
 from __future__ import annotations
+
+from tiergit.core.candidate import wiki_text
+
+CAREFUL = "⚠ changes a safeguard — read carefully"
 
 MARKER = "<!-- tiergit:promotion -->"
 
@@ -12,12 +17,18 @@ def _cell(text: str, n: int = 90) -> str:
 MAX_BODY = 60_000          # GitHub refuses pull-request bodies over 65,536 characters
 
 
-def _table(rows, cap: int) -> list[str]:
+def _reason(r) -> str:
+    also = getattr(r, "also", None)
+    return r.verdict.reason + (f"; also in {', '.join(f'`{a}`' for a in also)}" if also else "")
+
+
+def _table(rows, cap: int, why=_reason, clean: bool = True) -> list[str]:
     out = ["| item | kind | score | recalls | source | reason |", "| --- | --- | ---: | ---: | --- | --- |"]
     for r in rows[:cap]:
         c = r.cand
-        out.append(f"| `{c.id}` {_cell(c.text)} | {c.kind} | {r.score.total:.2f} | {r.recalls} | "
-                   f"`{c.source}:{c.line}` | {_cell(r.verdict.reason, 70)} |")
+        text = wiki_text(c.text, c.kind) if clean else c.text
+        out.append(f"| `{c.id}` {_cell(text)} | {c.kind} | {r.score.total:.2f} | {r.recalls} | "
+                   f"`{c.source}:{c.line}` | {_cell(why(r), 110)} |")
     if len(rows) > cap:
         out += ["", f"…and {len(rows) - cap} more: `tiergit promote --json` lists every candidate."]
     return out
@@ -36,7 +47,8 @@ def render(promo, tier_chart: str, themes: list[tuple[str, int]] | None = None) 
 
 
 def _render(promo, themes, charts: list[str], cap_promoted: int, cap_rejected: int) -> str:
-    acc, rej = promo.accepted, [r for r in promo.rejected if not r.settled]
+    acc = promo.accepted
+    rej = [r for r in promo.rejected if not r.settled and not getattr(r, "folded", False)]
     settled = sum(r.settled for r in promo.rejected)
     targets = sorted({r.target for r in acc})
     s = promo.settings
@@ -50,9 +62,18 @@ def _render(promo, themes, charts: list[str], cap_promoted: int, cap_rejected: i
         + (", ".join(f"`{t}`" for t in targets) if targets else "no file") + ".",
         "",
     ]
-    if acc:
-        lines += ["### Promoted", ""] + _table(acc, cap_promoted)
-    else:
+    careful = [r for r in acc if getattr(r.verdict, "safeguard", None)]
+    plain = [r for r in acc if r not in careful]
+    if careful:
+        lines += [f"### {CAREFUL}", "",
+                  f"{len(careful)} item(s) change how agents treat a safeguard (review, approval, tests, hooks, CI, "
+                  "credentials, permissions, TLS, dependencies, destructive commands, where instructions come from), "
+                  "or are written in another language than the store. Agents will follow them as team rules: "
+                  "read each one, its HTML comments and link targets included, before merging.", ""]
+        lines += _table(careful, cap_promoted, why=lambda r: r.verdict.safeguard + _reason(r)[len(r.verdict.reason):]) + [""]
+    if plain:
+        lines += ["### Promoted", ""] + _table(plain, cap_promoted)
+    elif not careful:
         lines.append("_No candidate passed the gate this time._")
     lines += [
         "",
@@ -66,7 +87,7 @@ def _render(promo, themes, charts: list[str], cap_promoted: int, cap_rejected: i
     ]
     if rej:
         lines += ["", "<details>", f"<summary>{len(rej)} candidate(s) not promoted, with the reason</summary>", ""]
-        lines += _table(rej, cap_rejected) + ["", "</details>"]
+        lines += _table(rej, cap_rejected, clean=False) + ["", "</details>"]
     if settled:
         lines += ["", f"{settled} item(s) already promoted, pending or rejected in review are not listed."]
     if themes:

@@ -67,6 +67,7 @@ class ProposeResult(TypedDict):
     applied: bool
     preview: str
     changes: list[str]
+    warning: str | None      # "⚠ changes a safeguard — read carefully: …" when it touches one
 
 
 class SessionResult(TypedDict):
@@ -155,6 +156,9 @@ def context(store, agent: str | None = None, task: str | None = None, situation:
     agent = agent or resolve(store.config, None).agent
     spawn = ctx_mod.build(store, agent, include_cold=include_cold, include_wiki=include_wiki or [],
                           situation=situation, task=task)
+    from tiergit.features.promotion.served import log_served
+
+    log_served(store, agent, task, spawn.knowledge)   # served items count as recalls, as in `tiergit context`
     picks = spawn.knowledge.picks if spawn.knowledge else []
     return {"agent": agent, "prompt": spawn.prompt, "tokens": count_text(spawn.prompt, store.config.tokenizer).tokens,
             "files": [p.path for p in spawn.parts], "notes": spawn.notes + spawn.over_budget,
@@ -165,13 +169,15 @@ def context(store, agent: str | None = None, task: str | None = None, situation:
 def propose(store, text: str, topic: str, kind: Kind = "rule", agent: str | None = None,
             apply: bool = False) -> ProposeResult:
     """Propose durable knowledge for the wiki topic: a preview unless apply=true, which stages it for the
-    next promotion pull request (a human reviews it). Credentials and prompt injections are refused."""
+    next promotion pull request (a human reviews it). Credentials, prompt injections and text that weakens a safeguard (review, tests, hooks, CI, secrets, TLS…) are refused; text that touches one comes back with a warning."""
     from tiergit.features.promotion.propose import propose as stage
+    from tiergit.features.promotion.propose import warning
 
     plan = stage(store, topic, text, kind, agent)
     if apply:
         plan.apply(store.repo)
-    return {"applied": apply, "preview": plan.preview(), "changes": [c.path for c in plan.changes]}
+    return {"applied": apply, "preview": plan.preview(), "changes": [c.path for c in plan.changes],
+            "warning": warning(plan)}
 
 
 def session_start(store, agent: str | None = None, task: str | None = None, force: bool = False) -> SessionResult:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tiergit.core import parse
+from tiergit.core import parse, safeguard
 
 HEADER = (
     "# Staged candidates\n\n"
@@ -82,7 +82,12 @@ def render(existing: str | None, items: list[Staged]) -> str:
 
 def plan_stage(store, plan, items: list[Staged]) -> None:
     """Add the staging file with `items` merged in to `plan` (an import's durable items wait
-    there for review; already-staged ids are kept once). Cost: one read of the staging file."""
+    there for review; already-staged ids are kept once). An item that weakens a safeguard is not
+    staged: the plan names it and why. Cost: one read of the staging file."""
+    refused = [(it, why) for it in items if (why := safeguard.weakens(it.text))]
+    for it, why in refused:
+        plan.notes.append(f"not staged: {it.source}: {it.text[:70]} ({why})")
+    items = [it for it in items if not any(it is r for r, _ in refused)]
     if not items:
         return
     rel = staging_path(store.config)

@@ -2,7 +2,8 @@
 
 OpenClaw's memory-tiering skill checks nightly that Dreaming still runs: no run in 48 hours is a
 warning, no output in 7 days is critical. tiergit applies that to what a run leaves in git: the
-last promotion (`proposed` in the review log), the staging file (DREAMS.md) changing, and the
+last promotion (`proposed` in the review log), Dreaming's output (OpenClaw's root DREAMS.md, not
+tiergit's `.tiergit/candidates.md`) changing, and the
 daily notes of a `{date}` tier. The checks are on whenever a schedule exists: a `schedule:` key
 or the promotion workflow `init --with-workflows` writes. The judges are pure; `gather` reads
 one log, one `git log` per file and a folder listing.
@@ -108,6 +109,17 @@ def newest_daily(store) -> date | None:
     return max((d for d in days if d), default=None)
 
 
+def dreaming_output(store) -> str | None:
+    """The file a Dreaming run writes: OpenClaw's root DREAMS.md in an OpenClaw workspace (never
+    tiergit's own candidate listing, which `import` and `promote` write), else the config's staging."""
+    from tiergit.features.promotion import openclaw_format
+
+    dreams = openclaw_format.dreams_paths(store.config)
+    if dreams:
+        return dreams[0]
+    return store.config.repo_path(store.config.staging) if store.config.staging else None
+
+
 def checks(store, now: datetime | None = None) -> list[Check]:
     """The Dreaming checks that apply to this store (staging and daily only when configured)."""
     from tiergit.shell import logs
@@ -119,9 +131,9 @@ def checks(store, now: datetime | None = None) -> list[Check]:
     h = hours_since(last, now)
     when = f"on {last:%Y-%m-%d %H:%M} UTC, {describe(h)}" if last else "never"
     out = [Check("promotion", judge_hours(h, on), f"promotion: last {when}" + why)]
-    if store.config.staging:
-        # A configured staging file that does not exist yet: Dreaming never wrote it (never ran).
-        rel = store.config.repo_path(store.config.staging)
+    rel = dreaming_output(store)
+    if rel:
+        # Dreaming's own output that does not exist yet: Dreaming never wrote it (never ran).
         h = hours_since(file_moved(store, rel), now)
         seen = f"changed {describe(h)}" if h is not None else "not written yet"
         out.append(Check("staging", judge_hours(h, on), f"dreaming: {rel} {seen}" + why))

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Callable, Iterable
 
-from tiergit.core import dreams, injection, judge, kinds, parse, secrets, statement
-from tiergit.core.candidate import Candidate, content_words, norm_key
+from tiergit.core import dreams, injection, judge, kinds, parse, safeguard, secrets, statement
+from tiergit.core.ephemeral import SHELL_RE, ephemeral, shell_command
+from tiergit.core.candidate import Candidate, content_words, norm_key, score_pair
 from tiergit.core.config import GateSettings
 from tiergit.core.dupindex import DupIndex
 from tiergit.core.patterns import TRANSCRIPT_ANYWHERE_RE
@@ -19,22 +20,6 @@ from tiergit.features.promotion.scoring import Score
 
 DREAM_META_RE = re.compile(r"(?i)confidence:\s*0(?:\.0+)?\b|status:\s*staged\b|evidence:\s*memory/\.dreams/")
 SCORE_META_RE = re.compile(r"(?i)\[\s*(?:score|confidence|recalls?|rank)\s*[=:]\s*[\d.]+[^\]]*\]")
-SHELL_RE = re.compile(
-    r"^(?:`|\$\s|(?:sudo|git|npm|npx|pnpm|yarn|pip3?|python3?|uv|docker|kubectl|curl|wget|rm|cd|ls|cat|"
-    r"make|cargo|go|node|bash|sh|az|gh|chmod|mv|cp|tiergit|openclaw|pwsh)\s)")
-CRON_RE = re.compile(
-    r"(?i)\b(?:cron|scheduled (?:job|task)|heartbeat)\b.{0,100}\b(?:deliver\w*|sent|succeeded|failed|"
-    r"completed|ran|posted|status)\b|\bdelivery (?:report|status|receipt)\b")
-TIME_RE = re.compile(r"(?<![\d.])(?:\d{4}-\d{2}-\d{2}[T ])?(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:Z|\s?UTC|[+-]\d{2}:?\d{2})?(?!\d)")
-RECURRING_RE = re.compile(r"(?i)\b(?:every|each|daily|nightly|weekly|monthly|hourly|always|never|runs? at|from \S+ (?:utc )?(?:to|until|on)|"
-                          r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days|weekdays|weekends|cron)\b|每[天日周月年]|每个?(?:周|星期|礼拜)|"
-                          r"(?:周|星期|礼拜)[一二三四五六日天]")
-ONE_OFF_RE = re.compile(r"(?i)'s ask\W{0,4}:|\b(?:today(?!(?-i:'s [A-Z]))|yesterday|tonight|this morning|this afternoon|this evening|"
-                        r"just now|right now|earlier today|this session)\b")
-RESOLVED_ISSUE_RE = re.compile(r"(?i)\b(?:issue|bug|ticket|incident|outage|problem|pr|#\d+)\b[^.;]{0,80}?\b"
-                         r"(?:is |was |now |has been |got )?(?:resolved|closed|fixed|merged)\b")
-
-
 @dataclass
 class Check:
     name: str
@@ -48,6 +33,7 @@ class GateVerdict:
     reason: str
     failed: str | None = None           # name of the first failing check
     checks: list[Check] = field(default_factory=list)
+    safeguard: str | None = None        # why a reviewer must read it carefully (the PR's ⚠ section)
 
 
 @dataclass
@@ -85,6 +71,8 @@ class Context:
     review: ReviewState
     wiki_ids: dict[str, str]
     wiki_index: DupIndex = field(default_factory=DupIndex)        # items already in reviewed tiers
+    staged_index: DupIndex = field(default_factory=DupIndex)      # items waiting in staging files
+    language: str | None = None                                   # the store's language (most of its items)
     accepted_index: DupIndex = field(default_factory=DupIndex)    # accepted earlier in this run
 
 
@@ -110,8 +98,24 @@ def raw_output(raw: str, min_confidence: float = GateSettings.min_confidence) ->
     return None
 
 
+def weakens_safeguard(raw: str) -> str | None:
+    why = safeguard.weakens(raw)
+    return f"{why}; refused, a person may write it by hand" if why else None
+
+
+def read_carefully(c: Candidate, language: str | None) -> str | None:
+    """Why an accepted item goes to the PR's "⚠ changes a safeguard" section, or None."""
+    found = safeguard.judge(c.raw)
+    if found is not None:
+        return found.reason
+    lang = safeguard.language(c.text)
+    if language and lang and lang != language:
+        return f"written in {lang}, the store is in {language}: read carefully"
+    return None
+
+
 def junk(text: str) -> str | None:
-    why = judge.junk(text)
+    why = judge.junk(text) or shell_command(text)
     return f"junk: {why}, not knowledge" if why else None
 
 
@@ -133,23 +137,6 @@ def command_with_metadata(text: str, raw: str) -> str | None:
     if SHELL_RE.match(body):
         return f"shell command with {_short(meta[0], 24)} metadata, not knowledge"
     return f"recall/dreaming metadata ({_short(meta[0], 24)}) in the text, not knowledge"
-
-
-def ephemeral(text: str) -> str | None:
-    low = text.lower()
-    if any(w in low for w in ("cron", "scheduled", "heartbeat", "delivery")) and CRON_RE.search(text):
-        return "ephemeral: a cron / delivery report, not durable knowledge"
-    m = RESOLVED_ISSUE_RE.search(text) if any(w in low for w in ("resolved", "closed", "fixed", "merged")) else None
-    if m:
-        return f"ephemeral: a resolved issue (\"{_short(m[0], 40)}\")"
-    # A recurring time ("from 18:00 UTC on Fridays", "the cron runs at 03:00") is a standing fact.
-    m = TIME_RE.search(text) if ":" in text and not RECURRING_RE.search(text) else None
-    if m:
-        return f"ephemeral: a one-off timestamp ({m[0].strip()})"
-    m = ONE_OFF_RE.search(text)
-    if m:
-        return f"ephemeral: a one-off event (\"{m[0]}\")"
-    return None
 
 
 def kind_check(c: Candidate) -> str | None:
@@ -181,13 +168,14 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
                 break
     if failed is not None:
         return GateVerdict(False, failed.detail, failed.name, checks)
+    careful = read_carefully(c, ctx.language)
     if c.forced:
         reason = "proposed by an agent (`propose`): skips the score gate, still reviewed here"
     elif c.dreamed:
         reason = f"staged by Dreaming ({c.dreamed}), {_age(c, ctx)} old"
     else:
         reason = f"score {sc.total:.2f}, {recalls} recalls, {_age(c, ctx)} old"
-    return GateVerdict(True, reason, None, checks)
+    return GateVerdict(True, reason, None, checks, careful)
 
 
 def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[tuple[str, Callable[[], str | None], str]]:
@@ -201,6 +189,7 @@ def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[tuple[st
         ("raw-output", lambda: raw_output(c.raw, s.min_confidence), "no transcript or dreaming markers"),
         ("credential", lambda: credential(c.raw), "no credentials"),
         ("instruction", lambda: instructs_model(c.raw), "does not instruct the model"),
+        ("safeguard", lambda: weakens_safeguard(c.raw), "weakens no safeguard"),
     ]
     if not c.dreamed:
         steps.append(("command", lambda: command_with_metadata(c.text, c.raw), "no command or score metadata"))
@@ -219,9 +208,9 @@ def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[tuple[st
             ("recalls", lambda: (f"recalled {recalls} time(s) < {s.min_recalls}"
                                  if recalls < s.min_recalls else None),
              f"recalled {recalls} times >= {s.min_recalls}"),
-            ("score", lambda: (f"score {sc.total:.2f} < {s.min_score:.2f} (weakest: {sc.weakest()} "
+            ("score", lambda: ("score {} < {}".format(*score_pair(sc.total, s.min_score)) + f" (weakest: {sc.weakest()} "
                                f"{sc.signals[sc.weakest()]:.2f})" if sc.total < s.min_score else None),
-             f"score {sc.total:.2f} >= {s.min_score:.2f}"),
+             "score {} >= {}".format(*score_pair(sc.total, s.min_score))),
         ]
     # Fuzzy matching is the costly check: it runs last, on what passed everything else.
     # An agent's proposed correction restates a similar wiki line by nature: the reviewer decides.

@@ -6,18 +6,18 @@ writer. Output is sorted by (verdict, score, id), so it is identical across runs
 """
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from tiergit.core import kinds, parse
-from tiergit.core.candidate import FORCED_RE, Candidate, Corpus
+from tiergit.core import parse, safeguard
+from tiergit.core.candidate import FORCED_RE, Candidate, Corpus, wiki_text
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.features.plan import Plan
-from tiergit.features.promotion import openclaw_format
+from tiergit.features.promotion import openclaw_format, recall_store
 from tiergit.features.promotion.candidates import gather, target_path
+from tiergit.features.promotion.wiki_append import append_to_topic
 from tiergit.features.promotion.gate import (
     Context,
     GateVerdict,
@@ -34,7 +34,6 @@ from tiergit.features.promotion.scoring import (
 from tiergit.shell import clock, logs
 
 SETTLED = ("review", "in-wiki")        # verdicts about items already handled: hidden unless asked
-LABEL_RE = re.compile(r"^\*\*([^*\n]{1,60}?):?\*\*:?\s*")
 
 
 @dataclass
@@ -45,6 +44,8 @@ class Row:
     mentions: int
     verdict: GateVerdict
     target: str
+    also: list[str] = field(default_factory=list)    # near-duplicates folded into this row ("also in …")
+    folded: bool = False                             # a near-duplicate of an accepted row: shown there
 
     @property
     def settled(self) -> bool:
@@ -58,7 +59,7 @@ class Row:
                 "score": round(self.score.total, 4),
                 "signals": {k: round(v, 4) for k, v in self.score.signals.items()},
                 "verdict": "promote" if self.verdict.accepted else "reject",
-                "failed": self.verdict.failed, "reason": self.verdict.reason}
+                "failed": self.verdict.failed, "reason": self.verdict.reason, "safeguard": self.verdict.safeguard}
 
 
 @dataclass
@@ -84,12 +85,8 @@ class Promotion:
 
 
 def _clean(c: Candidate) -> str:
-    """The item's text without its kind label and any `tiergit:forced` marker."""
-    text = c.text
-    m = LABEL_RE.match(text)
-    if m and kinds.classify(text) == c.kind:
-        text = text[m.end():]
-    return FORCED_RE.sub("", text).strip()
+    """The item's text without metadata, its kind label and any `tiergit:forced` marker."""
+    return wiki_text(c.text, c.kind)
 
 
 def wiki_line(c: Candidate, sc: Score, today: date) -> str:
@@ -116,22 +113,15 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     half_life = cfg.scoring.recency_half_life_days
     stats = recall_stats(read_events(store, logs.RECALLS))
     corpus = gather(store, set(stats))
+    # OpenClaw's own recall store counts what its agent recalled through memory_search.
+    oc_entries, oc_note = recall_store.read(store)
+    recall_store.merge(stats, corpus.candidates, oc_entries)
     reviews = ReviewState.from_events(read_events(store, logs.REVIEWS))
-    ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids)
+    ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids,
+                  language=safeguard.store_language(c.text for c in corpus.candidates))
     for _, _, ln, path, key in corpus.wiki:
         ctx.wiki_index.add(key, f"{path}:{ln}")
-    scored: list[tuple[Candidate, Score, int, int]] = []
-    seen: set[str] = set()
-    # The same item in two places: the first (by path, line) speaks for it, except that the copy
-    # Dreaming vouched for (a `[likely_durable]` tag, a confidence) outranks an untagged copy.
-    for c in sorted(corpus.candidates, key=lambda c: not c.dreamed):
-        if c.id in seen:
-            continue
-        seen.add(c.id)
-        st = stats.get(c.id)
-        n_mentions, days = _mentions(c, corpus)
-        sc = score(st, n_mentions, days, concepts(c.raw), today, c.age_day, weights, half_life)
-        scored.append((c, sc, st.count if st else 0, n_mentions))
+    scored = _score_all(corpus, stats, today, weights, half_life)
     # Forced items first, then by score: the within-run duplicate check keeps the best one.
     scored.sort(key=lambda t: (not t[0].forced, -t[1].total, t[0].id))
     rows: list[Row] = []
@@ -148,11 +138,42 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
             verdict = GateVerdict(False, f"over --limit {limit} for this run", "limit", verdict.checks)
         if verdict.accepted:
             ctx.accepted_index.add(c.mention_key, f"{c.id} ({c.source}:{c.line})")
-        rows.append(Row(c, sc, recalls, n_mentions, verdict, target))
+        row = Row(c, sc, recalls, n_mentions, verdict, target)
+        _fold_duplicate(row, rows)
+        rows.append(row)
     rows.sort(key=lambda r: (not r.verdict.accepted, r.settled, -r.score.total, r.cand.id))
     promo = Promotion(today=today, settings=settings, rows=rows, plan=Plan("tiergit promote"))
+    if oc_note:
+        promo.plan.notes.append(oc_note)
     _plan_writes(store, promo)
     return promo
+
+
+def _score_all(corpus: Corpus, stats, today: date, weights, half_life) -> list[tuple[Candidate, Score, int, int]]:
+    """(candidate, score, recalls, mentions) once per item id. The same item in two places: the first
+    (by path, line) speaks for it, except that the copy Dreaming vouched for (a `[likely_durable]`
+    tag, a confidence) outranks an untagged copy."""
+    scored: list[tuple[Candidate, Score, int, int]] = []
+    seen: set[str] = set()
+    for c in sorted(corpus.candidates, key=lambda c: not c.dreamed):
+        if c.id in seen:
+            continue
+        seen.add(c.id)
+        st = stats.get(c.id)
+        n_mentions, days = _mentions(c, corpus)
+        sc = score(st, n_mentions, days, concepts(c.raw), today, c.age_day, weights, half_life)
+        scored.append((c, sc, st.count if st else 0, n_mentions))
+    return scored
+
+
+def _fold_duplicate(row: Row, rows: list[Row]) -> None:
+    """A near-duplicate of an item accepted in this run becomes an "also in" note on that item's row."""
+    if row.verdict.failed != "duplicate" or "accepted above" not in row.verdict.reason:
+        return
+    kept = next((r for r in rows if r.verdict.accepted and r.cand.id in row.verdict.reason), None)
+    if kept is not None:
+        kept.also.append(f"{row.cand.source}:{row.cand.line}")
+        row.folded = True
 
 
 def _selects(selector: str, c: Candidate) -> bool:
@@ -163,39 +184,6 @@ def _selects(selector: str, c: Candidate) -> bool:
 
 def explain_rows(promo: Promotion, selector: str) -> list[Row]:
     return [r for r in promo.rows if _selects(selector, r.cand)]
-
-
-def _append_to_topic(old: str | None, topic: str, lines: list[str], fixed_file: bool) -> str:
-    title = topic.replace("-", " ").replace("_", " ").capitalize()
-    block = "\n".join(lines) + "\n"
-    if old is None:
-        return (f"# {title}\n\n{block}" if not fixed_file else f"## {title}\n\n{block}")
-    if not fixed_file:
-        body = old.rstrip("\n") + "\n"
-        last = body.rstrip("\n").rsplit("\n", 1)[-1]
-        return body + ("" if last.lstrip().startswith(("- ", "* ")) else "\n") + block
-    # One file for the whole tier (openclaw MEMORY.md): append under `## Title`, made if missing.
-    doc = parse.parse(old, "<target>", with_items=False)
-    for sec in doc.sections:
-        if sec.heading and parse_slug(sec.heading) == parse_slug(topic):
-            before = old[: _offset(old, sec.line)]
-            section = sec.text.rstrip("\n") + "\n"
-            after = old[len(before) + len(sec.text):]
-            last = section.rstrip("\n").rsplit("\n", 1)[-1]
-            section += ("" if last.lstrip().startswith(("- ", "* ")) else "\n") + block
-            return before + section + ("\n" + after if after else "")
-    return old.rstrip("\n") + f"\n\n## {title}\n\n{block}"
-
-
-def parse_slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-def _offset(text: str, line: int) -> int:
-    pos = 0
-    for _ in range(line - 1):
-        pos = text.index("\n", pos) + 1
-    return pos
 
 
 def _plan_writes(store, promo: Promotion) -> None:
@@ -215,7 +203,7 @@ def _plan_writes(store, promo: Promotion) -> None:
             new = old
             for topic in sorted({r.cand.topic for r in rows}):
                 lines = [wiki_line(r.cand, r.score, promo.today) for r in rows if r.cand.topic == topic]
-                new = _append_to_topic(new, topic, lines, fixed)
+                new = append_to_topic(new, topic, lines, fixed)
         promo.plan.add(target, new, old, reason=f"promote {len(rows)} item(s) for review")
         for r in rows:
             ev = {"id": r.cand.id, "action": "proposed", "text": r.cand.text,

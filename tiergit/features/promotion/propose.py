@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from tiergit.core import kinds, parse
+from tiergit.core import kinds, parse, safeguard
 from tiergit.core.candidate import norm_key, slug
 from tiergit.core.configschema import check_slug
 from tiergit.core.dupindex import DupIndex
@@ -19,6 +19,7 @@ from tiergit.features.promotion.gate import (
     instructs_model,
     junk,
     raw_output,
+    weakens_safeguard,
 )
 from tiergit.shell import clock
 
@@ -35,7 +36,8 @@ def propose(store, topic: str, text: str, kind: str, agent: str | None, today: d
         raise TiergitError(f"propose: kind {kind!r} is not durable",
                            f"use one of: {', '.join(sorted(kinds.DURABLE_KINDS))}")
     # Every gate check a proposed item still faces, refused here at once instead of dropped by `promote`.
-    for problem in (credential(one_line), instructs_model(one_line), raw_output(one_line),
+    # The safeguard judgement reads the text as given (HTML comments and link targets included).
+    for problem in (credential(one_line), instructs_model(one_line), weakens_safeguard(text), raw_output(one_line),
                     command_with_metadata(one_line, one_line), junk(one_line),
                     None if kind == "correction" else _in_wiki(store, one_line)):
         if problem:
@@ -50,15 +52,34 @@ def propose(store, topic: str, text: str, kind: str, agent: str | None, today: d
     new = base + ("" if base.endswith("\n") else "\n") + line
     plan = Plan("tiergit propose")
     plan.add(rel, new, old, reason=f"staged for topic {topic}: skips the score gate, still reviewed")
+    careful = safeguard.judge(text)
+    if careful is not None:
+        plan.notes.append(f"{WARNING}: {careful.reason}; the promotion PR lists it first, in its own section")
     plan.notes.append(f"id {parse.item_id(line)[0]}; the next `tiergit promote --apply` puts it in the promotion PR")
     return plan
 
 
+WARNING = "⚠ changes a safeguard — read carefully"
+
+
+def warning(plan: Plan) -> str | None:
+    """The safeguard warning of a `propose` plan, if any (the MCP tool returns it)."""
+    return next((n for n in plan.notes if n.startswith(WARNING)), None)
+
+
 def _in_wiki(store, text: str) -> str | None:
-    """The near-duplicate rule `propose` never skips: the wiki item it repeats, if any.
+    """The near-duplicate rule `propose` never skips: the wiki or staged item it repeats, if any.
     Costs one read of the store (parsed documents come from the parse cache)."""
-    index = DupIndex()
-    for _, _, line, path, key in gather(store, set(), blame=False).wiki:
+    corpus = gather(store, set(), blame=False)
+    index, staged = DupIndex(), DupIndex()
+    for _, _, line, path, key in corpus.wiki:
         index.add(key, f"{path}:{line}")
-    hit = index.find(norm_key(text), store.config.gate.duplicate_ratio)
-    return f"near-duplicate of {hit}; edit that item instead" if hit else None
+    for c in corpus.candidates:
+        if c.staged:
+            staged.add(c.mention_key or norm_key(c.text), f"{c.source}:{c.line}")
+    key = norm_key(text)
+    hit = index.find(key, store.config.gate.duplicate_ratio)
+    if hit:
+        return f"near-duplicate of {hit}; edit that item instead"
+    hit = staged.find(key, store.config.gate.duplicate_ratio)
+    return f"near-duplicate of {hit}, already staged for review" if hit else None

@@ -1,0 +1,75 @@
+"""Text that was true for a moment, not a standing fact: the promotion gate's `ephemeral` check,
+and the shell-command shape its `junk` check adds to the judge's. Pure; imports only `re`.
+
+One-off words are listed in the eight languages the safeguard judgement reads (a German "gerade",
+a Russian "сейчас" is as ephemeral as "right now"); a recurring time ("from 18:00 UTC on Fridays",
+"每周一 09:00") is a standing fact.
+"""
+from __future__ import annotations
+
+import re
+
+CRON_RE = re.compile(
+    r"(?i)\b(?:cron|scheduled (?:job|task)|heartbeat)\b.{0,100}\b(?:deliver\w*|sent|succeeded|failed|"
+    r"completed|ran|posted|status|ok)\b|\bdelivery (?:report|status|receipt)\b")
+TIME_RE = re.compile(r"(?<![\d.])(?:\d{4}-\d{2}-\d{2}[T ])?(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:Z|\s?UTC|[+-]\d{2}:?\d{2})?(?!\d)")
+RECURRING_RE = re.compile(r"(?i)\b(?:every|each|daily|nightly|weekly|monthly|hourly|always|never|runs? at|from \S+ (?:utc )?(?:to|until|on)|"
+                          r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days|weekdays|weekends|cron)\b|每[天日周月年]|每个?(?:周|星期|礼拜)|"
+                          r"(?:周|星期|礼拜)[一二三四五六日天]")
+ONE_OFF_RE = re.compile(
+    r"(?i)'s ask\W{0,4}:|^temporary\b|\b(?:today(?!(?-i:'s [A-Z]))|yesterday|tonight|this morning|this afternoon|this evening|"
+    r"just now|right now|earlier today|this session|currently|at the moment|(?:is|are) (?:\w+ing|running) now|"
+    r"(?:\d+|a few|five|ten|two|three) (?:minutes?|hours?) ago)\b"
+    r"|\b(?:heute|gestern|gerade|jetzt|vorhin|aujourd'hui|hier soir|tout de suite|en ce moment|maintenant|hoy|ayer|ahora|"
+    r"en este momento|hace (?:\w+ )?(?:minutos|horas)|hoje|ontem|agora|сегодня|вчера|сейчас)\b"
+    r"|今天|昨天|现在|刚才|今日|昨日|さっき|いま")
+STATUS_RE = re.compile(
+    r"(?i)^(?:waiting (?:for|on)|working on|thanks\b|thank you\b|see (?:above|below)\b|meeting notes\b)|\bstep \d+ of \d+\b"
+    r"|\b(?:build|run|job|pipeline|deploy)\s+#?[\w.-]*\d[\w.-]*\s+(?:is|was)\s+(?:green|red|running|failing|passing|done)\b"
+    r"|\bsee (?:above|below)\b")
+RESOLVED_ISSUE_RE = re.compile(r"(?i)\b(?:issue|bug|ticket|incident|outage|problem|pr|#\d+)\b[^.;]{0,80}?\b"
+                               r"(?:is |was |now |has been |got )?(?:resolved|closed|fixed|merged)\b")
+SHELL_RE = re.compile(
+    r"^(?:`|\$\s|(?:sudo|git|npm|npx|pnpm|yarn|pip3?|python3?|uv|docker|kubectl|curl|wget|rm|cd|ls|cat|"
+    r"make|cmake|ninja|meson|gradle|mvn|dotnet|cargo|go|node|bash|sh|az|gh|chmod|mv|cp|tiergit|openclaw|pwsh)\s)")
+COMMAND_SHAPE = re.compile(r"\s--?[a-zA-Z]|\$\(|\|\s*\w|&&|\bHEAD~\d")
+
+
+def _short(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def ephemeral(text: str) -> str | None:
+    """Why the text is a one-off (a cron report, a resolved issue, a timestamp, an event, a progress
+    or status line), or None."""
+    low = text.lower()
+    if any(w in low for w in ("cron", "scheduled", "heartbeat", "delivery")) and CRON_RE.search(text):
+        return "ephemeral: a cron / delivery report, not durable knowledge"
+    m = RESOLVED_ISSUE_RE.search(text) if any(w in low for w in ("resolved", "closed", "fixed", "merged")) else None
+    if m:
+        return f"ephemeral: a resolved issue (\"{_short(m[0], 40)}\")"
+    m = TIME_RE.search(text) if ":" in text and not RECURRING_RE.search(text) else None
+    if m:
+        return f"ephemeral: a one-off timestamp ({m[0].strip()})"
+    m = ONE_OFF_RE.search(_body(text))
+    if m:
+        return f"ephemeral: a one-off event (\"{m[0]}\")"
+    m = STATUS_RE.search(_body(text))
+    if m:
+        return f"ephemeral: a progress or status line (\"{_short(m[0], 40)}\")"
+    return None
+
+
+def _body(text: str) -> str:
+    """The text without a leading `[kind]` or `**Label:**` (so "Temporary:" and "Thanks" start it)."""
+    return re.sub(r"^\s*(?:[-*+]\s+)?(?:\[\w+\]\s*)?(?:\*\*[^*\n]{1,40}\*\*:?\s*)?", "", text)
+
+
+def shell_command(text: str) -> str | None:
+    """A bare shell command line (`cmake --build build -j$(nproc)`), by its first word and its flags."""
+    body = _body(text).strip()
+    whole = re.fullmatch(r"`([^`\n]+)`\.?", body)
+    body = whole[1] if whole else body
+    if not body.startswith("`") and SHELL_RE.match(body) and (body.startswith("$") or COMMAND_SHAPE.search(body)):
+        return "a shell command"
+    return None

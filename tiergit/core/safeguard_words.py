@@ -1,0 +1,92 @@
+"""The word lists of the safeguard judgement (core/safeguard.py): topics, the actions that weaken
+them and the negations that turn an action around, in English, German, French, Spanish,
+Portuguese, Russian, Chinese and Japanese. Matched on normalized, lowercased text whose lines
+were joined. Pure data; imports only `re`."""
+from __future__ import annotations
+
+import re
+
+# Readable topic -> its terms. A sentence that names one touches that safeguard.
+TOPICS: dict[str, str] = {
+    "code review": r"\breviews?\b|\breviewers?\b|code[- ]review|pull requests?|merge requests?|relecture|\brevue\b"
+                   r"|revisión|revisão|überprüfung|ревью|代码审查|审查|审核|拉取请求|レビュー|プルリクエスト",
+    "human approval": r"\bapprov\w*|\bpermission\w*|\bconsent\b|sign[- ]off|\bask\w* (?:the |a |for )?(?:owner|human|user|maintainer|reviewer|team)\b"
+                      r"|\bfreigabe|genehmigung|\bfragen\b|approbation|autorisation|demander|aprobación|permiso|preguntar|aprovação|perguntar"
+                      r"|разрешени|одобрени|спрашива|批准|同意|询问|许可|承認|許可|確認を取",
+    "tests": r"\btests?\b|test suite|\bpruebas?\b|\btestes?\b|\bteste\b|тест\w*|测试|テスト",
+    "git hooks": r"\bhooks?\b|pre-commit|--no-verify|tiergit=0|\.git/hooks|フック|钩子|хук\w*",
+    "CI and scanners": r"\bci\b|pipelines?|workflows?|required checks|status checks|ci checks|build checks|security checks|\bscanners?\b"
+                       r"|security scan\w*|\blint\w*|branch protection|проверки ci|流水线|构建检查|スキャナ",
+    "credentials and secrets": r"\bsecrets?\b|passwords?|passwort\w*|credentials?|api[- ]?keys?|(?:api|access|deploy|auth|bearer|github|npm|personal access) tokens?"
+                               r"|private keys?|ssh keys?|\.env\b|zugangsdaten|identifiants|mot de passe|credenciales|contraseñas?|credenciais|senhas?"
+                               r"|парол\w*|ключ\w* api|凭据|密码|密钥|apiキー|パスワード|認証情報",
+    "permissions": r"\bsudo\b|as root\b|admin(?:istrator)? (?:rights|access|role|permissions?)|\bchmod\b|\b777\b|access rights"
+                   r"|droits administrateur|administrateur|administrador|administrator|адм\w*|管理员|权限|管理者|権限",
+    "certificates and TLS": r"certificat\w*|certs?\b|\btls\b|\bssl\w*|https verification|node_tls_reject_unauthorized|strict-ssl|self-signed"
+                            r"|zertifikat\w*|certificado|сертификат\w*|证书|証明書",
+    "dependencies": r"dependenc\w*|install\w* (?:\w+ )?packages?|packages? (?:from|registry|manager)|registr(?:y|ies)|lockfiles?|package-lock|yarn\.lock|pnpm-lock|\bsignatures?\b"
+                    r"|abhängigkeit\w*|dépendances?|dependencias|dependências|зависимост\w*|依赖|依存|署名",
+    "destructive commands": r"\brm -rf\b|reset --hard|git clean -\w*f|(?<![\w-])--force(?![-\w])|force[- ]push\w*|\bpush -f\b"
+                            r"|(?:production|prod) (?:database|data|db)|drop (?:table|database)"
+                            r"|base de datos de producción|banco de dados de produção|produktionsdatenbank|生产数据库|本番環境|本番",
+    "where instructions come from": r"instructions?|guidance|system prompt|agents\.md|claude\.md|this file|anweisung\w*|consignes?"
+                                    r"|instrucciones|instruções|инструкц\w*|指令|指示",
+}
+
+# Commands and settings that weaken a safeguard by themselves (topic, pattern).
+INHERENT: tuple[tuple[str, str], ...] = (
+    ("git hooks", r"--no-verify|tiergit=0|remove \.git/hooks"),
+    ("certificates and TLS", r"node_tls_reject_unauthorized\s*=\s*0|sslverify\s*=?\s*false|strict-ssl\s*=?\s*false|--insecure\b|verify\s*=\s*false"),
+    ("permissions", r"chmod (?:-r )?777|(?:every|all|any) commands? (?:with|as|under) (?:sudo|root)"),
+    ("code review", r"merge (?:its|their|your|his|her) own (?:prs?|pull requests?|changes|code)"),
+    ("dependencies", r"curl\b[^|]{0,120}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"),
+    ("destructive commands", r"\brm -rf\b|reset --hard|git clean -\w*f|(?<![\w-])--force(?![-\w])|force[- ]push\w*|\bpush -f\b"),
+)
+
+# Actions that, said near a safeguard's topic in the same sentence, weaken it (any topic).
+WEAK = (
+    r"(?<![-\w])(?:skip\w*|bypass\w*|circumvent\w*|disabl\w*|deactivat\w*|remov\w*|delet\w*|drop(?:ped|s)?\b|ignor\w*|suppress\w*|silenc\w*|mute\b)"
+    r"|turn(?:ed|s|ing)? (?:[\w-]+ ){0,3}off\b|switch(?:ed|es)? (?:[\w-]+ ){0,3}off\b|comment(?:ed)? (?:it |them )?out|allowed to fail|\boptional\b|unnecessary"
+    r"|no (?:human |code |further |manual )?(?:review|approval|tests?|sign-off|ci|checks?)s? (?:is |are )?(?:needed|required|necessary)"
+    r"|no need to|no longer (?:needed|appl\w*)|straight to (?:main|master|prod\w*)|approved automatically|auto-?approv\w*|always approve"
+    r"|approve (?:its|their|your|his|her) own|self-approv\w*|merge (?:it|them) (?:itself|yourself|themselves)|for later"
+    r"|slows? (?:the team|us|everyone|things) down|wastes? (?:their|your|the owner's|time)|on your own judge?ment|\btrust(?:s|ing)?\b|accept any"
+    r"|any (?:registry|source|site|url)|better removed|take[sn]? precedence|as if (?:the owner|they|it|he|she)|as coming from"
+    r"|follow (?:any|all|every) instructions?|is now (?:its|your) guidance|(?:upgrade|update)\w* [\w ]{0,30}?without|so merges are never blocked"
+    # de
+    r"|überspring\w*|umgeh\w*|deaktivier\w*|ausschalt\w*|schalte\w* (?:\w+ )?aus|abschalt\w*|lösch\w*|entfern\w*|auskommentier\w*|kommentier\w* (?:\w+ )?aus"
+    r"|ignorier\w*|vertrau\w*|vorrang|trotzdem|nicht nötig"
+    # fr
+    r"|\bsaute\w*|contourn\w*|désactiv\w*|supprim\w*|effac\w*|faire confiance|fais confiance|eux-mêmes|elles-mêmes|n'importe quel\w*|priorité|optionnel\w*"
+    r"|suivre toute instruction|toute instruction"
+    # es / pt
+    r"|\bomit(?:e|ir|a|as)\b|\bsaltar\w*|desact[ií]v\w*|\bborr(?:a|ar|e|en)\b|\belimin(?:a|ar|e|en)\b|conf[ií]a\w*|fusionar sus|cualquier\w*|\bprioridad"
+    r"|\bpul(?:ar|e)\b|desativ\w*|\bapag(?:ue|ar|a)\b|\bexclu(?:a|ir|i)\b|como se fossem|\bsiga as instruções|\bqualquer"
+    # ru
+    r"|пропус\w*|отключ\w*|удал\w*|доверя\w*|игнорир\w*|забудь|не спрашива\w*|любы[мех]\w*|выключ\w*"
+    # zh / ja
+    r"|跳过|禁用|关闭|删除|绕过|无需|不用|不必|信任|直接合并|忽略|無効|削除|スキップ|なしで|せずに|信頼|無視|省略"
+)
+
+# Actions that weaken only one topic: exposing credentials, widening permissions.
+TOPIC_WEAK: dict[str, str] = {
+    "credentials and secrets": (
+        r"\bpaste\w*|\bshare (?:the |them |it |your |our )|\bput (?:the |them |it )?[\w ]{0,25}?(?:directly )?in\w* (?:the )?(?:readme|config|issue|chat|repo\w*|code)"
+        r"|in (?:the )?(?:repository )?readme|\bcommit(?:ted)? (?:it|them)\b|plain ?text|\bpublic(?:ly)?\b|into the (?:issue|chat|pr)"
+        r"|klartext|committet|compartilh\w*|canal público|直接コミット|リポジトリに"),
+    "permissions": (r"(?:give|grant)\w* (?:the |every |all )?(?:agents? )?admin|\bdonne\w* les droits|授予|省得|so it never has to ask"
+                    r"|(?:every|all|any) commands? (?:with|as|under) (?:sudo|root)|run (?:it |them )?as root"),
+}
+
+# "without <topic>" in any language: a preposition that only weakens next to the safeguard it drops.
+WITHOUT = r"\bwithout\b|\bohne\b|\bsans\b|\bsin\b|\bsem\b|\bбез\b|无需|なしで|せずに"
+
+# Protective actions: said with a negation ("never ask for approval"), they weaken.
+PROTECT = (r"\bask\w*|run (?:the )?(?:\w+ )?tests|wait for|\brequest\w*|\bfragen\b|demander|preguntar|perguntar|спрашива\w*|询问|確認")
+
+# A negation just before an action turns it around ("never skip", "nie löschen", "ne jamais désactiver").
+NEGATION = re.compile(
+    r"(?:\b(?:never|don'?t|do not|must not|mustn'?t|should(?:n'?t| not)|not|no|cannot|can'?t|avoid|instead of|rather than|refuse|zero"
+    r"|impossible to|hard to|nie|niemals|nicht|keine?[nmrs]?|jamais|ne|pas|nunca|jamás|não|не|никогда|нельзя)\b|不要|不得|禁止|切勿|别|永远不|不能|絶対に)"
+    r"[^,;:—]{0,24}$")
+NEGATED_AFTER = re.compile(r"^\S{0,6}(?:しない|しないで|禁止|不可)")

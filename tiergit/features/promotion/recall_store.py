@@ -1,0 +1,46 @@
+"""OpenClaw's own recall signals: `memory/.dreams/short-term-recall.json` (tiergit/core/recallstore.py)
+merged into the promotion's recall statistics, so an OpenClaw candidate recalled by the agent does not
+read "recalls 0". Read only in an OpenClaw workspace (MEMORY.md is a tier); never written."""
+from __future__ import annotations
+
+from tiergit.core import rawtext, recallstore
+from tiergit.core.candidate import Candidate
+from tiergit.errors import TiergitError
+from tiergit.features.promotion import openclaw_format
+from tiergit.features.promotion.scoring import RecallStats
+
+
+def read(store) -> tuple[dict[str, list[recallstore.StoreEntry]], str | None]:
+    """The store's entries by path (empty when absent or not an OpenClaw workspace), and a note
+    naming the file when it could not be read."""
+    if not openclaw_format.dreams_paths(store.config) or not (store.repo / recallstore.PATH).is_file():
+        return {}, None
+    try:
+        data = store.read_bytes(recallstore.PATH)
+        text = rawtext.decode(data, recallstore.PATH, max(store.config.limits["max_file_bytes"], 64 << 20))
+    except (TiergitError, OSError) as e:
+        return {}, f"{recallstore.PATH}: not read ({e}); OpenClaw's recalls are not counted"
+    entries, problem = recallstore.parse(text)
+    return entries, (f"{recallstore.PATH}: {problem}; OpenClaw's recalls are not counted" if problem else None)
+
+
+def merge(stats: dict[str, RecallStats], candidates: list[Candidate],
+          entries: dict[str, list[recallstore.StoreEntry]]) -> int:
+    """Add each candidate's overlapping store entries to its recall statistics; returns how many
+    candidates gained recalls."""
+    if not entries:
+        return 0
+    moved = 0
+    for c in candidates:
+        end = c.line + c.raw.rstrip("\n").count("\n")
+        hits = recallstore.overlapping(entries, recallstore.spans(c.source, c.line, end, c.evidence))
+        if not hits:
+            continue
+        st = stats.setdefault(c.id, RecallStats())
+        for e in hits:
+            st.count += e.count
+            st.score_sum += min(e.total_score, float(e.count))   # each recall's score is in [0, 1]
+            st.queries |= e.queries
+            st.days |= e.days
+        moved += 1
+    return moved
