@@ -57,6 +57,7 @@ sys.path.insert(0, str(PROJECT / "tests"))
 import replay  # noqa: E402
 from rank_bm25 import BM25Okapi  # noqa: E402  (the test extra: a maintained BM25, never a runtime dependency)
 
+from tiergit.core import knowledge_pack  # noqa: E402
 from tiergit.features import context, recall, retention, session  # noqa: E402
 from tiergit.features.importing import importer  # noqa: E402
 from tiergit.shell import config, tokens  # noqa: E402
@@ -145,14 +146,20 @@ def make_store(base: Path, spawn_cfg: str = "") -> Store:
 
 
 def replay_agent(agent_dir: Path, base: Path, max_sessions: int | None, show: bool, spawn_cfg: str = "",
-                 mode: str = "import") -> dict:
+                 mode: str = "import", variants: dict[str, dict] | None = None) -> dict[str, dict]:
+    """{variant: figures} over the agent's replayed sessions; each variant is a set of
+    tiergit/core/knowledge_pack.py values tried on the same stores ("" = the defaults)."""
+    variants = variants or {"": {}}
     agent = agent_dir.name.lower()
     store = make_store(base / "sessions", spawn_cfg)
-    fig = {load: {"hits": 0, "tokens": 0} for load in LOADS}
-    fig.update(sessions=0, needed=0, wins=0)
+    figs = {}
+    for name in variants:
+        figs[name] = {load: {"hits": 0, "tokens": 0} for load in LOADS}
+        figs[name].update(sessions=0, needed=0, wins=0)
     previous, history, word_df = "", [], Counter()
+    done = 0
     for n, version in enumerate(replay.versions(agent_dir)):
-        if max_sessions and fig["sessions"] >= max_sessions:
+        if max_sessions and done >= max_sessions:
             break
         current = version.read_text(encoding="utf-8", errors="replace")
         notes = replay.new_text(previous, current)
@@ -162,20 +169,38 @@ def replay_agent(agent_dir: Path, base: Path, max_sessions: int | None, show: bo
         when = replay.version_time(version)
         task = replay.task_of(notes, version.stem)
         if n >= WARMUP:
+            done += 1
             terms = needed(notes, task, history, word_df, previous)
             at = store if mode == "sessions" else imported_store(base / f"import-{n}", agent, previous, spawn_cfg)
             session.start(at.config, agent, task, force=True, now=when)
-            loads = spawn_loads(at, agent, task, previous, history)
-            measure(fig, terms, loads, store.config.tokenizer)
-            if show:
-                print(f"  {agent} {version.stem[:14]} need {len(terms):>3}  " + "  ".join(
-                    f"{k} {hit_count(terms, v)}" for k, v in loads.items()) + f"  | {task[:50]}")
+            for name, values in variants.items():
+                with patched(values):
+                    loads = spawn_loads(at, agent, task, previous, history)
+                measure(figs[name], terms, loads, store.config.tokenizer)
+                if show:
+                    print(f"  {name or 'default'} {agent} {version.stem[:14]} need {len(terms):>3}  " + "  ".join(
+                        f"{k} {hit_count(terms, v)}" for k, v in loads.items()) + f"  | {task[:50]}")
         if mode == "sessions":
             run_session(store, agent, task, notes, when)
         history.append(notes)
         word_df.update(set(WORD_RE.findall(notes.lower())))
         previous = current
-    return fig
+    return figs
+
+
+class patched:
+    """Module values of tiergit/core/knowledge_pack.py set for a block, then restored."""
+    def __init__(self, values: dict):
+        self.values, self.old = values, {}
+
+    def __enter__(self):
+        for name, value in self.values.items():
+            self.old[name] = getattr(knowledge_pack, name)
+            setattr(knowledge_pack, name, value)
+
+    def __exit__(self, *exc):
+        for name, value in self.old.items():
+            setattr(knowledge_pack, name, value)
 
 
 def run_session(store: Store, agent: str, task: str, notes: str, when) -> None:
@@ -274,10 +299,23 @@ def main() -> None:
                     help="import: the store is `import squad` of the history as it stood (default); "
                          "sessions: built by tiergit's own session end (compacted, ~10 %% kept)")
     ap.add_argument("--spawn", default="", help="a `spawn:` setting to try, e.g. '{knowledge_tokens: 1500}'")
+    ap.add_argument("--try", dest="tries", action="append", default=[], metavar="'NAME=VALUE ...'",
+                    help="a variant of tiergit/core/knowledge_pack.py's weights to try beside the defaults on the "
+                         "same stores, e.g. --try 'W_RECENCY=1.0 RECENCY_HALF=25' (repeatable)")
     args = ap.parse_args()
+    variants: dict[str, dict] = {"": {}}
+    for text in args.tries:
+        values = {}
+        for setting in text.split():
+            name, value = setting.split("=", 1)
+            if not hasattr(knowledge_pack, name):
+                raise SystemExit(f"--try {setting}: tiergit/core/knowledge_pack.py has no {name}")
+            values[name] = float(value)
+        variants[text] = values
     spawn_cfg = f"spawn: {args.spawn}\n" if args.spawn else ""
     out = held_out()
     parts: dict[str, list[dict]] = {"tune": [], "held-out": []}
+    by_variant: dict[str, dict[str, list[dict]]] = {}
     print(f"held-out projects (seed {HELD_OUT_SEED}): {', '.join(sorted(out))}")
     head = "  ".join(f"{load:>13}" for load in LOADS)
     print(f"{'replay':<38} {'sess':>4} {'needed':>6} {'wins':>4}  {head}")
@@ -288,9 +326,12 @@ def main() -> None:
         if project not in squad_projects() or args.project not in project or args.part not in ("all", part):
             continue
         with tempfile.TemporaryDirectory() as tmp:
-            fig = replay_agent(agent_dir, Path(tmp), args.max_sessions, args.show, spawn_cfg, args.mode)
-        parts[part].append(fig)
-        print(row(f"{project}/{agent_dir.name}" + (" (held out)" if part == "held-out" else ""), [fig]), flush=True)
+            figs = replay_agent(agent_dir, Path(tmp), args.max_sessions, args.show, spawn_cfg, args.mode, variants)
+        for name, fig in figs.items():
+            by_variant.setdefault(name, {"tune": [], "held-out": []})[part].append(fig)
+        parts[part].append(figs[""])
+        print(row(f"{project}/{agent_dir.name}" + (" (held out)" if part == "held-out" else ""), [figs[""]]),
+              flush=True)
     for name, figs in (("tuned part", parts["tune"]), ("held-out part", parts["held-out"]),
                        ("pooled", parts["tune"] + parts["held-out"])):
         if figs:
@@ -301,7 +342,10 @@ def main() -> None:
                        ("pooled", parts["tune"] + parts["held-out"])):
         if figs:
             verdict(name, figs)
-    print(f"mode: {args.mode}")
+    for name, split in by_variant.items():
+        if name:
+            verdict(f"variant {name!r}, pooled", split["tune"] + split["held-out"])
+    print(f"mode: {args.mode}" + (f"; spawn: {args.spawn}" if args.spawn else ""))
     if TIMES["task-aware"]:
         print("context build, median ms: task-aware {:.1f} beside hot only {:.1f} (floor, same run)".format(
             1000 * statistics.median(TIMES["task-aware"]), 1000 * statistics.median(TIMES["hot only"])))

@@ -191,7 +191,7 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
     from tiergit.features import knowledge as knowledge_mod
 
     known = knowledge_mod.plan(store, agent, task_text, topics=topics, read=lambda rel: read_text(store, rel),
-                               skip_paths={p.path for p in cold_parts + wiki_parts})
+                               skip_paths={p.path for p in cold_parts + wiki_parts}, hot="\n".join(t for _, t, _ in trimmed))
     notes.extend(known.notes)
     sections = {
         "task": task_text,
@@ -199,7 +199,8 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
         "success": spawn_template.checklist(success),
         "escalation": spawn_template.escalation(shape["escalation"]),
         # Budgets above judge the hot file as it is; the prompt carries the recent actions only.
-        "hot": clean_prompt(block("Hot", [Part(p.path, p.tier, text) for p, text, _ in trimmed]))
+        "hot": clean_prompt(block("Hot", [Part(p.path, p.tier, spawn_template.without_task(text, task_text))
+                                          for p, text, _ in trimmed]))
         or "### Hot\n\n(empty)\n",
         "cold": block("Cold", cold_parts),
         "wiki": block("Wiki", wiki_parts),
