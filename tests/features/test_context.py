@@ -81,8 +81,8 @@ def test_stats_compare_with_every_tier_and_legacy(squad_repo):
     assert st["every_tier_files"] == 4  # hot, cold and both wiki topics
     assert st["legacy_files"] == [".squad/agents/picard/history.md"]
     assert st["saved_vs_legacy"] > 50
-    # no --why / --success: those sections are left out; knowledge holds the wiki's topic index
-    assert set(st["sections"]) == {"task", "escalation", "hot", "knowledge"}
+    # no --why / --success: those sections are left out; the closing (recall) holds the wiki's topic index
+    assert set(st["sections"]) == {"task", "escalation", "hot", "knowledge", "recall"}
 
 
 def test_hot_over_budget_is_reported_and_strict_exits_1(squad_repo):

@@ -173,3 +173,16 @@ def test_measure_reports_the_task_aware_spawn_beside_hot_and_legacy(squad_repo):
     assert row["hot"]["tokens"] < row["spawn"]["tokens"] < row["legacy"]["tokens"]
     text = tiergit(squad_repo, "measure").stdout
     assert " spawn " in text.splitlines()[2] and str(row["spawn"]["tokens"]) in text
+
+
+def test_prompt_ends_with_the_topics_what_was_left_out_and_when_to_recall(squad_repo):
+    _store(squad_repo, "spawn: {knowledge_tokens: 40}\n")
+    out = _context(squad_repo, "--task", "rotate signing keys for the gateway")
+    prompt = out["prompt"]
+    closing = prompt[prompt.rindex("## Recall"):]
+    assert closing.rstrip().splitlines()[-1].startswith("Recall before you change a file the memory mentions")
+    assert "`gateway` — Gateway" in closing and "`deploy` — Deploy" in closing
+    shown = {i["entry"] for i in out["knowledge"]["items"]}
+    more = closing.split("More in memory, left out by the budget: ")[1].split(".\n")[0].split("; ")
+    assert more and not set(more) & shown       # entries the budget left out, none of those shown
+    assert "Dashboard colours (2026-05-03)" in more or "Pager duty rota (2024-01-02)" in more

@@ -18,7 +18,7 @@ from tiergit.core.cuts import remove_lines
 from tiergit.core.status import tokens_text
 
 PLACEHOLDERS = ("agent", "date", "situation", "task", "why", "success", "escalation", "hot", "cold", "wiki",
-                "knowledge")
+                "knowledge", "recall")
 TEMPLATE_PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-zA-Z_]+)\s*\}\}")
 TEMPLATE_NOTE_RE = re.compile(r"\A<!--\s*tiergit spawn template.*?-->\n?", re.S)
 

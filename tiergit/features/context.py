@@ -204,7 +204,7 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
         or "### Hot\n\n(empty)\n",
         "cold": block("Cold", cold_parts),
         "wiki": block("Wiki", wiki_parts),
-        "knowledge": knowledge_mod.render(known),
+        "knowledge": knowledge_mod.render(known), "recall": knowledge_mod.closing(known),
     }
     prompt = fill(store, template, {**sections, "agent": agent, "date": (today or clock.today()).isoformat(),
                                     "situation": situation or "custom"})
@@ -230,8 +230,11 @@ def hot_over_budget(store, hot_parts: list[Part]) -> list[str]:
 def fill(store, template: str | Path | None, values: dict[str, str]) -> str:
     """The template filled in, template noise left out (tiergit/core/prompt_clean.py)."""
     _name, text = load_template(store, template)
-    if "knowledge" not in TEMPLATE_PLACEHOLDER_RE.findall(text):   # a store's own older template: knowledge after hot
+    used = TEMPLATE_PLACEHOLDER_RE.findall(text)
+    if "knowledge" not in used:   # a store's own older template: knowledge after hot
         values = {**values, "hot": values["hot"] + "\n" + values["knowledge"]}
+    if "recall" not in used and "hot" in used:      # ... and the closing at the end
+        text = text.rstrip("\n") + "\n\n{{recall}}\n"
     return clean_prompt(render(text, values))
 
 

@@ -33,6 +33,9 @@ NAME_HITS = 20                  # recall hits looked at for the names hot mentio
 NAME_HIT_WEIGHT = 0.6           # a hit for hot's names counts this much of a hit for the task
 OWN_NEWEST = 120                # the agent's newest items looked at
 INDEX_LINE_CHARS = 100
+MORE_ENTRIES = 6                # entries the closing names as more in memory
+RECALL_HINT = ("Recall before you change a file the memory mentions, when a test fails, or when a name is "
+               "unfamiliar: `tiergit recall \"words\"` (`--full` for whole items).")
 DATE_RE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?Z?)?\b")
 SHARED_TIERS = ("archive",)     # recall's extra sources spawn reads (staging is unreviewed: left out)
 
@@ -45,6 +48,7 @@ class Knowledge:
     budget: int = 0
     dropped: int = 0          # relevant items left out by the budget
     low_relevance: bool = False   # the task matched little: the block is mostly the newest items
+    more: list[str] = field(default_factory=list)   # entries of valued items the budget left out, best first
     notes: list[str] = field(default_factory=list)
 
 
@@ -117,6 +121,10 @@ def plan(store, agent: str | None, task: str | None, *, topics: dict[str, str], 
     out.tokens = count(render_items(picks, out.low_relevance, intro=False)) if picks else 0
     for p in picks:
         p.tokens = count(p.text)
+    shown = {p.entry for p in picks}
+    left = sorted((c for c in candidates if c.value > 0 and c not in picks and c.entry not in shown),
+                  key=lambda c: -c.value)
+    out.more = list(dict.fromkeys(c.entry for c in left if c.entry))[:MORE_ENTRIES]
     if out.dropped:
         out.notes.append(f"knowledge: {len(picks)} item(s), {out.tokens} tokens; {out.dropped} more relevant "
                          f"item(s) over the {out.budget}-token budget (`tiergit recall` finds them)")
@@ -211,13 +219,21 @@ def render_items(picks: list[Pick], low: bool, intro: bool = True) -> str:
 
 
 def render(k: Knowledge) -> str:
-    """The prompt block: the picked items, then the wiki's topic index."""
-    chunks = [render_items(k.picks, k.low_relevance)] if k.picks else []
+    """The prompt block: the picked items (the wiki's topic index goes in the closing)."""
+    return render_items(k.picks, k.low_relevance) if k.picks else ""
+
+
+def closing(k: Knowledge) -> str:
+    """The prompt's last section: what else memory holds (the wiki's topics, the entries the budget left
+    out) and the one-line hint of when to recall."""
+    lines = ["## Recall\n"]
     if k.wiki_index:
-        chunks.append("### Topics in the team wiki\n")
-        chunks.append("Reviewed team knowledge; load one with `tiergit context --include-wiki TOPIC`:\n")
-        chunks.append("\n".join(k.wiki_index) + "\n")
-    return "\n".join(chunks)
+        lines += ["Topics in the team wiki (`tiergit context --include-wiki TOPIC` loads one):\n",
+                  "\n".join(k.wiki_index) + "\n"]
+    if k.more:
+        lines.append("More in memory, left out by the budget: " + "; ".join(k.more) + ".\n")
+    lines.append(RECALL_HINT)
+    return "\n".join(lines) + "\n"
 
 
 def default_task(store, agent: str, hot_text: str | None) -> tuple[str | None, str]:
