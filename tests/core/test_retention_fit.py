@@ -30,7 +30,17 @@ def test_the_oldest_entries_go_first_until_under_warn(tmp_path: Path) -> None:
     new, chosen = retention.fit_cuts(cfg, ".squad/memory/cold/picard.md", text, cfg.tiers["cold"])
     assert chosen and [c.day.year for c in chosen] == sorted(c.day.year for c in chosen)
     assert "session 0" not in new and "session 5" in new
-    assert len(new.splitlines()) <= cfg.tiers["cold"].budget["lines"].warn
+    assert len(new.splitlines()) <= cfg.tiers["cold"].budget["lines"].max
+
+
+def test_the_newest_entries_go_only_while_the_file_is_over_max(tmp_path: Path) -> None:
+    cfg = _cfg(tmp_path)            # lines: max 12, warn 9.6: three entries and the title make 10
+    new, _ = retention.fit_cuts(cfg, ".squad/memory/cold/picard.md", _cold(6, False), cfg.tiers["cold"])
+    assert [i for i in range(6) if f"session {i}\n" in new] == [3, 4, 5]       # keep_last beats warn
+    over = _cold(6, False).replace("holds\n", "holds\n- and more\n")         # 4 lines an entry: 13
+    new, _ = retention.fit_cuts(cfg, ".squad/memory/cold/picard.md", over, cfg.tiers["cold"])
+    assert [i for i in range(6) if f"session {i}\n" in new] == [4, 5]          # max beats keep_last
+    assert len(new.splitlines()) <= 12
 
 
 def test_the_entry_holding_keep_is_never_cut(tmp_path: Path) -> None:

@@ -192,7 +192,10 @@ def test_squad_team_flow(squad_repo, tmp_path):
     git(repo, "commit", "-q", "--no-edit")
     assert "<<<<<<<" not in git(repo, "show", "HEAD:" + f"{WIKI}/auth.md").stdout
 
-    # Retention: the expired entries go to the archive; nothing is lost.
+    # Retention: the expired entries go to the archive; nothing is lost. (Cold keeps each
+    # agent's newest `keep_last` sessions whatever their age; this team sets it to 0.)
+    cfg = repo / ".tiergit.yml"
+    cfg.write_text(cfg.read_text() + "tiers:\n  cold:\n    keep_last: 0\n")
     out = ok(tiergit_process(repo, "archive", "--apply")).stdout
     assert "expired entries archived" in out
     cold = (repo / COLD).read_text()

@@ -88,6 +88,77 @@ def test_squad_workspace_keeps_squad_green(repo):
     assert doctor.returncode == 0 and re.search(r"\b0 failed\b", out), out
 
 
+SQUAD_WIRED = (".github/agents/squad.agent.md", ".squad/templates/spawn-reference.md",
+               ".squad/agents/scribe/charter.md")
+
+
+def _coordinator_commands(repo: Path, name: str) -> list[list[str]]:
+    """The tiergit commands Squad's coordinator is told to run before a spawn, read from the
+    file Squad uses (its `{name}` and `<task>` filled in as the coordinator would)."""
+    text = (repo / ".github/agents/squad.agent.md").read_text()
+    section = text[text.index("### How to Spawn an Agent"):text.index("**Full Spawn Template**")]
+    cmds = re.findall(r"`(tiergit (?:session start|context) [^`]+)`", section)
+    return [c.replace("{name}", name).replace('"<task>"', "TASK").split() for c in cmds]
+
+
+def test_squad_spawns_through_tiergit(repo):
+    squad = _cli(frameworks.SQUAD)
+    proc = squad.run(repo, "init", "--no-workflows")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    commit(repo, "squad init")
+    original = {rel: (repo / rel).read_bytes() for rel in SQUAD_WIRED}
+
+    out = ok(tiergit(repo, "init", "--preset", "squad")).stdout
+    assert all(f"wired {rel}" in out for rel in SQUAD_WIRED), out
+    # The template Squad's coordinator fills for every spawn: its memory line now points at tiergit.
+    template = (repo / ".squad/templates/spawn-reference.md").read_text().splitlines()
+    at = next(i for i, ln in enumerate(template) if "Read `agents/{name}/history.md`" in ln)
+    assert template[at + 1].strip().startswith("MEMORY (tiergit): the coordinator pasted `tiergit context")
+    assert "tiergit session end --agent <name>" in (repo / ".squad/agents/scribe/charter.md").read_text()
+    commit(repo, "tiergit init")
+
+    # What the coordinator runs for Rai, read from squad.agent.md, carries the session's correction.
+    ok(tiergit(repo, "import", "squad", "--apply"))
+    ok(tiergit(repo, "session", "start", "--agent", "rai", "--task", "Review the templates"))
+    hot = repo / ".squad/memory/hot/rai.md"
+    hot.write_text(hot.read_text().replace("## Blockers\n", "- [correction] No, we use Bicep, not ARM.\n\n"
+                                           "## Blockers\n", 1))
+    ok(tiergit(repo, "session", "end", "--agent", "rai"))
+    cmds = _coordinator_commands(repo, "rai")
+    assert [c[1] for c in cmds] == ["session", "context"], cmds
+    prompt = ""
+    for cmd in cmds:
+        args = [a if a != "TASK" else "Write the storage module" for a in cmd[1:]]
+        prompt = ok(tiergit(repo, *args)).stdout
+    assert "we use Bicep, not ARM" in prompt and "You are **rai**" in prompt
+    # the memory is tiergit's tiers (a fresh Squad history fits cold whole; the corpus is measured
+    # in benchmarks/bench_squad_spawn.py)
+    assert "<!-- .squad/memory/hot/rai.md -->" in prompt and "<!-- .squad/memory/cold/rai.md -->" in prompt
+    commit(repo, "a session")
+    doctor = squad.run(repo, "doctor")
+    assert doctor.returncode == 0 and re.search(r"\b0 failed\b", doctor.stdout + doctor.stderr), doctor.stdout
+
+    # `squad upgrade` rewrites the coordinator and the template: check reports it, --fix restores it.
+    proc = squad.run(repo, "upgrade")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    upgraded = {rel: (repo / rel).read_bytes() for rel in SQUAD_WIRED}
+    report = tiergit(repo, "check", "--all").stdout
+    lost = {rel for rel in SQUAD_WIRED if f"{rel}:1: SQW001" in report}
+    assert ".github/agents/squad.agent.md" in lost, report
+    assert "tiergit check --fix" in report
+    fixed = tiergit(repo, "check", "--fix")
+    assert fixed.returncode == 1 and all(rel in fixed.stdout for rel in lost), fixed.stdout
+    assert "SQW001" not in tiergit(repo, "check", "--all").stdout
+    assert _coordinator_commands(repo, "rai")
+
+    # uninstall gives Squad its own bytes back (those `squad upgrade` wrote, where it rewrote them).
+    ok(tiergit(repo, "uninstall"))
+    for rel in SQUAD_WIRED:     # a file the upgrade left alone (the Scribe charter): squad init's bytes
+        assert (repo / rel).read_bytes() == (upgraded[rel] if rel in lost else original[rel]), rel
+    doctor = squad.run(repo, "doctor")
+    assert doctor.returncode == 0 and re.search(r"\b0 failed\b", doctor.stdout + doctor.stderr), doctor.stdout
+
+
 def test_squad_two_layer_state_is_detected_and_explained(repo):
     squad = _cli(frameworks.SQUAD)
     proc = squad.run(repo, "init", "--no-workflows", "--state-backend", "two-layer")

@@ -22,7 +22,8 @@ def test_archive_moves_expired_entries_and_old_log_items_only(squad_repo):
         f"## Learnings\n\n- {d(50).isoformat()}: Broker 3.1 needs the new cache format\n"
         f"- {d(2).isoformat()}: The gateway retries twice\n\n"
         f"### Old incident ({d(40).isoformat()})\n\n**Fix:** rolled back the broker.\n\n"
-        f"### Recent work ({d(5).isoformat()})\n\n- [rule] Keep retries idempotent\n"))
+        f"### Recent work ({d(5).isoformat()})\n\n- [rule] Keep retries idempotent\n\n"
+        f"### Release ({d(4).isoformat()})\n\n- Tagged 2.0.\n"))
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "cold")
     before = cold.read_text()
@@ -53,13 +54,15 @@ def test_archive_moves_expired_entries_and_old_log_items_only(squad_repo):
 
 
 def test_daily_notes_archive_then_delete_and_restore(repo):
+    """A note tiergit moved stays in the archive (where OpenClaw indexes it) for 90 days after
+    the move, then leaves the tree; the owner's own file in the same folder is never deleted."""
     assert tiergit(repo, "init", "--preset", "openclaw").returncode == 0
     old_note = f"memory/{d(45).isoformat()}.md"
     new_note = f"memory/{d(3).isoformat()}.md"
     write(repo / old_note, "# note\n\n- deployed v2\n")
     write(repo / new_note, "# note\n\n- wrote tests\n")
-    ancient = repo / f"memory/archive/{d(200):%Y-%m}/{d(200).isoformat()}.md"
-    write(ancient, "# very old note\n\n- the first deploy\n")
+    owners = repo / f"memory/archive/{d(200):%Y-%m}/{d(200).isoformat()}.md"
+    write(owners, "# very old note\n\n- the first deploy\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "notes")
 
@@ -67,18 +70,49 @@ def test_daily_notes_archive_then_delete_and_restore(repo):
     assert run.returncode == 0, run.stderr
     actions = {c["path"]: c["action"] for c in json.loads(run.stdout)["changes"]}
     moved = f"memory/archive/{d(45):%Y-%m}/{d(45).isoformat()}.md"
-    rel_ancient = ancient.relative_to(repo).as_posix()
-    assert actions == {old_note: "delete", moved: "create", rel_ancient: "delete"}
+    assert actions == {old_note: "delete", moved: "create", ".tiergit/logs/archived.jsonl": "create"}
     assert (repo / moved).read_text() == "# note\n\n- deployed v2\n"
-    assert (repo / new_note).is_file() and not ancient.exists()
+    assert (repo / new_note).is_file() and owners.exists()
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "archive")
 
-    back = tiergit(repo, "restore", rel_ancient, "--apply")
+    def at(days_later: int) -> dict:
+        later = {"TIERGIT_TODAY": (TODAY + timedelta(days=days_later)).isoformat()}
+        out = tiergit(repo, "archive", "--apply", "--json", env=later)
+        assert out.returncode == 0, out.stderr
+        return {c["path"]: c["action"] for c in json.loads(out.stdout)["changes"]}
+
+    assert moved not in at(90) and (repo / moved).is_file()        # 90 days after the move: still there
+    assert at(91).get(moved) == "delete" and not (repo / moved).exists()
+    assert not (repo / moved).parent.exists() or any((repo / moved).parent.iterdir())   # no empty folder
+    assert owners.read_text() == "# very old note\n\n- the first deploy\n"          # never tiergit's to delete
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "purge")
+
+    back = tiergit(repo, "restore", moved, "--apply")
     assert back.returncode == 0, back.stderr
-    assert ancient.read_text() == "# very old note\n\n- the first deploy\n"
+    assert (repo / moved).read_text() == "# note\n\n- deployed v2\n"
     missing = tiergit(repo, "restore", "memory/archive/nope.md")
     assert missing.returncode == 2 and "not found in this branch's git history" in missing.stderr
+
+
+def test_cold_keeps_its_newest_sessions_whatever_their_age(squad_repo):
+    """keep_last (default 3): at +400 days every entry is past its ttl, yet the newest three
+    stay in cold; `keep_last: 0` in the config lets them all go."""
+    repo = squad_repo
+    cold = repo / ".squad/memory/cold/picard.md"
+    write(cold, "# Picard\n\n## Core Context\n\n- Owns auth.\n\n" + "".join(
+        f"### Session {i} ({d(60 - i).isoformat()})\n\n- note {i}\n\n" for i in range(6)))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "cold")
+    later = {"TIERGIT_TODAY": (TODAY + timedelta(days=400)).isoformat()}
+    assert tiergit(repo, "archive", "--apply", env=later).returncode == 0
+    kept = [i for i in range(6) if f"### Session {i} " in cold.read_text()]
+    assert kept == [3, 4, 5]
+    cfg = repo / ".tiergit.yml"
+    cfg.write_text(cfg.read_text() + "tiers:\n  cold:\n    keep_last: 0\n")
+    assert tiergit(repo, "archive", "--apply", env=later).returncode == 0
+    assert "### Session" not in cold.read_text() and "## Core Context" in cold.read_text()
 
 
 def test_check_fix_archives_oldest_entries_until_the_cold_tier_fits(squad_repo):
@@ -113,7 +147,8 @@ def test_archived_cold_items_stay_promotion_candidates(squad_repo):
 
     repo = squad_repo
     rule = "- [rule] Keep retries idempotent across gateway pods"
-    write(repo / ".squad/memory/cold/picard.md", f"# Picard\n\n### Work ({d(40).isoformat()})\n\n{rule}\n")
+    newer = "".join(f"### Later {i} ({d(i).isoformat()})\n\n- note {i}\n\n" for i in (1, 2, 3))   # keep_last
+    write(repo / ".squad/memory/cold/picard.md", f"# Picard\n\n### Work ({d(40).isoformat()})\n\n{rule}\n\n{newer}")
     assert tiergit(repo, "archive", "--apply").returncode == 0
     assert "idempotent" not in (repo / ".squad/memory/cold/picard.md").read_text()
     write(repo / ".squad/memory/archive/2026-01/wiki/auth.md", "# Archive\n\n- [rule] Keep retries idempotent across gateway pods everywhere\n")

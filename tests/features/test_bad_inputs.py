@@ -75,7 +75,8 @@ def test_symlink_inside_the_repo_is_refused_too(squad_repo):
 def test_status_reports_a_broken_file_without_failing(squad_repo):
     (squad_repo / COLD).write_bytes(b"# Cold\n\xff\n")
     proc = tiergit(squad_repo, "status")
-    assert proc.returncode == 0 and "CRIT" in proc.stdout and "TG002" in proc.stdout
+    assert proc.returncode == 1 and "CRIT" in proc.stdout and "TG002" in proc.stdout   # CRIT exits 1, like check
+    assert "Traceback" not in proc.stderr
 
 
 def test_unknown_command_option_is_exit_2(squad_repo):

@@ -81,7 +81,7 @@ def test_check_ignores_paths_that_are_not_memory(squad_repo):
 def test_status_totals_and_deep_counts(squad_repo):
     populate(squad_repo)
     plain = tiergit(squad_repo, "status")
-    assert plain.returncode == 0
+    assert plain.returncode == 1            # a critical file: exit 1, as `check` does
     for name in ("hot", "cold", "wiki"):
         assert any(line.startswith(name) for line in plain.stdout.splitlines())
     assert "CRIT" in plain.stdout and "total  3 file(s)" in plain.stdout

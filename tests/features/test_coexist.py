@@ -80,7 +80,7 @@ def test_squads_own_memory_files_keep_gits_merge_and_are_no_tiers(repo):
     commit(repo, "squad and tiergit")
     for rel in own:
         assert git(repo, "check-attr", "merge", "--", rel).stdout.strip().endswith("unspecified"), rel
-    for rel in (".squad/memory/cold/picard.md", ".squad/memory/wiki/auth.md", ".squad/memory/archive/2026-01/x.md"):
+    for rel in (".squad/memory/cold/picard.md", ".squad/memory/wiki/auth.md", ".squad/memory/archive/2026-01/cold/x.md"):
         assert git(repo, "check-attr", "merge", "--", rel).stdout.strip().endswith("tiergit"), rel
     status = json.loads(ok(tiergit(repo, "status", "--json")).stdout)
     assert not [f for f in json.dumps(status).split('"') if f.startswith(".squad/memory/local")]

@@ -57,7 +57,7 @@ def test_apply_splits_history_into_cold_and_archive_within_budget(squad_repo):
     cold = (root / "cold" / "worf.md").read_text()
     assert "## Core Context" in cold and "Security reviews" in cold  # pinned sections stay
     assert "Review 39 (" in cold and "Review 0 (" not in cold        # newest kept, oldest archived
-    archive = (root / "archive" / "2026-01" / "worf.md").read_text()
+    archive = (root / "archive" / "2026-01" / "cold" / "worf.md").read_text()   # the one layout
     assert "Review 0 (2026-01-01)" in archive
     # nothing lost: every legacy item is in cold or the archive, exactly once
     legacy = parse.parse(_history(40), "h").items

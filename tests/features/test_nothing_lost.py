@@ -26,18 +26,19 @@ def _cold(repo, n: int, size: int = 60, start: int = 400, mark: str = "[rule] ")
 
 
 def test_a_second_uncommitted_archive_run_removes_nothing_the_first_created(squad_repo):
-    _cold(squad_repo, 3, start=300)
+    _cold(squad_repo, 6, start=300)        # the newest three stay (keep_last)
     commit(squad_repo, "cold")
     ok(tiergit(squad_repo, "archive", "--apply", env=ENV))
     month = squad_repo / f".squad/memory/archive/{d(300):%Y-%m}/cold/picard.md"
     assert "Lesson 0" in month.read_text()
-    second = ok(tiergit(squad_repo, "archive", "--apply", env=ENV))   # no commit in between
+    later = {"TIERGIT_TODAY": (TODAY + timedelta(days=200)).isoformat()}   # due for the purge, but
+    second = ok(tiergit(squad_repo, "archive", "--apply", env=later))       # no commit in between
     assert month.is_file() and "Lesson 0" in month.read_text()
     assert "git does not hold unchanged" in second.stdout
 
 
 def test_archive_removed_from_the_tree_stays_recallable_and_restorable(squad_repo):
-    _cold(squad_repo, 2, start=300, mark="")   # context, not durable: only the archive holds it
+    _cold(squad_repo, 5, start=300, mark="")   # context, not durable: only the archive holds it
     commit(squad_repo, "cold")
     ok(tiergit(squad_repo, "archive", "--apply", env=ENV))
     commit(squad_repo, "archive")
@@ -55,14 +56,23 @@ def test_archive_removed_from_the_tree_stays_recallable_and_restorable(squad_rep
 
 
 def test_uncommitted_archive_months_never_leave_the_tree(squad_repo):
-    month = squad_repo / f".squad/memory/archive/{d(400):%Y-%m}/cold/picard.md"
-    write(month, "# Archive\n\n- [rule] A lesson nobody committed yet.\n")
-    out = ok(tiergit(squad_repo, "archive", "--apply", env=ENV))
+    later = {"TIERGIT_TODAY": (TODAY + timedelta(days=200)).isoformat()}
+    hand = squad_repo / f".squad/memory/archive/{d(400):%Y-%m}/cold/worf.md"
+    write(hand, "# Archive\n\n- [rule] A file tiergit never moved.\n")
+    _cold(squad_repo, 4, start=300)
+    commit(squad_repo, "cold")
+    ok(tiergit(squad_repo, "archive", "--apply", env=ENV))
+    month = squad_repo / f".squad/memory/archive/{d(300):%Y-%m}/cold/picard.md"
+    out = ok(tiergit(squad_repo, "archive", "--apply", env=later))
     assert month.is_file() and "kept 1 old archive file" in out.stdout
     commit(squad_repo, "now git holds it")
     month.write_text(month.read_text() + "- an edit after the commit\n")
-    ok(tiergit(squad_repo, "archive", "--apply", env=ENV))
+    ok(tiergit(squad_repo, "archive", "--apply", env=later))
     assert "an edit after the commit" in month.read_text()     # git holds it, but not unchanged
+    commit(squad_repo, "the edit")
+    ok(tiergit(squad_repo, "archive", "--apply", env=later))
+    assert not month.exists()                                 # tiergit's, committed, due: out
+    assert hand.read_text() == "# Archive\n\n- [rule] A file tiergit never moved.\n"   # never tiergit's
 
 
 def test_session_end_never_leaves_cold_over_its_max(squad_repo):
@@ -171,7 +181,8 @@ def test_the_hook_refuses_a_symlink_anywhere_in_the_store(squad_repo):
 def test_aged_durable_items_become_wiki_candidates_not_just_archive(squad_repo):
     write(squad_repo / ".squad/memory/cold/picard.md",
           f"# Picard\n\n### Old ({d(60).isoformat()})\n\n- [decision] Tokens are refreshed by the gateway.\n"
-          "- Spent the afternoon on logs.\n")
+          "- Spent the afternoon on logs.\n\n"
+          + "".join(f"### Newer {i} ({d(i).isoformat()})\n\n- note {i}\n\n" for i in (1, 2, 3)))
     commit(squad_repo, "cold")
     ok(tiergit(squad_repo, "archive", "--apply", env=ENV))
     staging = (squad_repo / ".squad/memory/staging/imported.md").read_text()

@@ -100,22 +100,30 @@ def test_openclaw_daily_notes_archive_after_30_days(tmp_path, age, moved):
     assert any(c.path == rel and c.new is None for c in plan.changes) is moved
 
 
-@pytest.mark.parametrize("days_after_month_end, deleted", [(89, False), (90, False), (91, True)])
-def test_openclaw_archive_kept_90_days(tmp_path, days_after_month_end, deleted):
+@pytest.mark.parametrize("days_after_move, deleted", [(89, False), (90, False), (91, True)])
+def test_openclaw_archive_kept_90_days(tmp_path, days_after_move, deleted):
+    """The purge counts from the day tiergit recorded moving the file, and deletes only files
+    it recorded: the owner's file beside it stays."""
+    from tiergit.features import archive_record
+    from tiergit.features.plan import Plan
     from tiergit.shell.store import Store
 
     cfg = _cfg(tmp_path, "openclaw")
     store = Store(repo=tmp_path, config=cfg)
-    month_end = date(2026, 3, 31)
-    today = month_end + timedelta(days=days_after_month_end)
-    old = tmp_path / retention.archive_dir(store) / "2026-03" / "note.md"
-    old.parent.mkdir(parents=True)
-    old.write_text("# archived\n")
+    moved_on = date(2026, 4, 20)
+    folder = tmp_path / retention.archive_dir(store) / "2026-03"
+    folder.mkdir(parents=True)
+    (folder / "2026-03-02.md").write_text("# archived\n")
+    (folder / "owners-notes.md").write_text("# the owner's\n")
+    rec = Plan("tiergit archive")
+    archive_record.record(rec, store, [f"{retention.archive_dir(store)}/2026-03/2026-03-02.md"], moved_on)
+    rec.apply(tmp_path)
     # Archive leaves the tree only when git holds it unchanged (nothing lost): commit it.
     for args in (("init", "-q", "-b", "main"), ("add", "-A"), ("commit", "-q", "-m", "archive")):
         git(tmp_path, *args)
-    plan = retention.plan_archive(store, today)
-    assert any(c.path.endswith("2026-03/note.md") and c.new is None for c in plan.changes) is deleted
+    plan = retention.plan_archive(store, moved_on + timedelta(days=days_after_move))
+    assert any(c.path.endswith("2026-03/2026-03-02.md") and c.new is None for c in plan.changes) is deleted
+    assert not any(c.path.endswith("owners-notes.md") for c in plan.changes)
 
 
 def _verdict(score: float, recalls: int, age_days: int) -> gate.GateVerdict:

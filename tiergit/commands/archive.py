@@ -16,10 +16,11 @@ def archive(ctx: click.Context, do_apply: bool, show_diff: bool, as_json: bool) 
     """Move expired entries and daily notes into the archive; old archive out of the tree.
 
     Cold entries older than the tier's ttl_days go to <archive>/YYYY-MM/
-    (pinned sections never; items of a dated log section by their own date),
-    daily notes older than 30 days too, and archive months older than
-    delete_after_days (90) are deleted from the tree: commit the result, and
-    `tiergit restore PATH` brings any file back from history.
+    (pinned sections never, nor each file's keep_last (3) newest entries; items
+    of a dated log section by their own date), daily notes older than 30 days
+    too. Archive files tiergit recorded moving more than delete_after_days (90)
+    ago are deleted from the tree (never a file it did not move): commit the
+    result, and `tiergit restore PATH` brings any file back from history.
 
     \b
     Example:
@@ -32,7 +33,7 @@ def archive(ctx: click.Context, do_apply: bool, show_diff: bool, as_json: bool) 
     store = open_store(ctx)
     with plan_mod.locked(store.repo, do_apply):
         plan = retention.plan_archive(store)
-        written = plan.apply(store.repo) if do_apply else []
+        written = retention.apply(store, plan) if do_apply else []
     if as_json:
         echo_json({**plan.as_dict(), "applied": do_apply, "written": written})
         return

@@ -18,7 +18,8 @@ from tiergit.core import diagnostics
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.option("--hooks", is_flag=True,
               help="Check the git hooks and merge driver instead: installed, chained safely, not cut short.")
-@click.option("--fix", is_flag=True, help="Archive the oldest cold entries until each tier fits (exits 1 when it changed files).")
+@click.option("--fix", is_flag=True, help="Archive the oldest cold entries until each tier fits, put Squad's "
+              "tiergit wiring back after `squad upgrade` (exits 1 when it changed files).")
 @click.pass_context
 def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: bool, fmt: str,
           as_json: bool, hooks: bool, fix: bool) -> None:
@@ -53,6 +54,9 @@ def check(ctx: click.Context, paths: tuple[str, ...], staged: bool, all_files: b
         from tiergit.features import gitignore
 
         findings += gitignore.findings(store.repo, store.config)
+        from tiergit.features import squadwire
+
+        findings += squadwire.findings(store.repo)
     if fmt == "json":
         echo_json({"files": len(reports), "findings": [f.__dict__ for f in findings],
                    "critical": sum(f.severity == "critical" for f in findings)})
@@ -77,8 +81,11 @@ def _fix(ctx: click.Context, store) -> None:
     """`--fix`: archive the oldest entries of over-budget files; exit 1 when it changed any."""
     from tiergit.features.retention import fix_budgets
 
+    from tiergit.features import squadwire
+
     notes: list[str] = []
     changed = fix_budgets(store, notes)
+    changed += [line.split()[1] for line in squadwire.wire(store.repo) if line.startswith("wired ")]
     for note in notes:   # a file over max with only pinned text left: --fix cannot help, say what can
         click.echo(f"tiergit: {note}", err=True)
     if changed:

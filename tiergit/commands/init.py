@@ -50,7 +50,7 @@ def init(ctx: click.Context, preset: str, with_workflows: bool, reusable: bool, 
         plan.apply(repo)
         plan.changes.extend(keep_store_tracked(repo))
     if not no_install:
-        actions = install_mod.install(repo, dry_run=dry_run)
+        actions = install_mod.install(repo, dry_run=dry_run) + _squad_wiring(repo, dry_run)
     if as_json:
         echo_json({**plan.as_dict(), "installed": actions, "dry_run": dry_run})
         return
@@ -74,7 +74,9 @@ def install(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
     first; beside pre-commit, tiergit's shim takes pre-commit's
     <hook>.legacy slot, so either install order runs each hook once.
     core.hooksPath and linked worktrees are respected. TIERGIT=0 skips.
-    `tiergit check --hooks` reports a chain that is broken.
+    `tiergit check --hooks` reports a chain that is broken. With the squad
+    preset, Squad's coordinator, spawn template and Scribe charter are told to
+    take each agent's memory from `tiergit context` (see docs/frameworks.md).
 
     \b
     Example:
@@ -82,7 +84,7 @@ def install(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
     """
     from tiergit.features import install as install_mod
 
-    actions = install_mod.install(repo_root(ctx), dry_run=dry_run)
+    actions = install_mod.install(repo_root(ctx), dry_run=dry_run) + _squad_wiring(repo_root(ctx), dry_run)
     if as_json:
         echo_json({"installed": actions, "dry_run": dry_run})
         return
@@ -99,13 +101,18 @@ def install(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
 def uninstall(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
     """Remove tiergit's hooks (restoring any hook it chained) and the merge driver.
 
+    Squad's coordinator, spawn template and Scribe charter get their original
+    bytes back (tiergit's inserted memory instructions are taken out).
+
     \b
     Example:
       tiergit uninstall
     """
     from tiergit.features import install as install_mod
 
-    actions = install_mod.uninstall(repo_root(ctx), dry_run=dry_run)
+    from tiergit.features import squadwire
+
+    actions = install_mod.uninstall(repo_root(ctx), dry_run=dry_run) + squadwire.unwire(repo_root(ctx), dry_run)
     if as_json:
         echo_json({"removed": actions, "dry_run": dry_run})
         return
@@ -113,3 +120,10 @@ def uninstall(ctx: click.Context, dry_run: bool, as_json: bool) -> None:
         click.echo(line)
     if dry_run:
         click.echo("(dry run: nothing written)")
+
+
+def _squad_wiring(repo, dry_run: bool) -> list[str]:
+    """Squad's spawn through tiergit (a repo whose config adopts Squad histories)."""
+    from tiergit.features import squadwire
+
+    return squadwire.wire(repo, dry_run)

@@ -61,8 +61,9 @@ def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
     """Show each tier and file: bytes, tokens, lines, % of budget, health.
 
     Health is healthy below the warn level, warning up to max, critical
-    above it. Token counts under a file's token warn level are estimates
-    (marked ~) unless cached or --deep is given.
+    above it; exit 1 when a file is critical, as `check` does. Token counts
+    under a file's token warn level are estimates (marked ~) unless cached
+    or --deep is given. The archive and staging rows follow the tiers.
 
     \b
     Example:
@@ -83,12 +84,30 @@ def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
     )
 
     model.notes += two_layer_notes(store.repo)
+    _add_places(store, model)
     if as_json:
         echo_json(model)
     else:
         click.echo(render(model))
+        _echo_places(model)
         for line in model.notes:
             click.echo(line)
+    if any(f.health == "critical" for f in model.files):
+        ctx.exit(1)     # like `check`: a file over its max blocks the next commit that touches it
+
+
+def _add_places(store: Store, model: StatusModel) -> None:
+    """The archive and staging rows (no tier, but the store's memory)."""
+    from tiergit.features import storeplaces
+
+    model.places = storeplaces.places(store)
+
+
+def _echo_places(model: StatusModel) -> None:
+    from tiergit.features import storeplaces
+
+    for line in storeplaces.render(model.places or []):
+        click.echo(line)
 
 
 def _extras(store: Store, files: list[FileStatus]) -> dict:

@@ -68,6 +68,7 @@ class Tier:
     lifetime: str | None = None
     ttl_days: int | None = None
     delete_after_days: int | None = None
+    keep_last: int = 3          # newest dated entries retention never moves out (any age)
     next: str | None = None
     review: str | None = None
     budget: dict[str, Limit] = field(default_factory=dict)

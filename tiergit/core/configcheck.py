@@ -30,10 +30,11 @@ TOP_KEYS = {
     "legacy", "gate", "scoring", "limits", "labels", "compact", "schedule", "spawn",
 }
 TIER_KEYS = {
-    "path", "load", "lifetime", "ttl_days", "delete_after_days", "next", "review",
+    "path", "load", "lifetime", "ttl_days", "delete_after_days", "keep_last", "next", "review",
     "budget", "durable", "raw",
 }
 LIMIT_KEYS = {"max_file_bytes", "lock_wait_seconds"}
+KEEP_LAST = 3   # retention keeps each file's newest dated entries whatever their age (DESIGN)
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -198,10 +199,10 @@ def _tiers(merged: dict[str, Any], root: str, err: KeyErrors) -> dict[str, Tier]
             if metric not in METRICS:
                 raise err(f"{key}.budget.{metric}", "unknown budget metric", "use bytes, tokens or lines")
             budget[metric] = _limit(value, err, f"{key}.budget.{metric}")
-        for int_key in ("ttl_days", "delete_after_days"):
+        for int_key in ("ttl_days", "delete_after_days", "keep_last"):
             v = spec.get(int_key)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
-                raise err(f"{key}.{int_key}", "must be a whole number of days")
+                raise err(f"{key}.{int_key}", "must be a whole number" + (" of days" if "days" in int_key else ""))
         review = spec.get("review")
         if review not in (None, "pull-request", "none"):
             raise err(f"{key}.review", f"unknown review mode {review!r}", "use pull-request or none")
@@ -209,6 +210,7 @@ def _tiers(merged: dict[str, Any], root: str, err: KeyErrors) -> dict[str, Tier]
         tiers[name] = Tier(
             name=name, path=tpath, load=load, lifetime=spec.get("lifetime"),
             ttl_days=spec.get("ttl_days"), delete_after_days=spec.get("delete_after_days"),
+            keep_last=KEEP_LAST if spec.get("keep_last") is None else spec["keep_last"],
             next=spec.get("next"), review=review, budget=budget,
             durable=bool(spec.get("durable", review == "pull-request")), raw=bool(spec.get("raw", False)),
             regex=path_regex(full),

@@ -60,6 +60,7 @@ SCHEMA: dict[str, Field] = {
     "tiers.*.lifetime": Field("str", null=True, hint="e.g. lifetime: session"),
     "tiers.*.ttl_days": Field("int", lo=0, null=True),
     "tiers.*.delete_after_days": Field("int", lo=0, null=True),
+    "tiers.*.keep_last": Field("int", lo=0, null=True, hint="how many newest entries retention always keeps, e.g. 3"),
     "tiers.*.next": Field("str", null=True),
     "tiers.*.review": Field("str", choices=("pull-request", "none"), null=True),
     "tiers.*.budget": Field("map", null=True),

@@ -84,12 +84,15 @@ class StatusModel:
     total: TotalStatus
     notes: list[str] = field(default_factory=list)
     promotion: dict[str, Any] | None = None    # promotion and Dreaming health (`status` only)
+    places: list[dict[str, Any]] | None = None  # archive and staging (`status` only)
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"root": self.root, "tiers": [t.as_dict() for t in self.tiers],
                                "files": [f.as_dict() for f in self.files], "total": self.total.as_dict()}
         if self.promotion is not None:
             out["promotion"] = self.promotion
+        if self.places is not None:
+            out["places"] = self.places
         if self.notes:
             out["notes"] = self.notes
         return out

@@ -2,7 +2,7 @@
 .gitattributes lines and (optionally) the workflows, as one plan (like `git init`)."""
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from tiergit.core.config import PATH_PLACEHOLDER_RE, Config
 from tiergit.features.plan import Plan
@@ -13,15 +13,42 @@ GITATTR_BEGIN = "# >>> tiergit >>>"
 GITATTR_END = "# <<< tiergit <<<"
 
 
-def gitattributes_block(cfg: Config) -> str:
-    """One line per tier path (placeholders as `*`), never the whole root: a framework's own
-    files beside the tiers (Squad's .squad/memory/local/*.md) keep git's default merge."""
-    lines = [GITATTR_BEGIN]
+DATE_GLOB = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*"
+MONTH_GLOB = "[0-9][0-9][0-9][0-9]-[0-9][0-9]"
+
+
+def _tier_glob(path: str) -> str:
+    """A tier path as a gitattributes pattern: {date} as a dated name (never an owner's
+    HANDOFF.md beside the notes), any other placeholder as `*`."""
+    return PATH_PLACEHOLDER_RE.sub(lambda m: DATE_GLOB if m[1] == "date" else "*", path)
+
+
+def archive_globs(cfg: Config) -> list[str]:
+    """Where retention files each tier's text (`retention.archive_path`: <archive>/YYYY-MM/
+    <path inside root>, or the file's name for a tier outside root) - only those names, so an
+    owner's own file in a shared archive folder keeps git's default merge."""
+    root = PurePosixPath(cfg.root)
+    base = cfg.repo_path(cfg.archive).rstrip("/")
+    out: list[str] = []
     for tier in cfg.tiers.values():
-        pattern = PATH_PLACEHOLDER_RE.sub("*", cfg.repo_path(tier.path))
+        if tier.lifetime == "session":    # hot is compacted, never archived
+            continue
+        p = PurePosixPath(cfg.repo_path(tier.path))
+        inner = p.relative_to(root) if root != PurePosixPath(".") and p.is_relative_to(root) else PurePosixPath(p.name)
+        glob = f"{base}/{MONTH_GLOB}/{_tier_glob(inner.as_posix())}"
+        if glob not in out:
+            out.append(glob)
+    return out
+
+
+def gitattributes_block(cfg: Config) -> str:
+    """One line per tier path (placeholders as `*`, a date as a dated name), never the whole
+    root: a framework's own files beside the tiers (Squad's .squad/memory/local/*.md,
+    OpenClaw's memory/HANDOFF.md) keep git's default merge."""
+    lines = [GITATTR_BEGIN]
+    for pattern in [_tier_glob(cfg.repo_path(t.path)) for t in cfg.tiers.values()] + archive_globs(cfg):
         if f"{pattern} merge=tiergit" not in lines:
             lines.append(f"{pattern} merge=tiergit")
-    lines.append(f"{cfg.repo_path(cfg.archive).rstrip('/')}/**/*.md merge=tiergit")
     lines.append(f"{cfg.repo_path(cfg.staging or 'staging/*.md')} merge=tiergit")
     logs = cfg.repo_path(cfg.logs).rstrip("/")
     lines += [f"{logs}/*.jsonl merge=union", GITATTR_END]

@@ -107,6 +107,22 @@ def safe_unlink(path: Path, root: Path | None = None) -> None:
         _fsync_dir(path.parent)
 
 
+def remove_empty_parents(paths: list[Path], stop: Path) -> list[Path]:
+    """Remove the now-empty folders holding `paths`, walking up to (never including) `stop`;
+    only folders inside `stop`, never through a symlink. The folders removed."""
+    top = stop.resolve()
+    removed: list[Path] = []
+    for path in paths:
+        folder = path.parent
+        while folder.is_dir() and not folder.is_symlink() and top in folder.resolve().parents:
+            if any(folder.iterdir()):
+                break
+            folder.rmdir()
+            removed.append(folder)
+            folder = folder.parent
+    return removed
+
+
 def _fsync_dir(folder: Path) -> None:
     """Make the rename durable (POSIX); a no-op where folders cannot be opened (Windows)."""
     try:

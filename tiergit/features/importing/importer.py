@@ -6,8 +6,9 @@ For each agent's history.md (nothing is lost: cold + archive together hold every
   section one by one). Pinned sections (every undated section: title, Core Context,
   Project Context, an undated Learnings block) always stay, even when cold cannot fit:
   the import then reports cold over budget and names the fix (`fixhint.pinned_over_note`).
-- archive = what was taken out, in `<root>/<archive>/<yyyy>-<mm>/<agent>.md` by the
-  entry's month - by date, never by position.
+- archive = what was taken out, in `<root>/<archive>/<yyyy>-<mm>/cold/<agent>.md` by the
+  entry's month - by date, never by position (the one layout `archive` and `check --fix`
+  write too), recorded as tiergit's in the archive record.
 - staging = every durable item (decision, rule, fact, correction) of the history
   files, and every decision of decisions.md, as promotion candidates (see staged.py).
 - hot = created from the hot template when the agent has none.
@@ -29,6 +30,7 @@ from tiergit.core import injection, judge, kinds, parse, rawtext
 from tiergit.core.fixhint import pinned_over_note
 from tiergit.errors import TiergitError
 from tiergit.features.importing import import_sync, staged
+from tiergit.features.importing.import_fit import Unit, fit_history
 from tiergit.features.importing.squad_compat import agent_slug, two_layer_notes
 from tiergit.features.plan import Plan
 from tiergit.shell import clock, progress
@@ -42,16 +44,6 @@ IMPORT_BAR_MIN = 10
 DECISION_LABEL_RE = re.compile(r"(?mi)^\s*(?:[-*+]\s+)?\*\*(?:what|decision)\s*:?\*\*")
 FALLBACK_HOT = ("# {agent}: hot memory\n\n## Current task\n\n## Active decisions\n\n## Last actions\n\n"
                 "## Blockers\n\n## Talking to\n")
-
-
-@dataclass
-class Unit:
-    """A removable piece of a history file: whole lines [first, last], 1-based."""
-    first: int
-    last: int
-    date: date | None
-    parent: str | None     # heading of the section a log item sits in (None for a whole section)
-    tokens: int = 0
 
 
 @dataclass
@@ -73,58 +65,6 @@ def _heading_key(heading: str | None) -> str:
     return re.sub(r"[^a-z ]", "", (heading or "").lower()).strip()
 
 
-def units_of(doc: parse.MemoryDoc) -> list[Unit]:
-    """Removable units in removal order: dated entries and dated log items, oldest first.
-    Pinned (undated) sections and the undated items of a log section are never units. Cost: one pass."""
-    dated = []
-    for sec in doc.sections:
-        if sec.level == 0:
-            continue
-        if sec.date is not None:
-            dated.append(Unit(sec.line, sec.end_line, sec.date, None))
-        elif sec.is_log_section:
-            for item in sec.items:
-                if item.date is not None:
-                    dated.append(Unit(item.line, item.end_line, item.date, sec.heading))
-        # Any other undated section is pinned (DESIGN: never expired, never archived): it
-        # stays in cold even when cold cannot fit, and the import reports the overflow.
-    dated.sort(key=lambda u: (u.date, u.first))
-    return dated
-
-
-def fit(lines: list[str], units: list[Unit], limits: dict[str, float], encoding: str) -> tuple[set[int], list[Unit]]:
-    """Take units out (in order) until the remaining lines fit every limit. -> (removed line numbers, units taken)."""
-    for u in units:
-        u.tokens = count_text("".join(lines[u.first - 1:u.last]), encoding).tokens
-
-    def sizes(removed: set[int]) -> dict[str, int]:
-        text = "".join(ln for n, ln in enumerate(lines, 1) if n not in removed)
-        return {"bytes": len(text.encode("utf-8")), "lines": text.count("\n"),
-                "tokens": count_text(text, encoding).tokens}
-
-    removed: set[int] = set()
-    taken: list[Unit] = []
-    current = sizes(removed)
-    queue = list(units)
-    while queue and any(current.get(m, 0) > lim for m, lim in limits.items()):
-        # Subtract estimates unit by unit, then recount exactly once per batch.
-        while queue and any(current.get(m, 0) > lim for m, lim in limits.items()):
-            u = queue.pop(0)
-            chunk = "".join(lines[u.first - 1:u.last])
-            removed.update(range(u.first, u.last + 1))
-            taken.append(u)
-            current = {"bytes": current["bytes"] - len(chunk.encode("utf-8")),
-                       "lines": current["lines"] - chunk.count("\n"), "tokens": current["tokens"] - u.tokens}
-        current = sizes(removed)
-    # Backfill: a large unit taken late can leave room for smaller, newer ones taken before it.
-    for u in reversed(taken[:-1]):
-        trial = removed - set(range(u.first, u.last + 1))
-        if all(v <= limits.get(m, float("inf")) for m, v in sizes(trial).items()):
-            removed = trial
-    kept = [u for u in taken if u.first in removed]
-    return removed, kept
-
-
 def hot_template(store, agent: str) -> str:
     """A fresh (idle) hot file, exactly as `session end` leaves one: the session module renders it."""
     try:
@@ -136,10 +76,6 @@ def hot_template(store, agent: str) -> str:
 
 def read_text(store, rel: str) -> str:
     return rawtext.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
-
-
-def budget_limits(tier) -> dict[str, float]:
-    return {metric: limit.warn for metric, limit in tier.budget.items()}
 
 
 def durable_items(doc: parse.MemoryDoc, source: str, decisions_file: bool) -> list[staged.Staged]:
@@ -161,26 +97,8 @@ def import_agent(store, agent: str, source: str, today: date) -> AgentImport:
     cfg = store.config
     text = read_text(store, source)
     doc = parse.parse(text, source, cfg.labels)
-    lines = rawtext.split_lines(text)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n"
-    removed, taken = fit(lines, units_of(doc), budget_limits(cfg.tiers["cold"]), cfg.tokenizer)
-    cold_text = "".join(ln for n, ln in enumerate(lines, 1) if n not in removed)
-    archive_base = cfg.repo_path(cfg.archive).rstrip("/")
-    groups: dict[str, list[Unit]] = {}
-    for u in sorted(taken, key=lambda u: u.first):
-        month = (u.date or today).strftime("%Y-%m")   # units are dated; `today` only guards the type
-        groups.setdefault(f"{archive_base}/{month}/{agent}.md", []).append(u)
-    archive_texts = {}
-    for path, units in groups.items():
-        chunks, parent = [], None
-        for u in units:
-            if u.parent and u.parent != parent:
-                chunks.append(f"## {u.parent}\n\n")
-            parent = u.parent
-            body = "".join(lines[u.first - 1:u.last])
-            chunks.append(body if body.endswith("\n\n") else body.rstrip("\n") + "\n\n")
-        archive_texts[path] = "".join(chunks)
+    cold_rel = store.rel(cfg.tier_file("cold", agent=agent))
+    cold_text, taken, archive_texts = fit_history(store, cold_rel, text, today)
     size = count_text(cold_text, cfg.tokenizer)
     limits = {m: lim.max for m, lim in cfg.tiers["cold"].budget.items()}
     measured = {"bytes": len(cold_text.encode("utf-8")), "tokens": size.tokens, "lines": cold_text.count("\n")}
@@ -270,3 +188,7 @@ def _plan_archive_files(store, plan: Plan, archive_adds: dict[str, str], today: 
             f"# Archive: {Path(path).stem}\n\n<!-- moved from the legacy history by `tiergit import squad`"
             f" on {today.isoformat()} -->\n\n" + body)
         plan.add(path, new.rstrip("\n") + "\n", old, reason="older entries, out of the cold budget")
+    if archive_adds:
+        from tiergit.features import archive_record
+
+        archive_record.record(plan, store, list(archive_adds), today)
