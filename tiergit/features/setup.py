@@ -11,6 +11,12 @@ from tiergit.shell import resources
 
 GITATTR_BEGIN = "# >>> tiergit >>>"
 GITATTR_END = "# <<< tiergit <<<"
+# create-pull-request with the default GITHUB_TOKEN fails without this repository setting.
+PR_SETTING_NOTES = [
+    "the promotion and review-sync workflows open pull requests: in the repository's Settings > Actions > "
+    "General, turn on \"Allow GitHub Actions to create and approve pull requests\"",
+    "  (or set up a GitHub App: variable TIERGIT_APP_CLIENT_ID and secret TIERGIT_APP_PRIVATE_KEY; its PRs "
+    "also run the check workflow)"]
 
 
 def gitattributes_block(cfg: Config) -> str:
@@ -90,15 +96,21 @@ def plan_init(repo: Path, preset: str, with_workflows: bool, install_spec: str |
 def _plan_workflows(plan: Plan, repo: Path, cfg: Config, spec: str | None, standard: bool,
                     reusable: bool) -> None:
     """The workflows and the action they call, with an install spec that resolves before a release."""
+    from tiergit.core import installspec
+    from tiergit.errors import TiergitError
     from tiergit.features import workflows
 
-    source = "given with --install-spec"
-    if not spec:
-        spec, source = workflows.install_spec()
+    try:
+        if spec:
+            source, notes = "given with --install-spec", []
+        else:
+            (spec, source), notes = workflows.install_spec(), workflows.unpushed_note()
+        notes = installspec.check(spec) + notes
+    except installspec.SpecProblem as exc:
+        raise TiergitError(f"cannot write the workflows: {exc}", exc.hint) from None
     plan.notes.append(f"workflows install `{spec}` ({source})")
-    if spec.startswith("tiergit=="):
-        plan.notes.append("  that needs the release on PyPI; before it, pass --install-spec "
-                          "'tiergit @ git+https://github.com/OWNER/tiergit@<commit>'")
+    plan.notes.extend(notes)
+    plan.notes.extend(PR_SETTING_NOTES)
     for rel, text in workflows.files(cfg, spec, standard, reusable).items():
         if (repo / rel).exists():
             if (repo / rel).read_text(encoding="utf-8", errors="replace") != text:
