@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tiergit.core.config import PATH_PLACEHOLDER_RE, Config
+from tiergit.core.configjson import SCHEMA_FILE
 from tiergit.features.plan import Plan
 from tiergit.shell import config as config_mod
 from tiergit.shell import resources
@@ -72,7 +73,8 @@ def plan_init(repo: Path, preset: str, with_workflows: bool, install_spec: str |
     else:
         text = config_mod.preset_text(preset)
         cfg = config_mod.parse_text(text, cfg_path, repo)
-        plan.add(config_mod.CONFIG_NAME, text, reason=f"{preset} preset")
+        schema_line = f"# yaml-language-server: $schema=./{cfg.root.strip('/')}/templates/{SCHEMA_FILE}\n"
+        plan.add(config_mod.CONFIG_NAME, schema_line + text, reason=f"{preset} preset")
     for tier in cfg.tiers.values():
         rel = cfg.repo_path(tier.path)
         folder = str(Path(rel).parent)
@@ -83,6 +85,7 @@ def plan_init(repo: Path, preset: str, with_workflows: bool, install_spec: str |
         rel = f"{cfg.root}/templates/{src.name}"
         if not (repo / rel).exists():
             plan.add(rel, src.read_text(), reason="template, edit to taste")
+    _plan_schema(plan, repo, cfg)
     ga = repo / ".gitattributes"
     old = ga.read_text() if ga.exists() else None
     plan.add(".gitattributes", _merge_gitattributes(old, gitattributes_block(cfg)), old,
@@ -91,6 +94,15 @@ def plan_init(repo: Path, preset: str, with_workflows: bool, install_spec: str |
     if with_workflows or reusable:
         _plan_workflows(plan, repo, cfg, install_spec, with_workflows, reusable)
     return plan
+
+
+def _plan_schema(plan: Plan, repo: Path, cfg: Config) -> None:
+    """The config's JSON Schema beside the store templates, for editors; refreshed when tiergit's differs."""
+    rel = f"{cfg.root.strip('/')}/templates/{SCHEMA_FILE}"
+    text = resources.read(SCHEMA_FILE)
+    old = (repo / rel).read_text(encoding="utf-8", errors="replace") if (repo / rel).is_file() else None
+    if old != text:
+        plan.add(rel, text, old, reason="JSON Schema of .tiergit.yml for editors; made by tiergit, refreshed by init")
 
 
 def _plan_workflows(plan: Plan, repo: Path, cfg: Config, spec: str | None, standard: bool,
