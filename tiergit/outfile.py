@@ -29,6 +29,10 @@ def check_output(path: Path | None, option: str, json_too: bool = False) -> None
     also prints to stdout, so `-` would mix two documents."""
     if path is None:
         return
+    if str(path).startswith("-") and not is_stdout(path):
+        raise TiergitError(f"{option} takes a FILE, and {str(path)!r} is an option: nothing written",
+                           f"give {option} a file name (`./{path}` for a file that really starts with '-'), "
+                           "or see the command's --help")
     if is_stdout(path):
         if json_too:
             raise TiergitError(f"{option} - and --json both write to stdout",

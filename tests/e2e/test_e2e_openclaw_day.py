@@ -36,7 +36,8 @@ def _copy_workspace(repo) -> int:
 
 
 def test_openclaw_day_prunes_memory_md_through_review(repo):
-    ok(tiergit_process(repo, "init", "--preset", "openclaw", "--with-workflows"))
+    ok(tiergit_process(repo, "init", "--preset", "openclaw", "--with-workflows",
+                       "--install-spec", "tiergit==0.1.0"))
     assert _copy_workspace(repo) > 0
     original = (repo / "MEMORY.md").read_text()
     assert line_count(original) > 300, "the fixture workspace must start over the 300-line max"

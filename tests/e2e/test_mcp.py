@@ -111,3 +111,36 @@ def test_errors_come_back_as_mcp_errors_and_secrets_are_refused(squad_repo):
 def test_outside_a_repo_fails_before_serving(tmp_path):
     proc = tiergit(tmp_path, "mcp")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_the_server_init_mcp_registers_starts_from_a_fresh_shell_and_describes_every_parameter(squad_repo):
+    """The `.mcp.json` entry `init --mcp` wrote, started with a bare PATH (no venv on it), as a client would."""
+    import json
+
+    from tiergit.features.mcp_docs import PARAMETERS, TOOL_HINTS
+
+    _store(squad_repo)
+    assert tiergit(squad_repo, "init", "--mcp", "--no-install").returncode == 0
+    entry = json.loads((squad_repo / ".mcp.json").read_text())["mcpServers"]["tiergit"]
+    fresh = StdioServerParameters(command=entry["command"], args=entry["args"], cwd=str(squad_repo),
+                                  env={"PATH": "/usr/bin:/bin", "HOME": str(squad_repo)})
+
+    async def main():
+        async with Client(fresh) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert set(tools) == set(TOOL_HINTS)
+            for name, tool in tools.items():
+                props = tool.input_schema.get("properties", {})
+                assert set(props) == set(PARAMETERS.get(name, {})), name    # the checklist covers each one
+                for param, schema in props.items():
+                    assert schema.get("description") == PARAMETERS[name][param], (name, param)
+                title, read_only, destructive, idempotent = TOOL_HINTS[name]
+                hints = tool.annotations
+                assert (hints.title, hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint) == \
+                    (title, read_only, destructive, idempotent), name
+                assert tool.output_schema and tool.output_schema.get("properties"), name
+                assert tool.description and len(tool.description) > 40, name
+            found = await _call(client, "recall", {"query": "expired tokens clock skew"})
+            assert found["hits"]
+
+    anyio.run(main)

@@ -2,7 +2,8 @@
 --strict`, the wheel installed in a fresh venv, `tiergit init --with-workflows` from there;
 the written workflows validate (check-jsonschema's bundled schemas, zizmor --offline with no
 finding >= medium) and the install spec they name resolves. Then the same from a git install,
-whose spec names the commit.
+whose spec names the commit. Neither a wheel on disk nor a `file:` URL is something a runner
+can install, so `init` first stops and asks for `--install-spec`.
 
 Offline: pip may use no index. The fresh venv sees tiergit's dependencies (and setuptools,
 to build from git) through a .pth file naming a folder of links to exactly those installed
@@ -63,16 +64,23 @@ def workflows_validate(repo: Path) -> None:
 
 def spec_in(repo: Path) -> str:
     data = yaml.safe_load((repo / ".github/workflows/tiergit-check.yml").read_text())
-    (spec,) = {s["with"]["version"] for s in data["jobs"]["check"]["steps"] if "with" in s and "version" in s["with"]}
+    (spec,) = {s["with"]["install-spec"] for s in data["jobs"]["check"]["steps"]
+               if "with" in s and "install-spec" in s["with"]}
     return spec
 
 
-def team_repo(tmp: Path, name: str, py: Path) -> Path:
+def team_repo(tmp: Path, name: str, py: Path, asked: str, spec: str) -> Path:
+    """init without a spec stops and asks (nothing written); with `spec` it writes the workflows."""
     repo = tmp / name
     repo.mkdir()
     git(repo, "init", "-q", "-b", "trunk")
-    done = run(py.parent / "tiergit", "init", "--preset", "squad", "--with-workflows", cwd=repo)
-    assert "workflows install `" in done.stdout
+    refused = subprocess.run([py.parent / "tiergit", "init", "--preset", "squad", "--with-workflows"], cwd=repo,
+                             capture_output=True, text=True, timeout=300, env={**os.environ, **OFFLINE})
+    assert refused.returncode == 2 and asked in refused.stderr and "--install-spec" in refused.stderr, refused
+    assert "Traceback" not in refused.stderr and sorted(p.name for p in repo.iterdir()) == [".git"]
+    done = run(py.parent / "tiergit", "init", "--preset", "squad", "--with-workflows", "--install-spec", spec,
+               cwd=repo)
+    assert f"workflows install `{spec}` (given with --install-spec)" in done.stdout
     return repo
 
 
@@ -95,18 +103,18 @@ def test_build_twine_fresh_venv_init_and_the_spec_resolves(tmp_path):
     assert run(py, "-c", "import importlib.resources as r; print(r.files('tiergit').joinpath('py.typed').is_file())"
                ).stdout.strip() == "True"
 
-    # From the wheel: the spec is the release, which resolves where the wheel is published.
-    repo = team_repo(tmp_path, "team-from-wheel", py)
+    # From a wheel on disk no runner can install it: init asks; the release spec resolves where it is published.
+    repo = team_repo(tmp_path, "team-from-wheel", py, "installed from the local file", f"tiergit=={version}")
     workflows_validate(repo)
     assert spec_in(repo) == f"tiergit=={version}"
     run(py, "-m", "pip", "download", "--no-deps", "--no-index", "--find-links", dist, "-d", tmp_path / "got",
         spec_in(repo))
 
-    # From git: the spec names the commit pip installed, and installs from it before any release.
+    # From a git file: URL a runner cannot reach either: init asks; given, the commit installs before any release.
     url = f"git+file://localhost{src.as_posix()}@{commit}"   # PEP 508 wants a host in the URL
     run(py, "-m", "pip", "install", "--no-index", "--no-build-isolation", "--force-reinstall", "--no-deps",
         f"tiergit @ {url}", timeout=600)
-    repo = team_repo(tmp_path, "team-from-git", py)
+    repo = team_repo(tmp_path, "team-from-git", py, "which a runner cannot reach", f"tiergit @ {url}")
     workflows_validate(repo)
     assert spec_in(repo) == f"tiergit @ {url}"
     got = tmp_path / "got-git"

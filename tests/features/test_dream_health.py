@@ -30,7 +30,7 @@ def test_without_a_schedule_nothing_is_judged(repo):
 
 
 def test_the_promotion_workflow_turns_the_checks_on_hour_by_hour(repo):
-    ok(tiergit(repo, "init", "--preset", "openclaw", "--with-workflows"))
+    ok(tiergit(repo, "init", "--preset", "openclaw", "--with-workflows", "--install-spec", "tiergit==0.1.0"))
     cfg = load(repo)
     dreams = repo / "DREAMS.md"        # OpenClaw's own Dreaming output, at the workspace root
     today = datetime.now(timezone.utc).date()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from conftest import tiergit, write
 
@@ -13,16 +14,18 @@ def test_init_mcp_merges_without_clobbering(repo):
     assert proc.returncode == 0, proc.stderr
     vscode = json.loads((repo / ".vscode" / "mcp.json").read_text())
     assert vscode["inputs"] == [{"id": "k"}] and vscode["servers"]["other"] == {"command": "x"}
-    assert vscode["servers"]["tiergit"] == {"type": "stdio", "command": "tiergit", "args": ["mcp"]}
+    started = {"command": sys.executable, "args": ["-m", "tiergit", "mcp"]}   # any shell: no PATH needed
+    assert vscode["servers"]["tiergit"] == {"type": "stdio", **started}
     claude = json.loads((repo / ".mcp.json").read_text())
     assert claude["mcpServers"]["db"] == {"command": "y"}
-    assert claude["mcpServers"]["tiergit"] == {"command": "tiergit", "args": ["mcp"]}
+    assert claude["mcpServers"]["tiergit"] == started
     copilot = json.loads((repo / ".copilot" / "mcp-config.json").read_text())
     assert copilot["mcpServers"]["tiergit"]["type"] == "local"
     assert "--additional-mcp-config" in proc.stdout
     # a second run changes nothing
     again = tiergit(repo, "init", "--mcp", "--no-install", "--json")
     assert not [c for c in json.loads(again.stdout)["changes"] if "mcp" in c["path"]]
+    assert ".mcp.json already starts the tiergit server: kept" in json.loads(again.stdout)["notes"]
 
 
 def test_broken_client_config_is_refused_and_nothing_written(repo):

@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 import yaml
 from conftest import PROJECT, git, tiergit
 
 from tiergit import __version__
-from tiergit.features.workflows import https_url, install_spec
+from tiergit.core.installspec import SpecProblem, runner_url
+from tiergit.features.workflows import install_spec
 
 TEMPLATES = PROJECT / "tiergit/templates"
 
@@ -43,7 +45,7 @@ def test_check_runs_on_every_pull_request_and_merge_queue_without_path_filters()
     job = data["jobs"]["check"]
     assert job["permissions"] == {"contents": "read"}
     action = step(job, "./.github/actions/tiergit")
-    assert action["with"] == {"command": "check", "format": "github", "version": "@TIERGIT_SPEC@"}
+    assert action["with"] == {"command": "check", "format": "github", "install-spec": "@TIERGIT_SPEC@"}
 
 
 def test_promote_and_archive_are_separate_pull_requests_skipped_when_nothing_changed():
@@ -54,7 +56,7 @@ def test_promote_and_archive_are_separate_pull_requests_skipped_when_nothing_cha
         job = data["jobs"][name]
         assert job["permissions"] == {"contents": "write", "pull-requests": "write"}
         action = step(job, "./.github/actions/tiergit")
-        assert action["with"]["command"] == name and action["with"]["version"] == "@TIERGIT_SPEC@"
+        assert action["with"]["command"] == name and action["with"]["install-spec"] == "@TIERGIT_SPEC@"
         assert action["with"]["apply"] == "${{ inputs.dry_run && 'false' || 'true' }}"
         cpr = step(job, "peter-evans/create-pull-request@")
         branches[name] = cpr["with"]["branch"]
@@ -116,7 +118,7 @@ def test_init_fills_the_spec_and_the_store_paths_and_writes_the_action(repo):
     promote = load(written["tiergit-promote.yml"])
     cpr = step(promote["jobs"]["archive"], "peter-evans/create-pull-request@")
     assert cpr["with"]["add-paths"] == ".squad/memory"
-    assert step(promote["jobs"]["promote"], "./.github/actions/tiergit")["with"]["version"] == spec
+    assert step(promote["jobs"]["promote"], "./.github/actions/tiergit")["with"]["install-spec"] == spec
     sync = load(written["tiergit-review-sync.yml"])
     assert step(sync["jobs"]["sync"], "peter-evans/create-pull-request@")["with"]["add-paths"] == ".squad/memory/logs"
     assert (repo / ".github/actions/tiergit/action.yml").read_text() == (PROJECT / "action.yml").read_text()
@@ -124,7 +126,8 @@ def test_init_fills_the_spec_and_the_store_paths_and_writes_the_action(repo):
 
 
 def test_init_reusable_writes_only_the_workflow_call_workflow(repo):
-    done = tiergit(repo, "init", "--preset", "openclaw", "--reusable", "--no-install", "--json")
+    done = tiergit(repo, "init", "--preset", "openclaw", "--reusable", "--no-install", "--json",
+                   "--install-spec", "tiergit==0.1.0")
     assert done.returncode == 0, done.stderr
     paths = {c["path"] for c in json.loads(done.stdout)["changes"]}
     assert ".github/workflows/tiergit-reusable.yml" in paths and not any("actions/" in p for p in paths)
@@ -140,29 +143,68 @@ def test_install_spec_follows_how_tiergit_was_installed(tmp_path):
     spec, source = install_spec(local, read_origin=lambda p: ("ssh://git@github.com/acme/tiergit.git", commit)
                                 if p == tmp_path / "tier git" else None)
     assert spec == f"tiergit @ git+https://github.com/acme/tiergit.git@{commit}" and "origin" in source
-    assert install_spec(local, read_origin=lambda p: None)[0] == f"tiergit=={__version__}"
-    wheel = json.dumps({"url": "file:///tmp/tiergit.whl", "archive_info": {}})
-    assert install_spec(wheel) == (f"tiergit=={__version__}", "the release on PyPI")
-    assert https_url("https://example.org/x.git") == "https://example.org/x.git"
-    assert https_url("file:///srv/tier git") == "file://localhost/srv/tier git"
+    # From an index pip writes no direct_url.json: the release it came from.
+    assert install_spec("")[0] == f"tiergit=={__version__}"
+    # Nothing a runner can install: stop and ask, naming what was found.
+    for found, problem in [(local, "no origin remote"),
+                           (json.dumps({"url": "file:///tmp/tiergit-0.1.0-py3-none-any.whl", "archive_info": {}}),
+                            "local file /tmp/tiergit-0.1.0-py3-none-any.whl"),
+                           (json.dumps({"url": "file:///srv/tiergit", "vcs_info": {"vcs": "git", "commit_id": commit}}),
+                            "file:///srv/tiergit")]:
+        with pytest.raises(SpecProblem, match=re.escape(problem)) as exc:
+            install_spec(found, read_origin=lambda p: None)
+        assert "--install-spec" in exc.value.hint
 
 
-def test_install_spec_reads_a_real_checkouts_origin(tmp_path):
+def test_runner_urls_are_https_without_credentials_and_local_paths_have_none():
+    assert runner_url("https://example.org/x.git") == "https://example.org/x.git"
+    assert runner_url("https://x-access-token:ghp_secret@github.com/acme/t.git") == "https://github.com/acme/t.git"
+    assert runner_url("ssh://git@github.com:22/acme/t.git") == "https://github.com/acme/t.git"
+    assert runner_url("git@github.com:acme/t.git") == "https://github.com/acme/t.git"
+    for local in ("/srv/tiergit", "../tiergit", "file:///srv/tiergit", "C:\\src\\tiergit", "~/src/tiergit", ""):
+        assert runner_url(local) is None, local
+
+
+@pytest.mark.parametrize("origin, expected", [
+    ("git@github.com:acme/tiergit.git", "tiergit @ git+https://github.com/acme/tiergit.git@{head}"),
+    ("ssh://git@github.com/acme/tiergit.git", "tiergit @ git+https://github.com/acme/tiergit.git@{head}"),
+    ("https://github.com/acme/tiergit.git", "tiergit @ git+https://github.com/acme/tiergit.git@{head}"),
+    ("{plain}", None)])
+def test_install_spec_reads_a_real_checkouts_origin_and_pip_accepts_it(tmp_path, origin, expected):
+    from packaging.requirements import Requirement
+
     checkout = tmp_path / "src"
     checkout.mkdir()
     git(checkout, "init", "-q", "-b", "trunk")
     git(checkout, "commit", "-q", "--allow-empty", "-m", "x")
-    git(checkout, "remote", "add", "origin", "git@github.com:acme/tiergit.git")
+    git(checkout, "remote", "add", "origin", origin.format(plain=tmp_path / "upstream"))
     head = git(checkout, "rev-parse", "HEAD").stdout.strip()
     local = json.dumps({"url": checkout.as_uri(), "dir_info": {}})
-    assert install_spec(local)[0] == f"tiergit @ git+https://github.com/acme/tiergit.git@{head}"
+    if expected is None:
+        with pytest.raises(SpecProblem, match="a local path a runner cannot reach"):
+            install_spec(local)
+        return
+    spec = install_spec(local)[0]
+    assert spec == expected.format(head=head)
+    assert Requirement(spec).name == "tiergit" and Requirement(spec).url.startswith("git+https://")
+
+
+def test_init_stops_and_asks_when_a_runner_could_not_install_the_spec(repo):
+    done = tiergit(repo, "init", "--preset", "squad", "--with-workflows", "--install-spec", "tiergit @ /srv/x")
+    assert done.returncode == 2 and "is not a URL" in done.stderr and "hint:" in done.stderr
+    assert not (repo / ".github").exists() and not (repo / ".tiergit.yml").exists()
+    other = tiergit(repo, "init", "--preset", "squad", "--with-workflows", "--install-spec", "requests==2.0")
+    assert other.returncode == 2 and "installs 'requests', not tiergit" in other.stderr
+    ok = tiergit(repo, "init", "--preset", "squad", "--with-workflows", "--install-spec", "tiergit==0.1.0")
+    assert ok.returncode == 0 and "Allow GitHub Actions to create and approve pull requests" in ok.stdout
 
 
 def test_init_keeps_an_older_workflow_and_says_it_differs(repo):
     old = repo / ".github/workflows/tiergit-review-sync.yml"
     old.parent.mkdir(parents=True)
     old.write_text("name: tiergit review sync\non: {push: {branches: [main]}}\n")
-    done = tiergit(repo, "init", "--preset", "squad", "--with-workflows", "--no-install")
+    done = tiergit(repo, "init", "--preset", "squad", "--with-workflows", "--no-install",
+                   "--install-spec", "tiergit==0.1.0")
     assert done.returncode == 0, done.stderr
     assert old.read_text().startswith("name: tiergit review sync\non: {push")
     assert ".github/workflows/tiergit-review-sync.yml exists and differs from the current template: kept" in done.stdout

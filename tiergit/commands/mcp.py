@@ -15,8 +15,9 @@ from tiergit.features.mcp import RESOURCES, TOOLS, build_server
 def mcp(ctx: click.Context, check: bool, as_json: bool) -> None:
     """Serve the store to agents over MCP (stdio): recall, context, propose, session and status tools.
 
-    Needs the optional extra: pip install 'tiergit[mcp]'. Configure your
-    client to run `tiergit mcp` in the repo (`tiergit init --mcp` writes
+    Needs the optional `mcp` extra (pip install '/path/to/tiergit[mcp]', or
+    pip install 'mcp>=2,<3' beside tiergit). Configure your client to run
+    `tiergit mcp` in the repo (`tiergit init --mcp` writes
     .mcp.json, .vscode/mcp.json and the Copilot CLI config). Resources:
     tiergit://hot/{agent}, tiergit://cold/{agent}, tiergit://wiki/{topic}.
     Writes (propose with apply, session_start, session_end) take the same
@@ -32,7 +33,7 @@ def mcp(ctx: click.Context, check: bool, as_json: bool) -> None:
         import mcp.server.mcpserver  # noqa: F401
     except ImportError:
         raise TiergitError("tiergit mcp: the `mcp` package is not installed",
-                           "pip install 'tiergit[mcp]'") from None
+                           "install the `mcp` extra: pip install 'mcp>=2,<3' in tiergit's environment") from None
     if check or as_json:
         listing = {"repo": str(store.repo), "tools": list(TOOLS), "resources": list(RESOURCES)}
         if as_json:

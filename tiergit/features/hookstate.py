@@ -65,6 +65,10 @@ def inspect_hook(repo: Path, hooks_dir: Path, hook: str) -> list[Finding]:
         found.append(Finding(_show(repo, ours), 1, "HK006", "warning",
                              f"tiergit's {hook} shim is v{version}: it chains {legacy.name}, which pre-commit's "
                              "migration mode turns into a call to itself", FIX))
+    if ours == legacy and kinds[slot] == "pre-commit" and framework_runs_tiergit(repo, hook) and version < 3:
+        found.append(Finding(_show(repo, ours), 1, "HK008", "critical",
+                             f"tiergit's {hook} check runs twice on every {hook.replace('-', ' ')}: pre-commit runs "
+                             f"this v{version} shim first, then tiergit again from .pre-commit-config.yaml", FIX))
     _, tail, line = split_appended(text)
     if tail:
         who = kind_of(tail)
@@ -93,6 +97,30 @@ def framework_runs_tiergit(repo: Path, hook: str) -> bool:
     return re.search(rf"id:\s*['\"]?{hook_id}\b", config) is not None
 
 
+def shared_folder(repo: Path, hooks_dir: Path) -> str | None:
+    """The hooks folder, repo-relative, when it is in the work tree and not ignored: the team commits it
+    (husky, lefthook, a committed core.hooksPath), so no file there may hold a path of this machine."""
+    try:
+        rel = hooks_dir.resolve().relative_to(repo.resolve()).as_posix()
+    except ValueError:
+        return None
+    if rel == "." or rel.split("/")[0] == ".git" or git.check_ignore(repo, [rel + "/pre-commit"]):
+        return None
+    return rel
+
+
+def _machine_path(repo: Path, hooks_dir: Path, folder: str) -> list[Finding]:
+    found = []
+    for hook in HOOKS:
+        for path in (hooks_dir / hook, hooks_dir / (hook + LEGACY)):
+            text = _text(path) or ""
+            if kind_of(text) == "tiergit" and re.search(r"^\s*INSTALL_PYTHON='", text, re.M):
+                found.append(Finding(_show(repo, path), 1, "HK009", "warning",
+                                     f"{folder}/ is shared with the team (in the work tree, not ignored), but "
+                                     "this shim names this machine's interpreter", FIX))
+    return found
+
+
 def _merge_driver(repo: Path) -> list[Finding]:
     attrs = _text(repo / ".gitattributes") or ""
     if "merge=tiergit" not in attrs or git.config_get(repo, "merge.tiergit.driver"):
@@ -114,4 +142,7 @@ def inspect(repo: Path) -> list[Finding]:
                              "to .husky/post-merge instead of `tiergit install`"))
     for hook in HOOKS:
         found += inspect_hook(repo, hooks_dir, hook)
+    folder = shared_folder(repo, hooks_dir)
+    if folder is not None:
+        found += _machine_path(repo, hooks_dir, folder)
     return found + _merge_driver(repo)

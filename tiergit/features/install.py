@@ -12,7 +12,7 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from tiergit.errors import TiergitError
-from tiergit.features.hookstate import framework_runs_tiergit
+from tiergit.features.hookstate import framework_runs_tiergit, shared_folder
 from tiergit.shell import git, resources
 from tiergit.shell.fsutil import atomic_write, lock
 from tiergit.shell.hookchain import (
@@ -39,9 +39,15 @@ def python_for_sh(python: str | None = None) -> str:
     return path.replace("\\", "/") if os.name == "nt" else path
 
 
-def shim_text(hook: str, python: str | None = None) -> str:
+# In a hooks folder the team commits, the shim names no machine's interpreter: it reads this
+# clone's from .git/config (never committed), else finds tiergit on PATH or as python3 -m tiergit.
+PYTHON_KEY = "tiergit.python"
+SHARED_PYTHON = f'"$(git config --get {PYTHON_KEY})"'
+
+
+def shim_text(hook: str, python: str | None = None, shared: bool = False) -> str:
     text = resources.read("hooks", hook)
-    return text.replace("@INSTALL_PYTHON@", sh_quote(python_for_sh(python)))
+    return text.replace("@INSTALL_PYTHON@", SHARED_PYTHON if shared else sh_quote(python_for_sh(python)))
 
 
 def is_ours(path: Path) -> bool:
@@ -101,9 +107,11 @@ def install(repo: Path, dry_run: bool = False, python: str | None = None) -> lis
 
 def _install(repo: Path, dry_run: bool, python: str | None) -> list[str]:
     hooks_dir = git.hooks_dir(repo)
+    shared = shared_folder(repo, hooks_dir)
     done = []
     try:
-        plans = [plan_install(hooks_dir, hook, shim_text(hook, python), framework_runs_tiergit(repo, hook))
+        plans = [plan_install(hooks_dir, hook, shim_text(hook, python, shared is not None),
+                              framework_runs_tiergit(repo, hook))
                  for hook in HOOKS]
     except ChainError as exc:
         raise TiergitError(str(exc), exc.hint) from None
@@ -115,11 +123,23 @@ def _install(repo: Path, dry_run: bool, python: str | None) -> list[str]:
     if hooks_dir.name == "_" and hooks_dir.parent.name == ".husky":  # husky rewrites its folder
         done.append("note: husky manages these hooks and may rewrite them; add `tiergit hook pre-commit` to "
                     ".husky/pre-commit and `tiergit hook post-merge` to .husky/post-merge")
+    if shared is not None:
+        done += _shared_notes(shared, [s for steps in plans for s in steps])
+        if not dry_run:
+            git.config_set(repo, PYTHON_KEY, python_for_sh(python))
     done.append("registered merge driver merge.tiergit.driver in .git/config")
     if not dry_run:
         git.config_set(repo, "merge.tiergit.name", DRIVER_NAME)
         git.config_set(repo, "merge.tiergit.driver", driver_command(python))
     return done
+
+
+def _shared_notes(folder: str, steps: list[Step]) -> list[str]:
+    changed = sorted({f"{folder}/{p.name}" for s in steps if s.op != "none" for p in (s.dst, s.src) if p})
+    return [f"note: {folder}/ is in the work tree and not ignored, so the team shares it: the shims there "
+            "name no interpreter of this machine (this clone's is in .git/config tiergit.python; another "
+            "clone finds `tiergit` on PATH, else `python3 -m tiergit`, else refuses with a hint; TIERGIT=0 skips)",
+            f"note: files changed there, to commit for the team: {', '.join(changed) or 'none'}"]
 
 
 def uninstall(repo: Path, dry_run: bool = False) -> list[str]:
@@ -139,6 +159,8 @@ def _uninstall(repo: Path, dry_run: bool) -> list[str]:
         done += [s.note for s in steps]
         if not dry_run:
             _apply(_order(steps))
+    if git.config_get(repo, PYTHON_KEY) and not dry_run:
+        git.config_unset(repo, PYTHON_KEY)
     if git.config_get(repo, "merge.tiergit.driver"):
         done.append("removed merge driver config")
         if not dry_run:

@@ -20,6 +20,7 @@ except ImportError:     # no mcp extra: the command says so when it runs; --help
     from typing import TypedDict
 
 from tiergit.errors import TiergitError
+from tiergit.features.mcp_docs import PARAMETERS, TOOL_HINTS
 
 Situation = Literal["new", "resume", "debug", "spec", "onboard", "incident"]
 Kind = Literal["decision", "rule", "fact", "correction"]
@@ -98,9 +99,15 @@ def build_server(repo: Path):
     server = MCPServer("tiergit", version=__version__, instructions=(
         "Tiered team memory in git. Start with session_start, recall before re-solving, write labelled "
         "items to your hot file, propose durable knowledge for review, finish with session_end."))
+    from mcp.types import ToolAnnotations
+
     for fn in (recall, context, propose, session_start, session_end, status):
         assert fn.__name__ in TOOLS
-        server.add_tool(_bound(fn, repo), name=fn.__name__, description=fn.__doc__)
+        title, read_only, destructive, idempotent = TOOL_HINTS[fn.__name__]
+        server.add_tool(_bound(fn, repo), name=fn.__name__, title=title, description=fn.__doc__,
+                        annotations=ToolAnnotations(title=title, read_only_hint=read_only,
+                                                    destructive_hint=destructive, idempotent_hint=idempotent,
+                                                    open_world_hint=False))
     _resources(server, repo)
     return server
 
@@ -124,7 +131,12 @@ def _bound(fn, repo: Path):
 
     # The SDK builds input/output schemas from the signature: give it real types, not the module's
     # postponed (string) annotations, and without the `store` parameter the wrapper supplies.
+    from pydantic import Field
+
     hints = typing.get_type_hints(fn)
+    described = PARAMETERS.get(fn.__name__, {})
+    for name, text in described.items():
+        hints[name] = typing.Annotated[hints[name], Field(description=text)]
     sig = inspect.signature(fn)
     params = [p.replace(annotation=hints[p.name]) for p in list(sig.parameters.values())[1:]]
     call.__signature__ = sig.replace(parameters=params, return_annotation=hints["return"])

@@ -6,27 +6,36 @@ under `servers`. Only the `tiergit` entry is added or updated; every other key
 and server is kept as it was. Copilot CLI's own file lives in the home folder,
 which tiergit never writes: the repo gets `.copilot/mcp-config.json`, loaded
 with `copilot --additional-mcp-config @.copilot/mcp-config.json`.
-Cost: one small JSON read and write per client file.
+The server is started as `<this interpreter> -m tiergit mcp`, an absolute path like the hook
+shims, because a client starts it from its own environment, where a venv's `tiergit` is
+seldom on PATH. Cost: one small JSON read and write per client file.
 """
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from tiergit.errors import TiergitError
 
 SERVER_NAME = "tiergit"
-CLIENTS = {    # file -> (servers key, the tiergit entry)
-    ".mcp.json": ("mcpServers", {"command": "tiergit", "args": ["mcp"]}),
-    ".vscode/mcp.json": ("servers", {"type": "stdio", "command": "tiergit", "args": ["mcp"]}),
-    ".copilot/mcp-config.json": ("mcpServers", {"type": "local", "command": "tiergit", "args": ["mcp"],
-                                                "tools": ["*"]}),
+CLIENTS = {    # file -> (servers key, the client's own keys beside command and args)
+    ".mcp.json": ("mcpServers", {}),
+    ".vscode/mcp.json": ("servers", {"type": "stdio"}),
+    ".copilot/mcp-config.json": ("mcpServers", {"type": "local", "tools": ["*"]}),
 }
 
 
-def merged(rel: str, old: str | None) -> str | None:
+def entry(rel: str, python: str | None = None) -> dict:
+    """The tiergit server as client `rel` starts it."""
+    extra = CLIENTS[rel][1]
+    return {**{k: v for k, v in extra.items() if k == "type"}, "command": python or sys.executable,
+            "args": ["-m", "tiergit", "mcp"], **{k: v for k, v in extra.items() if k != "type"}}
+
+
+def merged(rel: str, old: str | None, python: str | None = None) -> str | None:
     """The file's new text with the tiergit server in it, or None when it is already there unchanged."""
-    key, entry = CLIENTS[rel]
+    key, entry_ = CLIENTS[rel][0], entry(rel, python)
     data: dict = {}
     if old is not None and old.strip():
         try:
@@ -38,9 +47,9 @@ def merged(rel: str, old: str | None) -> str | None:
             raise TiergitError(f"{rel}: `{key}` must be a JSON object; nothing written",
                                f"fix {rel}, then run `tiergit init --mcp` again")
     servers = data.setdefault(key, {})
-    if servers.get(SERVER_NAME) == entry:
+    if servers.get(SERVER_NAME) == entry_:
         return None
-    servers[SERVER_NAME] = entry
+    servers[SERVER_NAME] = entry_
     return json.dumps(data, indent=2) + "\n"
 
 
@@ -59,5 +68,7 @@ def plan_clients(repo: Path, plan) -> None:
         new = merged(rel, old)
         if new is not None:
             plan.add(rel, new, old, reason="MCP client config: the tiergit server, other servers kept")
+        else:
+            plan.notes.append(f"{rel} already starts the tiergit server: kept")
     plan.notes.append("Copilot CLI: copilot --additional-mcp-config @.copilot/mcp-config.json "
                       "(or copy the entry into ~/.copilot/mcp-config.json)")

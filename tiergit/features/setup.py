@@ -5,12 +5,19 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 from tiergit.core.config import PATH_PLACEHOLDER_RE, Config
+from tiergit.core.configjson import SCHEMA_FILE
 from tiergit.features.plan import Plan
 from tiergit.shell import config as config_mod
 from tiergit.shell import resources
 
 GITATTR_BEGIN = "# >>> tiergit >>>"
 GITATTR_END = "# <<< tiergit <<<"
+# create-pull-request with the default GITHUB_TOKEN fails without this repository setting.
+PR_SETTING_NOTES = [
+    "the promotion and review-sync workflows open pull requests: in the repository's Settings > Actions > "
+    "General, turn on \"Allow GitHub Actions to create and approve pull requests\"",
+    "  (or set up a GitHub App: variable TIERGIT_APP_CLIENT_ID and secret TIERGIT_APP_PRIVATE_KEY; its PRs "
+    "also run the check workflow)"]
 
 
 DATE_GLOB = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*"
@@ -93,7 +100,8 @@ def plan_init(repo: Path, preset: str, with_workflows: bool, install_spec: str |
     else:
         text = config_mod.preset_text(preset)
         cfg = config_mod.parse_text(text, cfg_path, repo)
-        plan.add(config_mod.CONFIG_NAME, text, reason=f"{preset} preset")
+        schema_line = f"# yaml-language-server: $schema=./{cfg.root.strip('/')}/templates/{SCHEMA_FILE}\n"
+        plan.add(config_mod.CONFIG_NAME, schema_line + text, reason=f"{preset} preset")
     for tier in cfg.tiers.values():
         rel = cfg.repo_path(tier.path)
         folder = str(Path(rel).parent)
@@ -104,6 +112,7 @@ def plan_init(repo: Path, preset: str, with_workflows: bool, install_spec: str |
         rel = f"{cfg.root}/templates/{src.name}"
         if not (repo / rel).exists():
             plan.add(rel, src.read_text(), reason="template, edit to taste")
+    _plan_schema(plan, repo, cfg)
     ga = repo / ".gitattributes"
     old = ga.read_text() if ga.exists() else None
     plan.add(".gitattributes", _merge_gitattributes(old, gitattributes_block(cfg)), old,
@@ -114,18 +123,33 @@ def plan_init(repo: Path, preset: str, with_workflows: bool, install_spec: str |
     return plan
 
 
+def _plan_schema(plan: Plan, repo: Path, cfg: Config) -> None:
+    """The config's JSON Schema beside the store templates, for editors; refreshed when tiergit's differs."""
+    rel = f"{cfg.root.strip('/')}/templates/{SCHEMA_FILE}"
+    text = resources.read(SCHEMA_FILE)
+    old = (repo / rel).read_text(encoding="utf-8", errors="replace") if (repo / rel).is_file() else None
+    if old != text:
+        plan.add(rel, text, old, reason="JSON Schema of .tiergit.yml for editors; made by tiergit, refreshed by init")
+
+
 def _plan_workflows(plan: Plan, repo: Path, cfg: Config, spec: str | None, standard: bool,
                     reusable: bool) -> None:
     """The workflows and the action they call, with an install spec that resolves before a release."""
+    from tiergit.core import installspec
+    from tiergit.errors import TiergitError
     from tiergit.features import workflows
 
-    source = "given with --install-spec"
-    if not spec:
-        spec, source = workflows.install_spec()
+    try:
+        if spec:
+            source, notes = "given with --install-spec", []
+        else:
+            (spec, source), notes = workflows.install_spec(), workflows.unpushed_note()
+        notes = installspec.check(spec) + notes
+    except installspec.SpecProblem as exc:
+        raise TiergitError(f"cannot write the workflows: {exc}", exc.hint) from None
     plan.notes.append(f"workflows install `{spec}` ({source})")
-    if spec.startswith("tiergit=="):
-        plan.notes.append("  that needs the release on PyPI; before it, pass --install-spec "
-                          "'tiergit @ git+https://github.com/OWNER/tiergit@<commit>'")
+    plan.notes.extend(notes)
+    plan.notes.extend(PR_SETTING_NOTES)
     for rel, text in workflows.files(cfg, spec, standard, reusable).items():
         if (repo / rel).exists():
             if (repo / rel).read_text(encoding="utf-8", errors="replace") != text:

@@ -363,3 +363,12 @@ def check_ignore(repo: Path, paths: list[str]) -> dict[str, str]:
         if source and not pattern.startswith("!"):
             found[path] = f"{source}:{line}: {pattern}"
     return found
+
+
+def on_a_remote_branch(repo: Path, rev: str) -> bool | None:
+    """Whether any remote-tracking branch contains `rev` (None: git could not tell, e.g. no remotes)."""
+    remotes = out(["remote"], repo, check=False).split()
+    if not remotes:
+        return None
+    found = out(["branch", "-r", "--contains", rev, "--format=%(refname)"], repo, check=False)
+    return bool(found.strip())
