@@ -1,0 +1,98 @@
+"""Memory checked against the repository it lives in: an item whose cited path was deleted or renamed,
+or whose symbol no longer occurs in the tree, is stale; live citations and citations of things that
+were never in the repository are not. Real git history built here (renames, deletions, symbol removal)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import git, tiergit, write
+
+from tiergit.core.citations import cites
+from tiergit.features import staleness
+from tiergit.shell.store import Store
+
+COLD = ".squad/memory/cold/picard.md"
+DAY1 = {"GIT_AUTHOR_DATE": "2026-03-01T12:00:00Z", "GIT_COMMITTER_DATE": "2026-03-01T12:00:00Z"}
+DAY2 = {"GIT_AUTHOR_DATE": "2026-04-10T12:00:00Z", "GIT_COMMITTER_DATE": "2026-04-10T12:00:00Z"}
+MEMORY = """# picard
+
+### Token cache work (2026-03-01)
+
+- Fixed expiry in `src/auth/token.ts`: `TokenCache` kept expired tokens.
+- Setup steps live in docs/setup.md.
+- `parse_config()` reads the YAML twice; call it once.
+- The OpenXML SDK's `OpenXmlValidator` must run before save.
+- Pin versions in package.json.
+- `TokenCache` is the one cache for tokens.
+
+### After the move (2026-04-15)
+
+- `load_config()` now reads `src/util/config.py` once.
+"""
+
+
+@pytest.fixture
+def history(repo: Path) -> Path:
+    assert tiergit(repo, "init", "--preset", "squad", "--no-install").returncode == 0
+    write(repo / "src/auth/token.ts", "export class TokenCache {\n  refresh() { return 1; }\n}\n" + "// pad\n" * 20)
+    write(repo / "src/util/config.py", "def parse_config(path):\n    return open(path).read()\n")
+    write(repo / "docs/setup.md", "# Setup\n\nRun it.\n")
+    write(repo / COLD, MEMORY)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "day 1", env=DAY1)
+    git(repo, "mv", "src/auth/token.ts", "src/auth/session.ts")
+    git(repo, "rm", "-q", "docs/setup.md")
+    write(repo / "src/util/config.py", "def load_config(path):\n    return open(path).read()\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "day 2: move, delete, rename a function", env=DAY2)
+    return repo
+
+
+def verdicts(repo: Path) -> dict[str, str]:
+    store = Store.open(repo)
+    report = staleness.check(store, staleness.store_items(store))
+    lines = (repo / COLD).read_text().splitlines()
+    return {lines[line - 1]: "; ".join(s.reason for s in found) for (path, line), found in report.stale.items()}
+
+
+def test_every_stale_citation_is_found_and_no_live_one_is_flagged(history):
+    found = verdicts(history)
+    assert found == {
+        "- Fixed expiry in `src/auth/token.ts`: `TokenCache` kept expired tokens.":
+            "cites src/auth/token.ts, renamed to src/auth/session.ts",
+        "- Setup steps live in docs/setup.md.": "cites docs/setup.md, which was deleted",
+        "- `parse_config()` reads the YAML twice; call it once.":
+            "cites `parse_config`, which no longer occurs in the repository",
+    }
+
+
+def test_the_rename_suggestion_rewrites_the_path(history):
+    store = Store.open(history)
+    report = staleness.check(store, staleness.store_items(store))
+    (moved,) = [s for found in report.stale.values() for s in found if s.renamed_to]
+    assert moved.cited == "src/auth/token.ts" and moved.renamed_to == "src/auth/session.ts"
+
+
+def test_a_second_run_asks_git_nothing_new_and_agrees(history, monkeypatch):
+    first = verdicts(history)
+    from tiergit.shell import git as git_mod
+
+    calls: list[str] = []
+    real = git_mod.words_in_tree
+    monkeypatch.setattr(git_mod, "words_in_tree", lambda *a: calls.append(a[1]) or real(*a))
+    assert verdicts(history) == first and calls == []     # every tree's words came from the cache
+
+
+@pytest.mark.parametrize("text, paths, symbols", [
+    ("Fixed `src/auth/token.ts`: `TokenCache.refresh()` kept expired tokens",
+     ("src/auth/token.ts",), ("TokenCache", "refresh")),
+    ("see docs/setup.md:12 and package.json", ("docs/setup.md", "package.json"), ()),
+    ("tabs and/or spaces over TCP/IP on 2026/05/01; https://x.org/a/b.md ~/.bashrc /etc/hosts", (), ()),
+    ("Run `dotnet format`; CI on GitHub Actions", (), ()),
+    ("`ControlSkin.BorderStyle` throws; FooService calls load_user_profile()",
+     (), ("ControlSkin", "BorderStyle", "load_user_profile", "FooService")),
+])
+def test_what_an_item_cites(text, paths, symbols):
+    found = cites(text)
+    assert found.paths == paths and set(found.symbols) == set(symbols)
