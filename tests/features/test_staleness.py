@@ -96,3 +96,33 @@ def test_a_second_run_asks_git_nothing_new_and_agrees(history, monkeypatch):
 def test_what_an_item_cites(text, paths, symbols):
     found = cites(text)
     assert found.paths == paths and set(found.symbols) == set(symbols)
+
+
+WIKI = ".squad/memory/wiki/auth.md"
+
+
+def test_audit_rewrites_a_renamed_path_and_proposes_the_rest_for_the_archive(history):
+    write(history / WIKI, "# Auth\n\n### Tokens (2026-03-01)\n\n"
+                          "- [fact] Token refresh lives in `src/auth/token.ts`.\n"
+                          "- [fact] Setup is described in docs/setup.md.\n"
+                          "- [fact] `TokenCache` is the only token cache.\n"
+                          "- [rule] Indent TypeScript files with 4 spaces.\n\n"
+                          "### Style (2026-04-20)\n\n- [rule] Indent TypeScript files with 2 spaces to match Prettier.\n")
+    git(history, "add", "-A")
+    git(history, "commit", "-q", "--no-verify", "-m", "wiki", env=DAY2)
+    done = tiergit(history, "audit", "--json")
+    assert done.returncode == 0, done.stderr
+    import json
+
+    reasons = {f["line"]: f["reason"] for f in json.loads(done.stdout)["findings"] if f["path"] == WIKI}
+    assert reasons[5] == "stale: cites src/auth/token.ts, renamed to src/auth/session.ts (rewritten)"
+    assert reasons[6] == "stale: cites docs/setup.md, which was deleted"
+    assert reasons[8].startswith(f"superseded by {WIKI}:12 (")
+    assert 7 not in reasons
+    applied = tiergit(history, "audit", "--apply")
+    assert applied.returncode == 0, applied.stderr
+    wiki = (history / WIKI).read_text()
+    assert "- [fact] Token refresh lives in `src/auth/session.ts`." in wiki
+    assert "docs/setup.md" not in wiki and "4 spaces" not in wiki and "`TokenCache` is the only" in wiki
+    archived = "".join(p.read_text() for p in (history / ".squad/memory/archive").rglob("*.md"))
+    assert "docs/setup.md" in archived and "4 spaces" in archived      # nothing lost
