@@ -126,3 +126,43 @@ def test_audit_rewrites_a_renamed_path_and_proposes_the_rest_for_the_archive(his
     assert "docs/setup.md" not in wiki and "4 spaces" not in wiki and "`TokenCache` is the only" in wiki
     archived = "".join(p.read_text() for p in (history / ".squad/memory/archive").rglob("*.md"))
     assert "docs/setup.md" in archived and "4 spaces" in archived      # nothing lost
+
+
+@pytest.mark.e2e
+def test_the_post_merge_hook_reports_what_the_merge_made_stale_and_never_blocks(history):
+    import subprocess
+
+    from tiergit.features import install
+
+    install.install(history)
+    git(history, "checkout", "-q", "-b", "cleanup")
+    git(history, "rm", "-q", "src/util/config.py")
+    write(history / WIKI, "# Auth\n\n### Style (2026-04-20)\n\n- [rule] Indent TypeScript files with 2 spaces.\n")
+    git(history, "add", "-A")
+    git(history, "commit", "-q", "--no-verify", "-m", "remove config.py", env=DAY2)
+    git(history, "checkout", "-q", "main")
+    write(history / WIKI.replace("auth", "style"), "# Style\n\n### Old (2026-03-01)\n\n"
+                                                    "- [rule] Indent TypeScript files with 4 spaces.\n")
+    git(history, "add", "-A")
+    git(history, "commit", "-q", "--no-verify", "-m", "style on main", env=DAY2)
+    merged = subprocess.run(["git", "merge", "--no-ff", "-m", "merge cleanup", "cleanup"], cwd=history,
+                            capture_output=True, text=True, timeout=120)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    said = merged.stdout + merged.stderr
+    assert "the merge made 1 memory item(s) stale" in said
+    assert f"{COLD}:14: cites src/util/config.py, which was deleted" in said
+    assert "the merge brought 1 item(s) that supersede another" in said
+    assert f"{WIKI}:5 supersedes .squad/memory/wiki/style.md:5" in said
+
+
+def test_relations_mark_the_stale_and_the_superseded_among_a_few_items(history):
+    from datetime import date
+
+    store = Store.open(history)
+    entries = [staleness.Cited(COLD, 5, "a", "- Fixed expiry in `src/auth/token.ts`.", date(2026, 3, 1)),
+               staleness.Cited(COLD, 7, "b", "- [rule] Indent TypeScript files with 4 spaces.", date(2026, 3, 1)),
+               staleness.Cited(COLD, 9, "c", "- [rule] Indent TypeScript files with 2 spaces.", date(2026, 4, 2))]
+    marks = staleness.relations(store, entries)
+    assert marks[(COLD, 5)].note() == "stale: cites src/auth/token.ts, renamed to src/auth/session.ts"
+    assert marks[(COLD, 7)].superseded_by == (COLD, 9) and marks[(COLD, 9)].supersedes == (COLD, 7)
+    assert "superseded by" in marks[(COLD, 7)].note() and (COLD, 9) not in {k for k, v in marks.items() if v.stale}

@@ -123,3 +123,98 @@ def store_items(store, tiers: list[str] | None = None) -> list[Cited]:
                     day = ages[item.id].date if item.id in ages else None
                 out.append(Cited(rel, item.line, item.id, item.text, day))
     return out
+
+
+def after_merge(store) -> list[str]:
+    """Lines for the post-merge hook: items the merge made stale (their citations were live at
+    ORIG_HEAD), and superseding pairs whose newer item the merge brought in. Never raises for
+    what it finds; an empty list when there is nothing to say."""
+    from tiergit.core.supersede import scan
+    from tiergit.shell import git
+    from tiergit.shell.treefacts import TreeFactsCache
+
+    orig = git.rev_parse(store.repo, "ORIG_HEAD")
+    if orig is None:
+        return []
+    items = store_items(store)
+    report = check(store, items)
+    lines: list[str] = []
+    made = []
+    if report.stale:
+        cache = TreeFactsCache(store.repo, memory_paths(store.config))
+        cited = [s for found in report.stale.values() for s in found]
+        before = cache.facts(orig, sorted({s.cited for s in cited if s.kind == "symbol"}),
+                             sorted({s.cited for s in cited if s.kind == "path"}))
+        cache.save()
+        for (path, line), found in sorted(report.stale.items()):
+            live_before = [s for s in found if (s.cited in before.words if s.kind == "symbol"
+                                               else citations._matches(s.cited, before.paths))]
+            if live_before:
+                made.append(f"  {path}:{line}: " + "; ".join(s.reason for s in live_before))
+    if made:
+        lines += [f"tiergit: the merge made {len(made)} memory item(s) stale:", *made]
+    old_texts = _texts_at(store, orig, sorted({it.path for it in items}))
+    brought = [it for it in items if it.text not in old_texts.get(it.path, set())]
+    if brought:
+        new_keys = {(it.path, it.line) for it in brought}
+        pairs = [(o, n, why) for o, n, why in scan([((it.path, it.line), it.day, it.text) for it in items])
+                 if (n in new_keys) != (o in new_keys)]
+        if pairs:
+            lines.append(f"tiergit: the merge brought {len(pairs)} item(s) that supersede another:")
+            lines += [f"  {n[0]}:{n[1]} supersedes {o[0]}:{o[1]} ({why})" for o, n, why in pairs]
+    if lines:
+        lines.append("  hint: `tiergit audit` proposes archiving stale and superseded items (a renamed path is "
+                     "rewritten); nothing was changed")
+    return lines
+
+
+def _texts_at(store, rev: str, paths: list[str]) -> dict[str, set[str]]:
+    """The item texts each memory file held at `rev`."""
+    from tiergit.shell import git
+
+    entries = {e.path: e.blob for e in git.tree_entries(store.repo, rev, paths)}
+    blobs = git.read_blobs(store.repo, sorted(set(entries.values())))
+    out: dict[str, set[str]] = {}
+    for path, blob in entries.items():
+        try:
+            text = rawtext.decode(blobs[blob], path, store.config.limits["max_file_bytes"])
+            doc = parse.parse(text, path, store.config.labels)
+        except (TiergitError, KeyError):
+            continue
+        out[path] = {item.text for sec in doc.sections for item in sec.items}
+    return out
+
+
+@dataclass(frozen=True)
+class Relation:
+    stale: str | None = None             # why the item is stale against the repository
+    superseded_by: tuple[str, int] | None = None
+    supersedes: tuple[str, int] | None = None
+    why: str = ""                        # the supersede reason
+
+    def note(self) -> str:
+        parts = []
+        if self.stale:
+            parts.append(f"stale: {self.stale}")
+        if self.superseded_by:
+            parts.append(f"superseded by {self.superseded_by[0]}:{self.superseded_by[1]} ({self.why})")
+        if self.supersedes:
+            parts.append(f"supersedes {self.supersedes[0]}:{self.supersedes[1]}")
+        return "; ".join(parts)
+
+
+def relations(store, entries: list[Cited]) -> dict[tuple[str, int], Relation]:
+    """Stale and superseded marks for a few items (recall's hits, spawn's candidates): the staleness
+    check on them, and the supersede judgement among them. Costs nothing when none cites anything
+    and no two share a subject."""
+    from tiergit.core.supersede import scan
+
+    report = check(store, entries)
+    out: dict[tuple[str, int], Relation] = {
+        key: Relation(stale="; ".join(s.reason for s in found)) for key, found in report.stale.items()}
+    for older, newer, why in scan([((e.path, e.line), e.day, e.text) for e in entries]):
+        old = out.get(older, Relation())
+        out[older] = Relation(old.stale, newer, old.supersedes, why)
+        new = out.get(newer, Relation())
+        out[newer] = Relation(new.stale, new.superseded_by, older, new.why)
+    return out
