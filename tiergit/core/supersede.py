@@ -99,20 +99,27 @@ class Verdict:
 
 def judge(older: str, newer: str) -> Verdict:
     """Whether `newer` supersedes `older`, with a one-line reason either way."""
-    a, b = shape(older), shape(newer)
+    return judge_shapes(shape(older), shape(newer), newer)
+
+
+def judge_shapes(a: Shape, b: Shape, newer: str) -> Verdict:
+    """`judge` on shapes already made (a scan makes each item's shape once)."""
     if a.scopes != b.scopes and (a.scopes - b.words) and (b.scopes - a.words):
         return Verdict(False, f"different scope ({', '.join(sorted(a.scopes ^ b.scopes))})")
     shared = len(a.subject & b.subject) + len(a.values & b.values) + len(a.scopes & b.scopes)
     if shared < MIN_SHARED:
         return Verdict(False, "different subject")
-    retiring = RETIRING_RE.search(newer)
-    if retiring:
-        return Verdict(True, f"says \"{retiring.group(0)}\"")
     news = NEWS_RE.search(newer)
     a_names = a.values | ({a.opening} if a.opening else set())
     b_names = b.values | ({b.opening} if b.opening else set())
     added = {v for v in b_names - a_names if v not in a.words}
     dropped = {v for v in a_names - b_names if v not in b.words}
+    retiring = RETIRING_RE.search(newer)
+    if retiring:
+        retired = sorted(v for v in a.values if v in b.words and not v[0].isdigit())   # "Redux is no longer used"
+        if shared > MIN_SHARED and (retired or added):
+            return Verdict(True, f"says \"{retiring.group(0)}\": {', '.join(retired or sorted(added))}")
+        return Verdict(False, f"says \"{retiring.group(0)}\" about something else")
     if news:
         if added or dropped:
             return Verdict(True, f"says \"{news.group(0)}\": {', '.join(sorted(added or dropped))}")
@@ -121,18 +128,25 @@ def judge(older: str, newer: str) -> Verdict:
     added = {v for v in b.values - a.values if v not in a.words}
     if not (dropped and added):
         return Verdict(False, "keeps the older value" if not dropped else "adds nothing in its place")
+    if len(dropped) > 2 or len(added) > 3:
+        return Verdict(False, "states many other things: not one value replaced")
     if len(a.subject - b.subject) + len(b.subject - a.subject) > 3:
         return Verdict(False, "says something else about the subject")
     return Verdict(True, f"{', '.join(sorted(dropped))} -> {', '.join(sorted(added))}")
 
 
-def scan(items: list[tuple[object, object, str]], limit_pairs: int = 200_000) -> list[tuple[object, object, str]]:
+MAX_STATEMENT = 240   # characters: a supersede is judged between statements, not between session reports
+
+
+def scan(items: list[tuple[object, object, str]], focus: set | None = None,
+         limit_pairs: int = 200_000) -> list[tuple[object, object, str]]:
     """(older key, newer key, reason) for every pair where the newer item supersedes the older.
 
-    `items`: (key, day, text), `day` comparable (a date) or None (undated items are never paired).
+    `items`: (key, day, text), `day` comparable (a date) or None (undated items are never paired);
+    items longer than a statement are left out. `focus`: only pairs with at least one key in it.
     Only items sharing two subject words or values are compared (an inverted index), so a store
     of thousands of items costs a few thousand comparisons, not millions."""
-    dated = [(k, d, t, shape(t)) for k, d, t in items if d is not None]
+    dated = [(k, d, t, shape(t)) for k, d, t in items if d is not None and len(t) <= MAX_STATEMENT]
     index: dict[str, list[int]] = {}
     for i, (_, _, _, sh) in enumerate(dated):
         for term in sh.subject | sh.values:
@@ -151,11 +165,11 @@ def scan(items: list[tuple[object, object, str]], limit_pairs: int = 200_000) ->
     for (i, j), n in sorted(counts.items()):
         if n < MIN_SHARED:
             continue
-        (ki, di, ti, _), (kj, dj, tj, _) = dated[i], dated[j]
-        if di == dj:
+        (ki, di, ti, si), (kj, dj, tj, sj) = dated[i], dated[j]
+        if di == dj or (focus is not None and ki not in focus and kj not in focus):
             continue
-        (ko, to), (kn, tn) = ((ki, ti), (kj, tj)) if di < dj else ((kj, tj), (ki, ti))
-        verdict = judge(to, tn)
+        (ko, so), (kn, sn, tn) = ((ki, si), (kj, sj, tj)) if di < dj else ((kj, sj), (ki, si, ti))
+        verdict = judge_shapes(so, sn, tn)
         if verdict.supersedes:
             out.append((ko, kn, verdict.reason))
     return out

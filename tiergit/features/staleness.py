@@ -8,6 +8,7 @@ whose citations are all live costs one `git ls-tree` of HEAD and one cached `git
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timezone
 
@@ -22,6 +23,26 @@ class Cited:
     item_id: str
     text: str
     day: date | None
+    kind: str = "context"
+
+    def statement(self) -> bool:
+        """A claim that a newer one can supersede: a durable item, or one short plain sentence
+        (session reports, bug write-ups and logs describe changes; they do not state what holds)."""
+        body = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", self.text.strip())
+        if NARRATIVE_RE.search(body):
+            return False
+        if self.kind in STATEMENT_KINDS:
+            return True
+        return (self.kind == "context" and len(body) <= 160 and not body.startswith("**")
+                and body.rstrip(".").count(". ") == 0)
+
+
+STATEMENT_KINDS = frozenset({"decision", "rule", "fact", "correction"})
+# A report of what was done ("Fixed …", "**Bug:** …", "**By:** Kaylee") describes a change; it states nothing
+# that holds now, so it neither supersedes nor is superseded.
+NARRATIVE_RE = re.compile(r"(?i)^(?:\d+[.)]\s*)?(?:\*\*(?:by|date|status|pr|author|bug|what|test updates?|"
+                          r"problem|fix)\b[^*]*:\*\*|(?:fixed|changed|updated|added|removed|implemented|refactored|"
+                          r"renamed|wrote|created|merged)\b)|\b(?:incorrectly|would (?:incorrectly )?\w+|bug)\b")
 
 
 @dataclass
@@ -59,13 +80,20 @@ def memory_paths(cfg) -> tuple[str, ...]:
     return tuple(sorted({p for p in out if p and p != "."}))
 
 
+def _outside(found: citations.Citations, memory: tuple[str, ...]) -> citations.Citations:
+    """Citations of the memory's own files (`.squad/decisions/inbox/`) say nothing about the code."""
+    paths = tuple(p for p in found.paths if not any(p == m or p.startswith(m + "/") for m in memory))
+    return citations.Citations(paths, found.symbols) if paths != found.paths else found
+
+
 def check(store, items: list[Cited]) -> StaleReport:
     """The stale citations of `items` (those that cite nothing are skipped)."""
     from tiergit.shell import git
     from tiergit.shell.treefacts import TreeFactsCache
 
     report = StaleReport()
-    found = [(it, citations.cites(it.text)) for it in items]
+    memory = memory_paths(store.config)
+    found = [(it, _outside(citations.cites(it.text), memory)) for it in items]
     found = [(it, c) for it, c in found if c]
     report.checked = len(found)
     if not found:
@@ -121,7 +149,7 @@ def store_items(store, tiers: list[str] | None = None) -> list[Cited]:
                 if day is None:
                     ages = ages if ages is not None else doc_ages(store.repo, rel, doc)
                     day = ages[item.id].date if item.id in ages else None
-                out.append(Cited(rel, item.line, item.id, item.text, day))
+                out.append(Cited(rel, item.line, item.id, item.text, day, item.kind))
     return out
 
 
@@ -157,7 +185,8 @@ def after_merge(store) -> list[str]:
     brought = [it for it in items if it.text not in old_texts.get(it.path, set())]
     if brought:
         new_keys = {(it.path, it.line) for it in brought}
-        pairs = [(o, n, why) for o, n, why in scan([((it.path, it.line), it.day, it.text) for it in items])
+        pairs = [(o, n, why) for o, n, why in scan([((it.path, it.line), it.day, it.text) for it in items
+                                                    if it.statement()], focus=new_keys)
                  if (n in new_keys) != (o in new_keys)]
         if pairs:
             lines.append(f"tiergit: the merge brought {len(pairs)} item(s) that supersede another:")
@@ -212,7 +241,7 @@ def relations(store, entries: list[Cited]) -> dict[tuple[str, int], Relation]:
     report = check(store, entries)
     out: dict[tuple[str, int], Relation] = {
         key: Relation(stale="; ".join(s.reason for s in found)) for key, found in report.stale.items()}
-    for older, newer, why in scan([((e.path, e.line), e.day, e.text) for e in entries]):
+    for older, newer, why in scan([((e.path, e.line), e.day, e.text) for e in entries if e.statement()]):
         old = out.get(older, Relation())
         out[older] = Relation(old.stale, newer, old.supersedes, why)
         new = out.get(newer, Relation())

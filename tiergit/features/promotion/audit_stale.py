@@ -38,7 +38,7 @@ def collect(store, tiers: list[str]) -> RepoFindings:
             rewrites[key] = (new, "stale: " + "; ".join(s.reason for s in found) + " (rewritten)")
         else:
             reasons[key] = "stale: " + "; ".join(s.reason for s in found)
-    for older, newer, why in scan([((it.path, it.line), it.day, it.text) for it in items]):
+    for older, newer, why in scan([((it.path, it.line), it.day, it.text) for it in items if it.statement()]):
         if older not in reasons:
             reasons[older] = f"superseded by {newer[0]}:{newer[1]} ({why})"
     return RepoFindings(reasons, rewrites)
