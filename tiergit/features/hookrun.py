@@ -75,7 +75,7 @@ def post_merge(repo: Path, as_json: bool = False) -> int:
     try:
         from tiergit.features.statusmodel import post_merge_report
 
-        text = post_merge_report(repo)
+        text = "\n".join(filter(None, [post_merge_report(repo), _against_repo(repo)]))
         if as_json:
             _json({"hook": "post-merge", "report": text or ""})
         elif text:
@@ -89,6 +89,17 @@ def post_merge(repo: Path, as_json: bool = False) -> int:
         if as_json:
             _json({"hook": "post-merge", "report": "", "error": f"{type(exc).__name__}: {exc}"})
     return 0
+
+
+def _against_repo(repo: Path) -> str:
+    """What the merge did to memory's citations and claims (features/staleness.py); never raises."""
+    try:
+        from tiergit.features import staleness
+        from tiergit.shell.store import Store
+
+        return "\n".join(staleness.after_merge(Store.open(repo)))
+    except Exception as exc:  # noqa: BLE001 - a report must never fail a merge
+        return f"tiergit: post-merge staleness check skipped ({type(exc).__name__}: {exc})"
 
 
 def run(name: str, start: Path | str | None = None, as_json: bool = False) -> int:

@@ -16,6 +16,7 @@ from tiergit.core.candidate import TAG_RE, content_words
 from tiergit.core.cuts import Cut, cut_lines
 from tiergit.errors import TiergitError
 from tiergit.features.plan import Plan
+from tiergit.features.promotion import audit_stale
 from tiergit.features.retention import add_to_archive, flush_archive
 
 DONE_RE = re.compile(r"^\s*[-*+]\s+\[[xX]\]\s")
@@ -81,6 +82,18 @@ def findings_in(doc: parse.MemoryDoc, rel: str, today: date, stale_days: int) ->
     return sorted(out, key=lambda f: (f.path, f.line))
 
 
+def _with_repo(found: list[AuditFinding], doc: parse.MemoryDoc, rel: str, today: date,
+               against_repo: dict[int, str]) -> list[AuditFinding]:
+    """`found` plus the items the repository made stale or a newer item superseded."""
+    if not against_repo:
+        return found
+    have = {f.line for f in found}
+    extra = [AuditFinding(rel, item.line, item.end_line, item.date or sec.date or today, against_repo[item.line],
+                          item.clean, sec.heading)
+             for sec in doc.sections for item in sec.items if item.line in against_repo and item.line not in have]
+    return sorted(found + extra, key=lambda f: (f.path, f.line))
+
+
 def audited_tiers(store) -> list[str]:
     """Durable tiers (reviewed, or `durable: true` like openclaw warm)."""
     return [n for n, t in store.config.tiers.items() if t.durable or t.reviewed]
@@ -127,6 +140,7 @@ def plan_audit(store, today: date) -> tuple[list[AuditFinding], Plan, list[dict]
     recalls: dict[str, int] | None = None   # read once, only if a durable file is audited
     plan = Plan("tiergit audit")
     pending: dict[str, str] = {}
+    repo_found = audit_stale.collect(store, sorted(tiers))
     for rel in store.memory_files():
         if cfg.tier_for(rel)[0].name not in tiers:  # type: ignore[index]
             continue
@@ -138,16 +152,25 @@ def plan_audit(store, today: date) -> tuple[list[AuditFinding], Plan, list[dict]
             continue
         if recalls is None:
             recalls = recall_counts(store)
-        found = _over_budget(store, rel, text, doc, findings_in(doc, rel, today, stale_days), today, recalls)
-        if not found:
+        against_repo, rewrites = repo_found.for_file(rel)
+        found = _over_budget(store, rel, text, doc, _with_repo(findings_in(doc, rel, today, stale_days), doc, rel,
+                                                                today, against_repo), today, recalls)
+        if not found and not rewrites:
             continue
+        if rewrites:
+            findings += [AuditFinding(rel, line, line, today, why, new) for line, (new, why) in sorted(rewrites.items())]
+            original, text = text, audit_stale.rewritten(text, rewrites)
+            if not found:
+                plan.add(rel, text, original, reason=f"{len(rewrites)} renamed path(s) rewritten")
+                continue
         findings += found
         if cfg.tier_for(rel)[0].reviewed:  # type: ignore[index]
             events += prune_events(doc, rel, [(f.line, f.end) for f in found])
         cuts = [Cut(f.line, f.end, f.day, f.reason, f.heading) for f in found]
         add_to_archive(plan, store, pending, rel, text, cuts)
-        plan.add(rel, cut_lines(text, [(c.start, c.end) for c in cuts]), text,
-                 reason=f"{len(found)} item(s) to the archive (dead, or oldest of a file over budget)")
+        plan.add(rel, cut_lines(text, [(c.start, c.end) for c in cuts]), original if rewrites else text,
+                 reason=f"{len(found)} item(s) to the archive (dead, stale, superseded, or oldest of a file "
+                        "over budget)")
     flush_archive(plan, store, pending)
     return findings, plan, events
 

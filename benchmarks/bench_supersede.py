@@ -1,0 +1,56 @@
+"""Supersede judgement (core/supersede.py) on pairs written before it was built (tests/labels/supersede_pairs.tsv),
+beside two baselines: "never supersede" (serve both, today's behaviour) and "same subject" (the newer supersedes
+whenever the two share two subject words, the simplest rule). Prints the two readers' agreement first.
+
+    .venv/bin/python benchmarks/bench_supersede.py
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from labelled import rows  # noqa: E402
+
+from tiergit.core.supersede import MIN_SHARED, judge, shape  # noqa: E402
+
+
+def kappa(a: list[str], b: list[str]) -> float:
+    n = len(a)
+    agree = sum(x == y for x, y in zip(a, b)) / n
+    labels = set(a) | set(b)
+    chance = sum((a.count(label) / n) * (b.count(label) / n) for label in labels)
+    return (agree - chance) / (1 - chance) if chance < 1 else 1.0
+
+
+def same_subject(older: str, newer: str) -> bool:
+    x, y = shape(older), shape(newer)
+    return len(x.subject & y.subject) >= MIN_SHARED
+
+
+def score(pairs, predict) -> tuple[float, float, int]:
+    tp = sum(1 for gold, o, n in pairs if gold and predict(o, n))
+    fp = sum(1 for gold, o, n in pairs if not gold and predict(o, n))
+    fn = sum(1 for gold, o, n in pairs if gold and not predict(o, n))
+    return (tp / (tp + fp) if tp + fp else 1.0), (tp / (tp + fn) if tp + fn else 1.0), len(pairs)
+
+
+def main() -> None:
+    labelled = rows("supersede_pairs.tsv")
+    second = [r[1] for r in rows("supersede_pairs_reader2.tsv")]
+    first = [r[0] for r in labelled]
+    agree = sum(x == y for x, y in zip(first, second))
+    print(f"readers: {agree}/{len(first)} pairs agree, Cohen's kappa {kappa(first, second):.2f}")
+    systems = {"never supersede (serve both)": lambda o, n: False, "same subject words": same_subject,
+               "tiergit supersede": lambda o, n: judge(o, n).supersedes}
+    print(f"{'part':<6} {'system':<30} {'precision':>9} {'recall':>7} {'pairs':>6}   target: P >= 0.90, R >= 0.80")
+    for part in ("tune", "held"):
+        pairs = [(r[0] == "supersedes", r[2], r[3]) for r in labelled if r[1] == part]
+        for name, predict in systems.items():
+            p, r, n = score(pairs, predict)
+            print(f"{part:<6} {name:<30} {p:>9.2f} {r:>7.2f} {n:>6}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""Does a newer memory item supersede an older one? Same subject, a different value.
+
+Two items are about the same thing when they share at least two subject words or values;
+the newer replaces the older when it drops a value the older stated (a number, version,
+name, path or code) and brings its own, with little else changed — or when it says so
+("instead of", "no longer", "replaced by", "we now", "moved to"). Items whose scope
+differs (staging against production, Python against TypeScript, public against internal)
+are about different things and never supersede each other. Additions and restatements
+keep the older value, so they never supersede it either.
+
+Pure and deterministic: two texts in, a verdict with its reason out.
+Measured on `tests/labels/supersede_pairs.tsv` by `benchmarks/bench_supersede.py`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Words that retire the old value, even when the newer item still names it ("Redux is no longer used").
+RETIRING_RE = re.compile(
+    r"(?i)\b(instead of|no longer|not \w+ any ?more|replaced (?:by|with)|replaces|switched (?:from|to)|"
+    r"moved (?:to|from)|migrated (?:to|from)|renamed|dropped|retired|being retired|was removed|were removed|"
+    r"was deleted|deprecated|rather than)\b")
+# Words that announce a new value; the value itself must then differ.
+NEWS_RE = re.compile(r"(?i)\b(we now|from now on|now (?:use|uses|run|runs|expire|expires|live|lives|is|are|go|goes|"
+                     r"deploy|deploys|one|two))\b")
+CODE_RE = re.compile(r"`([^`]+)`")
+NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.:,]\d+)*(?:[a-zA-Z%]{1,3})?(?![\w])")
+TOKEN_RE = re.compile(r"[A-Za-z][\w.+#/-]*[\w+#]|[A-Za-z]")
+NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten twice once".split())
+# A word that says which part of the world a statement is about: two items that differ in one
+# of these are about different things, whatever else they share.
+SCOPES = frozenset("""staging stage prod production dev development local test testing qa ci preview sandbox
+public internal external admin private frontend backend mobile web desktop ios android windows linux macos
+python typescript javascript csharp java kotlin swift golang rust ruby php go node dotnet
+access refresh read write primary replica worker cli api docs""".split())
+STOP = frozenset("""a an the and or but of to in on at by for from with without is are was were be been being it
+its this that these those as into over under via per than then so if when while we our you your they them their
+all any each every also still just only not no new now use used uses using run runs ran lives live lies goes go
+has have had do does did can could should must will would may might here there which who what where how about
+after before every""".split())
+MIN_SHARED = 2
+
+
+@dataclass(frozen=True)
+class Shape:
+    subject: frozenset[str]     # stems of the content words that are not values
+    values: frozenset[str]      # numbers, versions, names, paths, code
+    words: frozenset[str]       # every lowercased token and value, to tell "still mentions it"
+    scopes: frozenset[str]      # staging, prod, python, … (also inside code: `infra-prod`)
+    opening: str                # a capitalized first word (a name such as Maya, or just "The")
+
+
+def _stem(word: str) -> str:
+    """A crude stem (pinned, pins -> pin; bundled, bundling -> bundl) so inflections match."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou":
+        word = word[:-1]
+    return word[:5]
+
+
+def shape(text: str) -> Shape:
+    text = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text)
+    text = re.sub(r"\*\*[^*]{1,40}:\*\*|\[[a-z]+\]", " ", text)   # labels are not content
+    values: set[str] = set()
+    words: set[str] = set()
+    scopes: set[str] = set()
+    for code in CODE_RE.findall(text):
+        values.add(code.strip().lower())
+        words.update(w.lower() for w in TOKEN_RE.findall(code))
+        scopes.update(p for p in re.split(r"[-_/.:]", code.lower()) if p in SCOPES)
+    prose = CODE_RE.sub(" ", text)
+    values.update(n.lower() for n in NUMBER_RE.findall(prose))
+    subject: set[str] = set()
+    tokens = TOKEN_RE.findall(prose)
+    opening = tokens[0].lower() if tokens and tokens[0][0].isupper() and tokens[0].lower() not in STOP else ""
+    for i, tok in enumerate(tokens):
+        low = tok.lower().strip(".")
+        words.add(low)
+        if low in SCOPES:
+            scopes.add(low)
+        if low in NUMBER_WORDS or any(c.isdigit() for c in low) or ("/" in low or "." in low[1:]):
+            values.add(low)
+        elif tok[0].isupper() and i > 0 and low not in STOP and low not in SCOPES:
+            values.add(low)                       # a name: Redux, Datadog, Maya, Vite
+        elif low not in STOP and len(low) > 2:
+            subject.add(_stem(low))
+    return Shape(frozenset(subject), frozenset(values), frozenset(words | values), frozenset(scopes), opening)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    supersedes: bool
+    reason: str
+
+
+def judge(older: str, newer: str) -> Verdict:
+    """Whether `newer` supersedes `older`, with a one-line reason either way."""
+    return judge_shapes(shape(older), shape(newer), newer)
+
+
+def judge_shapes(a: Shape, b: Shape, newer: str) -> Verdict:
+    """`judge` on shapes already made (a scan makes each item's shape once)."""
+    if a.scopes != b.scopes and (a.scopes - b.words) and (b.scopes - a.words):
+        return Verdict(False, f"different scope ({', '.join(sorted(a.scopes ^ b.scopes))})")
+    shared = len(a.subject & b.subject) + len(a.values & b.values) + len(a.scopes & b.scopes)
+    if shared < MIN_SHARED:
+        return Verdict(False, "different subject")
+    news = NEWS_RE.search(newer)
+    a_names = a.values | ({a.opening} if a.opening else set())
+    b_names = b.values | ({b.opening} if b.opening else set())
+    added = {v for v in b_names - a_names if v not in a.words}
+    dropped = {v for v in a_names - b_names if v not in b.words}
+    retiring = RETIRING_RE.search(newer)
+    if retiring:
+        retired = sorted(v for v in a.values if v in b.words and not v[0].isdigit())   # "Redux is no longer used"
+        if shared > MIN_SHARED and (retired or added):
+            return Verdict(True, f"says \"{retiring.group(0)}\": {', '.join(retired or sorted(added))}")
+        return Verdict(False, f"says \"{retiring.group(0)}\" about something else")
+    if news:
+        if added or dropped:
+            return Verdict(True, f"says \"{news.group(0)}\": {', '.join(sorted(added or dropped))}")
+        return Verdict(False, f"says \"{news.group(0)}\" but states no other value")
+    dropped = {v for v in a.values - b.values if v not in b.words}
+    added = {v for v in b.values - a.values if v not in a.words}
+    if not (dropped and added):
+        return Verdict(False, "keeps the older value" if not dropped else "adds nothing in its place")
+    if len(dropped) > 2 or len(added) > 3:
+        return Verdict(False, "states many other things: not one value replaced")
+    if len(a.subject - b.subject) + len(b.subject - a.subject) > 3:
+        return Verdict(False, "says something else about the subject")
+    return Verdict(True, f"{', '.join(sorted(dropped))} -> {', '.join(sorted(added))}")
+
+
+MAX_STATEMENT = 240   # characters: a supersede is judged between statements, not between session reports
+
+
+def scan(items: list[tuple[object, object, str]], focus: set | None = None,
+         limit_pairs: int = 200_000) -> list[tuple[object, object, str]]:
+    """(older key, newer key, reason) for every pair where the newer item supersedes the older.
+
+    `items`: (key, day, text), `day` comparable (a date) or None (undated items are never paired);
+    items longer than a statement are left out. `focus`: only pairs with at least one key in it.
+    Only items sharing two subject words or values are compared (an inverted index), so a store
+    of thousands of items costs a few thousand comparisons, not millions."""
+    dated = [(k, d, t, shape(t)) for k, d, t in items if d is not None and len(t) <= MAX_STATEMENT]
+    index: dict[str, list[int]] = {}
+    for i, (_, _, _, sh) in enumerate(dated):
+        for term in sh.subject | sh.values:
+            index.setdefault(term, []).append(i)
+    counts: dict[tuple[int, int], int] = {}
+    for members in index.values():
+        if len(members) > 200:      # a word in everything ("tests", "the build") pairs nothing
+            continue
+        for x in range(len(members)):
+            for y in range(x + 1, len(members)):
+                pair = (members[x], members[y])
+                counts[pair] = counts.get(pair, 0) + 1
+                if len(counts) > limit_pairs:
+                    break
+    out = []
+    for (i, j), n in sorted(counts.items()):
+        if n < MIN_SHARED:
+            continue
+        (ki, di, ti, si), (kj, dj, tj, sj) = dated[i], dated[j]
+        if di == dj or (focus is not None and ki not in focus and kj not in focus):
+            continue
+        (ko, so), (kn, sn, tn) = ((ki, si), (kj, sj, tj)) if di < dj else ((kj, sj), (ki, si, ti))
+        verdict = judge_shapes(so, sn, tn)
+        if verdict.supersedes:
+            out.append((ko, kn, verdict.reason))
+    return out
