@@ -212,6 +212,30 @@ SHORT_KEYWORDS = ("private key", "<add key=", "curl")
 # One pass each over a lower-cased text: a regex that is one character class (or starts with a
 # literal) runs at C speed; the same pieces joined by `|` run at a third of it.
 GATES = [Lazy(TOKEN_RUN), *(Lazy(shape) for shape in SHAPES)]
+# Keywords a token run may hold past its first character (`…&sig=`, `abc8Q~…`, `AccountKey=` after
+# `;`, a webhook's host inside its URL); every other keyword starts the run it is in.
+_INNER = ("q~", "sig=", "accountkey=", "sharedaccesskey=", "hooks.slack.com", "webhook.office.com", "discord",
+          "sentry", "atlasv1", "_mmk", "_gitlab_session=", "pypi-")
+
+
+def token_run(run: str) -> bool:
+    """Could this lower-cased run of 20+ token characters be a credential? Random keys hold a
+    digit; one without (a path, `feature-flag-rollout-plan`, a URL) passes only when it starts
+    with a rule's keyword (Hugging Face's `hf_` + 34 letters) or holds an inner one."""
+    if any(d in run for d in "0123456789"):
+        return True
+    if not _prefixes:
+        _prefixes.update(k for rule in RULES for k in rule.keywords)
+        _lengths.extend(sorted({len(k) for k in _prefixes}))
+        _starts.update(k[:2] for k in _prefixes)
+    if run[:2] in _starts and any(run[:n] in _prefixes for n in _lengths):
+        return True
+    return any(k in run for k in _INNER)
+
+
+_prefixes: set[str] = set()
+_lengths: list[int] = []
+_starts: set[str] = set()
 SHAPE_RULES = {1: "Discord bot token", 2: "password in .pgpass", 3: "Twilio API key"}   # GATES index -> rule
 
 

@@ -13,7 +13,16 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
-from tiergit.core.secretrules import GATES, SHAPE_RULES, SHORT_KEYWORDS, Lazy, documented_example, rules_for, shape_rule
+from tiergit.core.secretrules import (
+    GATES,
+    SHAPE_RULES,
+    SHORT_KEYWORDS,
+    Lazy,
+    documented_example,
+    rules_for,
+    shape_rule,
+    token_run,
+)
 from tiergit.core.secretvalue import looks_secret, shannon_entropy
 
 __all__ = ["ALLOW_MARK", "SecretHit", "looks_secret", "redact", "scan", "shannon_entropy"]
@@ -127,7 +136,8 @@ def _candidates(low: str) -> tuple[list[int], set[int], dict[int, list]]:
     gate passed, line -> the keyword-free rules whose shape it holds), from one pass per gate
     over the lower-cased text."""
     starts: list[tuple[int, int]] = []       # (position, GATES index; -1: a short keyword)
-    for n, gate in enumerate(GATES):
+    starts += [(m.start(), 0) for m in GATES[0].finditer(low) if token_run(m.group())]
+    for n, gate in enumerate(GATES[1:], 1):
         starts += [(m.start(), n) for m in gate.finditer(low)]
     for keyword in SHORT_KEYWORDS:
         pos = low.find(keyword)
