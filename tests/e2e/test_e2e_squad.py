@@ -51,7 +51,8 @@ def test_squad_team_flow(squad_repo, tmp_path):
         "```", "$ pytest tests/auth -q", "3 failed, 41 passed in 2.31s", "```"])
     # The hook is live: a credential in hot is refused, naming the line; nothing is committed.
     hot_text = (repo / HOT).read_text()
-    (repo / HOT).write_text(hot_text + "- token AKIAIOSFODNN7EXAMPLE\n")
+    # (a real-looking key: AWS's documented AKIAIOSFODNN7EXAMPLE is allowed, as gitleaks allows it)
+    (repo / HOT).write_text(hot_text + "- token AKIA" + "Q7XW2MZK4RPL9TBV" + "\n")
     git(repo, "add", "-A")
     refused = git(repo, "commit", "-q", "-m", "leak", check=False)
     assert refused.returncode != 0 and HOT in refused.stderr + refused.stdout

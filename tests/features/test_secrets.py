@@ -220,3 +220,61 @@ def test_gate_credential_reason_names_the_kind():
     assert gate.credential("- [fact] password=hunter2hunter2") == (
         "looks like a credential (password assignment); secrets never enter memory")
     assert gate.credential("- [rule] rotate the password every 90 days") is None
+
+
+def test_gitleaks_breadth_every_format_found_and_no_look_alike_flagged():
+    """Issue 25: >= 100 formats (gitleaks' fixed-shape rules, the 18 the attack found, .netrc,
+    .pgpass, connection strings, prose passwords in EN/DE/FR/ES), each found, on the tuned and
+    the held-out third alike; >= 300 benign look-alikes (hashes, UUIDs, base64 images, commit
+    SHAs, public ids, the providers' documented example keys), none flagged."""
+    parts = labelled.credential_parts()
+    kinds_all = {kind for part in parts.values() for kind, _ in part}
+    assert len(kinds_all) >= 100 and len(parts["held-out"]) >= 50
+    for name, rows in parts.items():
+        assert [(kind, line) for kind, line in rows if not secrets.scan(line)] == [], name
+    looks = labelled.lookalikes()
+    assert len(looks) >= 300
+    assert [(cat, line, secrets.scan(line)) for cat, line, _ in looks if secrets.scan(line)] == []
+
+
+@pytest.mark.parametrize("kind", ["gcp-oauth", "azure-servicebus", "slack-app", "stripe-test", "stripe-webhook",
+                                  "sentry-dsn", "discord-bot", "linear", "notion-legacy", "atlassian",
+                                  "doppler-service", "telegram", "netrc", "pgpass", "prose-en", "prose-de",
+                                  "prose-fr", "prose-es"])
+def test_the_formats_the_attack_found_missing_are_labelled_and_found(kind):
+    rows = [line for k, line in labelled.credentials() if k == kind]
+    assert rows and all(secrets.scan(line) for line in rows), kind
+
+
+@pytest.mark.parametrize("line", [
+    "- aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
+    "- export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "- GITHUB_TOKEN=ghp_" + "x" * 36,
+    "- the Slack docs webhook https://hooks.slack.com/services/T00000000/B00000000/" + "X" * 24,
+])
+def test_documented_example_keys_are_allowed_as_gitleaks_allows_them(line):
+    assert kinds(line) == []
+
+
+def test_a_real_looking_key_beside_the_example_is_still_found():
+    assert kinds("- AKIA" + "Q7XW2MZK4RPL9TBV" + " is the key, not AKIAIOSFODNN7EXAMPLE") == ["AWS access key id"]
+
+
+def test_nothing_is_compiled_at_import_and_plain_text_compiles_no_format():
+    """Issue 26: the hook spent half its time compiling ~90 regexes at import. Now a format's regex
+    is compiled only when a text holds its keyword."""
+    import ast
+    import subprocess
+    import sys
+
+    code = ("import tiergit.core.secrets as s; from tiergit.core import secretrules as r, secretvalue as v\n"
+            "lazies = [x.pattern for x in r.RULES] + [v for v in vars(s).values() if isinstance(v, r.Lazy)]\n"
+            "print(sum(x._rx is not None for x in lazies))\n"
+            "s.scan('# Cold\\n\\n### Cache (2026-05-01)\\n\\n- [rule] the token cache expires hourly; rotate keys yearly\\n')\n"
+            "print(sum(x.pattern._rx is not None for x in r.RULES))\n"
+            "s.scan('- ci uses ghp_' + 'A1b2C3d4E5' * 3 + 'F6g7H8 for pushes')\n"
+            "print(sorted(x.kind for x in r.RULES if x.pattern._rx is not None))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT, check=True).stdout
+    at_import, after_plain, after_token = out.splitlines()
+    assert at_import == "0" and after_plain == "0"
+    assert "GitHub token" in after_token and len(ast.literal_eval(after_token)) <= 5
