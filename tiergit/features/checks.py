@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 
-from tiergit.core import parse, rawtext, secrets
+from tiergit.core import parse, rawtext, secretrules, secrets, secretvalue
 from tiergit.core.config import Config, Tier
 from tiergit.core.diagnostics import Finding
 from tiergit.core.fixhint import fix_command
@@ -122,7 +122,7 @@ def content_findings(path: str, text: str, tier: Tier) -> list[Finding]:
 
 
 # The modules whose source decides content_findings: the content cache's key hashes them.
-CONTENT_JUDGES = (sys.modules[__name__], parse, rawtext, secrets)
+CONTENT_JUDGES = (sys.modules[__name__], parse, rawtext, secrets, secretrules, secretvalue)   # a change to any: re-judged
 
 
 def check_file(path: str, data: bytes, tier: Tier, config: Config, cache: TokenCache,
