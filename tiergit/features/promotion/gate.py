@@ -74,6 +74,7 @@ class Context:
     staged_index: DupIndex = field(default_factory=DupIndex)      # items waiting in staging files
     language: str | None = None                                   # the store's language (most of its items)
     accepted_index: DupIndex = field(default_factory=DupIndex)    # accepted earlier in this run
+    stale: dict[str, str] = field(default_factory=dict)           # id -> why it is stale against the repository
 
 
 def _short(text: str, n: int = 50) -> str:
@@ -190,6 +191,8 @@ def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[tuple[st
         ("credential", lambda: credential(c.raw), "no credentials"),
         ("instruction", lambda: instructs_model(c.raw), "does not instruct the model"),
         ("safeguard", lambda: weakens_safeguard(c.raw), "weakens no safeguard"),
+        ("repository", lambda: (f"stale: {ctx.stale[c.id]}" if c.id in ctx.stale else None),
+         "cites nothing the repository lost"),
     ]
     if not c.dreamed:
         steps.append(("command", lambda: command_with_metadata(c.text, c.raw), "no command or score metadata"))

@@ -105,6 +105,15 @@ def _mentions(c: Candidate, corpus: Corpus) -> tuple[int, set[date]]:
     return by_text + by_id, days
 
 
+def _stale(store, candidates: list[Candidate]) -> dict[str, str]:
+    """Candidates whose citations are gone from the repository (features/staleness.py): never promoted."""
+    from tiergit.features import staleness
+
+    report = staleness.check(store, [staleness.Cited(c.source, c.line, c.id, c.raw, c.age_day, c.kind)
+                                     for c in candidates])
+    return {c.id: report.reason(c.source, c.line) for c in candidates if report.reason(c.source, c.line)}
+
+
 def build(store, today: date | None = None, limit: int | None = None, explain: str | None = None) -> Promotion:
     cfg = store.config
     today = today or clock.today()
@@ -121,6 +130,7 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
                   language=safeguard.store_language(c.text for c in corpus.candidates))
     for _, _, ln, path, key in corpus.wiki:
         ctx.wiki_index.add(key, f"{path}:{ln}")
+    ctx.stale = _stale(store, corpus.candidates)
     scored = _score_all(corpus, stats, today, weights, half_life)
     # Forced items first, then by score: the within-run duplicate check keeps the best one.
     scored.sort(key=lambda t: (not t[0].forced, -t[1].total, t[0].id))
