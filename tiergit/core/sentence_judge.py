@@ -57,7 +57,9 @@ CHATTER = re.compile(
 LEAD = re.compile(r"^(?:\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?\s*[-—–:·]*\s*)?(?:[\w ]{1,30}:\s+)?")
 # A work report opens with a past-tense verb ("Bumped the version stamps", "Traced it to …").
 PAST_LEAD = re.compile(r"^(?:(?:i|we|then|also|and)\s+)*(?:(?!(?:need|feed|seed|speed|embed|proceed|exceed|succeed|bed|red|shed)\b)"
-                       r"[A-Za-z][a-z]{2,}ed|ran|read|wrote|went|made|did|took|saw|found|spent|began)\b", re.I)
+                       r"[A-Za-z][a-z]{2,}ed|ran|read|wrote|went|made|did|took|saw|found|spent|began)\s+"
+                       r"(?:the|a|an|to|it|up|out|at|in|on|into|over|back|with|through|all|some|my|our|this|that|these|those)\b",
+                       re.I)   # "Shared creature pool …" opens with an adjective, not a report
 EVALUATION = re.compile(r"^(?:read|looked|went|tried|spent|began|clean|good|great|nice|solid|lgtm|looks good|all good|well[- ]\w+)\b", re.I)
 
 # ---- specifics ----------------------------------------------------------------------------
@@ -147,10 +149,9 @@ def noise(sentence: str) -> str | None:
         return "a status line"
     if NON_LATIN.search(body):
         return None   # prose in another script: no activity vocabulary to recognise it by
-    body = LEAD.sub("", body, count=1)   # `Context: Worked …`, `2026-04-21 — Looked …`: the report itself
-    words = len(judge.WORD.findall(body))
-    if words < 3:
+    if len(judge.WORD.findall(body)) < 3:
         return "a fragment"
+    body = LEAD.sub("", body, count=1)   # `Context: Worked …`, `2026-04-21 — Looked …`: the report itself
     if judge.NARRATIVE.match(body.lower()) or PAST_LEAD.match(body) or ACTIVITY.search(body) or EVALUATION.match(body):
         return "an activity report with nothing specific"
     if CHATTER.match(body):
