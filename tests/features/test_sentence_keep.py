@@ -164,8 +164,9 @@ def test_labelled_worth_keeping_sentences_are_kept_verbatim(split) -> None:
     m = se.metrics(CORPUS, items)
     assert m["session_end_kept"] >= 0.95, [s.text[:60] for s in m["missed_session_end"]]
     assert m["transcript_kept"] >= 0.95, [s.text[:60] for s in m["missed_transcript"]]
-    # Noise tokens removed: target 0.85, measured 0.77 / 0.75 (numeric table rows and Chinese reports
-    # are kept as specifics); this floor catches a judgement that stops condensing noise.
+    # Noise tokens removed: target 0.85, measured 0.840 / 0.747 (Chinese reports and status lines naming a
+    # file are kept as specifics; docs/judge.md, round 4): this floor catches a judgement that stops
+    # condensing noise (keep-everything removes 0).
     assert m["noise_tokens_removed"] >= 0.7
 
 
