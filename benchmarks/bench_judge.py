@@ -9,28 +9,94 @@
   files (tests/replay_labelled.py, target: all), and the corpus replay's tokens kept / tokens in
   (benchmarks/bench_replay.py, <= 15 %).
 
+- on the labelled corpus SENTENCES (tests/labels/sentences_corpus.tsv, issue 21), per part: precision
+  and recall of "worth keeping" and of noise, the share of worth-keeping sentences kept verbatim by
+  session end and by transcript compact (target >= 0.95), the share of noise tokens removed (>= 0.85)
+  and tokens kept / tokens in, beside keep-everything and the judgement of OLD_JUDGEMENT (its
+  tiergit/ taken from git and measured by this script in a subprocess).
+
 Prints each miss with --verbose. The floor beside the timings: reading the labelled sets only.
 Usage: python benchmarks/bench_judge.py [--corpus PATH] [--verbose] [--replay]
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
+OLD_JUDGEMENT = "b685ff2"   # the last commit before issue 21's sentence judgement
 sys.path.insert(0, str(PROJECT / "tests"))
-sys.path.insert(0, str(PROJECT))
-
-import judge_eval as je  # noqa: E402
+if "--sentences-json" not in sys.argv:   # that mode measures whichever tiergit PYTHONPATH names
+    sys.path.insert(0, str(PROJECT))
 
 
 def fmt(value: float) -> str:
     return "  -  " if value != value else f"{value:.3f}"
+
+
+SENTENCE_FIGURES = ("keep_precision", "keep_recall", "junk_precision", "junk_recall", "session_end_kept",
+                    "transcript_kept", "noise_tokens_removed")
+
+
+def sentence_figures(corpus: Path) -> dict:
+    """The issue-21 figures on the labelled sentences, per part, for the tiergit this process imports."""
+    import sentence_eval as se
+    items = se.sentences(corpus)
+    out = {}
+    for split in ("tune", "held"):
+        m = se.metrics(corpus, [s for s in items if s.split == split])
+        out[split] = {k: v for k, v in m.items() if not isinstance(v, list)}
+        out[split]["misses"] = [f"{s.label} {s.rel}:{s.line}" for s in m["missed_session_end"] + m["missed_transcript"]]
+        out[split]["noise_kept"] = [f"{s.label} {s.rel}:{s.line}" for s in m["noise_kept"]]
+    return out
+
+
+def old_sentence_figures(corpus: Path) -> dict | None:
+    """The same figures under the judgement of OLD_JUDGEMENT: its tiergit/ extracted from git and this
+    script run again on it (None when git or the commit is not there, e.g. in an sdist)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", str(PROJECT), "archive", OLD_JUDGEMENT, "tiergit"], capture_output=True)
+        if archive.returncode != 0:
+            return None
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        run = subprocess.run([sys.executable, __file__, "--sentences-json", "--corpus", str(corpus)],
+                             capture_output=True, text=True, env={**os.environ, "PYTHONPATH": tmp})
+        return json.loads(run.stdout) if run.returncode == 0 else None
+
+
+def print_sentences(corpus: Path, verbose: bool) -> None:
+    new, old = sentence_figures(corpus), old_sentence_figures(corpus)
+    print(f"\nlabelled sentences (tests/labels/sentences_corpus.tsv; targets: kept verbatim >= 0.95, noise tokens "
+          f"removed >= 0.85)")
+    print(f"{'judgement':<16} {'split':<5} {'n':>4} {'keep':>4} " + " ".join(f"{k:>10}" for k in (
+        "keep P", "keep R", "junk P", "junk R", "sess.end", "transcr.", "noise rm")) + f" {'tokens kept/in':>22}")
+    for split in ("tune", "held"):
+        rows = [("keep everything", None), ("old (" + OLD_JUDGEMENT + ")", old[split] if old else None), ("sentence judge", new[split])]
+        m = new[split]
+        base = {"keep_precision": m["worth_keeping"] / m["sentences"], "keep_recall": 1.0, "junk_precision": float("nan"),
+                "junk_recall": 0.0, "session_end_kept": 1.0, "transcript_kept": 1.0, "noise_tokens_removed": 0.0,
+                "tokens_in": m["tokens_in"], "tokens_kept": m["tokens_in"]}
+        for name, figs in rows:
+            figs = base if name == "keep everything" else figs
+            if figs is None:
+                print(f"{name:<16} {split:<5}   (not measured: git or {OLD_JUDGEMENT} not available)")
+                continue
+            share = figs["tokens_kept"] / figs["tokens_in"] if figs["tokens_in"] else float("nan")
+            print(f"{name:<16} {split:<5} {m['sentences']:>4} {m['worth_keeping']:>4} "
+                  + " ".join(f"{fmt(figs[k]):>10}" for k in SENTENCE_FIGURES)
+                  + f" {figs['tokens_kept']:>9}/{figs['tokens_in']:<9} {100 * share:4.1f}%")
+        if verbose:
+            for miss in m["misses"]:
+                print(f"    not kept verbatim: {miss}")
+            for kept in m["noise_kept"]:
+                print(f"    noise kept:        {kept}")
 
 
 def main() -> None:
@@ -38,8 +104,13 @@ def main() -> None:
     ap.add_argument("--corpus", default=os.environ.get("TIERGIT_CORPUS", str(PROJECT.parent / "shared" / "corpus")))
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--replay", action="store_true")
+    ap.add_argument("--sentences-json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     corpus = Path(args.corpus)
+    if args.sentences_json:
+        print(json.dumps(sentence_figures(corpus)))
+        return
+    import judge_eval as je
     t0 = time.perf_counter()
     lines = je.memory_lines(corpus if corpus.is_dir() else None)
     cands = je.candidate_lines(corpus if corpus.is_dir() else None)
@@ -82,6 +153,8 @@ def main() -> None:
                   f"lines' tokens; recall 0.95 keeps >= {100 * c['share_for_095']:.1f}%; a perfect judge within "
                   f"{100 * c['budget']:.0f}% keeps {fmt(c['best_recall'])}")
     took = time.perf_counter() - t0
+    if corpus.is_dir():
+        print_sentences(corpus, args.verbose)
     print(f"\njudged {len(lines)} memory lines and {len(cands)} candidates in {took:.2f} s "
           f"(floor: reading the labelled sets {floor:.2f} s)")
     if args.replay and corpus.is_dir():

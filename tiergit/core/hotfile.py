@@ -208,9 +208,17 @@ def ending(cfg: Config, paths: Paths, hot: Hot | None, cold_text: str | None,
     if not SESSION_ID_RE.match(session):   # missing (a reset hot file) or hand-edited
         session = content_session_id(paths.agent, notes_text)
     in_notes = task_item_of(doc) if task_item is not None else None
-    skip = frozenset({in_notes.line}) if in_notes is not None else frozenset()
+    # Only the line that is the title is left out: an agent's own first note under Current task
+    # (a root cause, a correction) is an item like any other.
+    is_title = in_notes is not None and _is_task_line(in_notes, task)
+    skip = frozenset({in_notes.line}) if is_title else frozenset()
     return Ending(session, session in set(MARKER_RE.findall(cold_text or "")), task, skip, notes_text, doc,
                   cold_text, cold_doc)
+
+
+def _is_task_line(item: parse.Item, task: str) -> bool:
+    text = " ".join(sessiontext.DATE_SUFFIX.sub("", parse.clean_text(item.text)).split())
+    return text == task or (task.endswith("…") and text.startswith(task[:-1].rstrip()))
 
 
 def end_report(paths: Paths, ending: Ending) -> EndReport:

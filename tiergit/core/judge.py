@@ -50,7 +50,9 @@ PERMISSION = re.compile(
     r"|(?:not|never) allowed to|(?:it'?s|is) (?:ok|okay|fine) to|permission to|may not|must ask before)\b")
 ERROR = re.compile(
     r"\b(?:root[- ]cause|fixed by|the fix (?:was|is)|fix(?:ed)?:|caused by|the bug (?:was|is)|broke because|fails? (?:because|when)"
-    r"|failed because|the problem (?:was|is)|workaround|regression (?:from|in|caused))\b")
+    r"|failed because|the problem (?:was|is)|workaround|regression (?:from|in|caused)"
+    r"|(?:fixed|fixes|solved|resolved) (?:it|this|the (?:bug|issue|problem))|came from|stems from|was due to"
+    r"|fail(?:s|ed)? (?:with|at the|on the)|(?:crash|error|exception|timeout)s? (?:came|comes) from)\b")
 OPEN = re.compile(
     r"^(?:todo\b|to-do\b|next steps?:|next session:|follow[- ]up:|open question:)|\bnext session\W{0,4}:|\b(?:still need(?:s)? to|blocked (?:on|by)|waiting (?:on|for) \w+ to"
     r"|not yet (?:done|fixed|merged|implemented)|needs? to be (?:done|fixed|added|written|decided|tested)|still needs to)\b")

@@ -21,7 +21,7 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(\[])|(?<=[。！？])\s
 # A line that starts a unit of its own inside an item: a nested list item, a table row, a quote.
 UNIT_START = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)]|\||>)\s|\*\*[^*\n]{1,60}\*\*|\|)")
 PREFIX = re.compile(r"^\s*(?:>\s*)?(?:(?:[-*+]|\d+[.)])\s+)?(?:\[[ xX]\]\s+)?")
-STATUS_LEAD = re.compile(r"^(?:✅|✔️?|✓|☑️?|🎉|🟢|⏳|📌)\s*")
+STATUS_LEAD = re.compile(r"^(?:✅|✔️?|✓|☑️?|🎉|🟢|⏳|📌|📊|📈|📉|💰)\s*")
 
 # ---- recognisable noise --------------------------------------------------------------------
 # Real log lines: a timestamp with a level or in brackets, a level in capitals, a traceback.
@@ -34,6 +34,8 @@ JSON_LINE = re.compile(r"^[\"'][\w.@$ -]+[\"']\s*:\s*.*$|^[\[\]{}]+,?$")
 DREAM_META = re.compile(r"^\[(?:score|confidence)=|^(?:confidence|status|recalls?|evidence|note|avg)\s*[:=]\s", re.I)
 # What a transcript reader writes for a tool call or a part it does not show (`[tool call: Bash]`).
 TOOL_PLACEHOLDER = re.compile(r"^\[(?:tool[ _](?:call|use|result|output)|image|document|file)(?::[^\]]*)?\]$", re.I)
+# A quote or P&L row: most cells a price or a percentage change, none a phrase (a monitor's output).
+PRICE_CELL = re.compile(r"^[*\s]*(?:[+-]?(?:[A-Z]{0,3}\$|¥|€|£)\s?[\d,.]+|[▲▼△▽+-]?\s?[\d,.]+\s?%)[*\s]*$")
 TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
 TEMPLATE_HINT = re.compile(r"^<!--.*-->$|^\(?(?:one|a) (?:line|item|bullet) (?:per|for each)\b|^_\(.*\)_$", re.I)
 # Test and check counts are status, not knowledge (`81/81 tests pass`, `All 396 tests pass`).
@@ -57,7 +59,9 @@ CHATTER = re.compile(
 LEAD = re.compile(r"^(?:\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?\s*[-—–:·]*\s*)?(?:[\w ]{1,30}:\s+)?")
 # A work report opens with a past-tense verb ("Bumped the version stamps", "Traced it to …").
 PAST_LEAD = re.compile(r"^(?:(?:i|we|then|also|and)\s+)*(?:(?!(?:need|feed|seed|speed|embed|proceed|exceed|succeed|bed|red|shed)\b)"
-                       r"[A-Za-z][a-z]{2,}ed|ran|read|wrote|went|made|did|took|saw|found|spent|began)\b", re.I)
+                       r"[A-Za-z][a-z]{2,}ed|ran|read|wrote|went|made|did|took|saw|found|spent|began)\s+"
+                       r"(?:the|a|an|to|it|up|out|at|in|on|into|over|back|with|through|all|some|my|our|this|that|these|those)\b",
+                       re.I)   # "Shared creature pool …" opens with an adjective, not a report
 EVALUATION = re.compile(r"^(?:read|looked|went|tried|spent|began|clean|good|great|nice|solid|lgtm|looks good|all good|well[- ]\w+)\b", re.I)
 
 # ---- specifics ----------------------------------------------------------------------------
@@ -74,7 +78,8 @@ NAMED = re.compile(r"`|https?://|\b[\w.-]+/[\w./-]+|\b\w+\.[a-z]{2,5}\b|\b[A-Za-
 # Status metadata (`**By:** Ripley`, `**Date:** …`); an owner, stack or model line is a fact.
 META = re.compile(r"(?i)^\s*(?:[-*+]\s+)?(?:\*\*)?(?:date|status|author|authors|by|updated|created|time|timestamp|"
                   r"session|duration|commit|pr|issue|requested by|assigned|priority|tokens?|cost|confidence|"
-                  r"evidence|recalls?)(?:\*\*)?\s*[:=]")
+                  r"evidence|recalls?|(?:session|run|message|request|trace|job|sender|chat) ?id|source|channel)"
+                  r"(?:\*\*)?\s*[:=]")
 # A label that says what follows is a fix or a cause (`Fixed: …`, `Root cause: …`).
 FIX_LABEL = re.compile(r"^(?:fix(?:ed|es)?|solution|workaround|root cause|cause|resolution)\s*(?:\([^)]{0,30}\))?\s*:", re.I)
 MARKERS = (FIX_LABEL, judge.PLAIN_LABEL, judge.CORRECTION, judge.PERMISSION, judge.ERROR, judge.OPEN, judge.DECISION, judge.RULE, judge.FACT)
@@ -101,6 +106,8 @@ def _shape_noise(raw: str, body: str) -> str | None:
         return "a transcript line"
     if TABLE_RULE.match(raw) or judge.BARE.match(raw) or not re.search(r"[^\W_]", body):
         return "bare markup"
+    if raw.startswith("|") and _quote_row(raw):
+        return "a quote / P&L row (tool output)"
     if TOOL_PLACEHOLDER.match(body):
         return "a tool call or output placeholder"
     if TEMPLATE_HINT.match(body):
@@ -115,6 +122,14 @@ def _shape_noise(raw: str, body: str) -> str | None:
     if META.match(raw) and (len(judge.WORD.findall(body)) < 8 or judge.STATUS.search(body)):
         return "a metadata / status line"
     return None
+
+
+def _quote_row(row: str) -> bool:
+    cells = [c.strip() for c in row.strip().strip("|").split("|") if c.strip()]
+    prices = sum(bool(PRICE_CELL.match(c)) for c in cells)
+    numbers = sum(bool(re.fullmatch(r"[*\s]*[\d,.]+[*\s]*", c)) for c in cells)
+    return (len(cells) >= 3 and prices >= 2 and (prices + numbers) * 2 >= len(cells)
+            and not any(len(c.split()) >= 3 for c in cells))
 
 
 def specific(sentence: str) -> bool:
@@ -147,10 +162,9 @@ def noise(sentence: str) -> str | None:
         return "a status line"
     if NON_LATIN.search(body):
         return None   # prose in another script: no activity vocabulary to recognise it by
-    body = LEAD.sub("", body, count=1)   # `Context: Worked …`, `2026-04-21 — Looked …`: the report itself
-    words = len(judge.WORD.findall(body))
-    if words < 3:
+    if len(judge.WORD.findall(body)) < 3:
         return "a fragment"
+    body = LEAD.sub("", body, count=1)   # `Context: Worked …`, `2026-04-21 — Looked …`: the report itself
     if judge.NARRATIVE.match(body.lower()) or PAST_LEAD.match(body) or ACTIVITY.search(body) or EVALUATION.match(body):
         return "an activity report with nothing specific"
     if CHATTER.match(body):

@@ -37,4 +37,6 @@ class EndReport:
         return getattr(self, key)
 
     def get(self, key: str, default=None):
-        return getattr(self, key, default)
+        """Like the old dict, which had no `entry` or `summarizer` until they were set."""
+        value = getattr(self, key, None)
+        return default if value is None else value

@@ -49,7 +49,7 @@ class Compaction:
     dropped: int = 0                                      # log items and duplicates of the session
     duplicates: int = 0                                   # kept items already in cold
     notes: list[str] = field(default_factory=list)
-    known_words: set[str] = field(default_factory=set, repr=False)   # words of the kept items so far
+    known_words: set[str] = field(default_factory=set, repr=False)   # words kept so far under this heading
 
     def keep(self, text: str, item_id: str) -> None:
         self.kept.append(text)
@@ -169,6 +169,7 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
     seen = set(cold_ids)
     told = told_fragments(cold_text)
     repeats: set[str] = set()   # sentences of context kept so far: a repeat is a duplicate
+    last_key = None
     groups: dict[tuple[int, int], tuple[str | None, list[Item]]] = {}
     # A context item that repeats a kept item (same id) must not shadow it.
     keep_ids = {i.id for i in doc.items if i.kind in KEEP_KINDS and i.line not in skip_lines}
@@ -177,9 +178,14 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
         for item in section.items:
             if item.line in skip_lines:
                 continue
+            above = [n for n, (line, _) in enumerate(subs) if line < item.line]
+            key = (index, above[-1] if above else -1)
+            if key != last_key:   # "only repeats what is kept" is judged under one heading
+                out.known_words, last_key = set(), key
             if item.kind in KEEP_KINDS:
                 if item.id in seen:
                     out.duplicates += 1
+                    out.known_words |= fold_words(item.text)   # cold tells it: its words are known too
                     continue
                 seen.add(item.id)
                 out.keep(cold_form(item, section.heading, labels), item.id)
@@ -192,8 +198,6 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
                 rest = _keep_sentences(out, item, seen, told, repeats)
                 if rest is None:
                     continue
-                above = [n for n, (line, _) in enumerate(subs) if line < item.line]
-                key = (index, above[-1] if above else -1)
                 heading = subs[key[1]][1] if above else section.heading
                 groups.setdefault(key, (heading, []))[1].append(rest)
     return groups
@@ -207,8 +211,9 @@ def _keep_sentences(out: Compaction, item: Item, seen: set[str], told: dict, rep
         text = item.text.rstrip("\n") if not rest else kept
         kept_id = item.id if not rest else item_id(text)[0]
         # A repeat of cold, or words the kept items already hold all of, is a duplicate.
+        own_words = fold_words(text)
         if kept_id in seen and kept_id != item.id or already_told(first_sentence(text), told) \
-                or not fold_words(text) - out.known_words:
+                or (own_words and not own_words - out.known_words and not sentence_judge.NON_LATIN.search(text)):
             out.duplicates += 1
         else:
             seen.add(kept_id)

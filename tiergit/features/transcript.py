@@ -175,7 +175,9 @@ def _summary_line(turns: list[Turn], share: float, seen: set[str]) -> tuple[list
         kept.extend(_attributed(turn, own))
         if turn.role == "User" and not turn.tool_only and noise:
             prose = " ".join(" ".join(clean_text(b) for b in noise).split())
-            sentence = SENTENCE_END.split(prose, maxsplit=1)[0]
+            # What the user asked for or reported, not an acknowledgement ("Thanks, …").
+            sentence = next((s for s in SENTENCE_END.split(prose) if s.strip()
+                             and sentence_judge.noise(s) != "chatter"), "")
             if sentence:
                 firsts.append(sentence)
     per = max(4, limit // max(1, len(firsts)))
