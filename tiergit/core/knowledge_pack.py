@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from tiergit.core import snippet
 
-W_RELEVANCE, W_RECENCY, W_NAMES = 1.0, 0.6, 0.6
+W_RELEVANCE, W_RECENCY, W_NAMES = 1.0, 1.2, 0.6
 W_SPECIFIC, SPECIFIC_CAP = 0.5, 4   # up to x1.5 for an item naming 4 identifiers, paths or code spans
-RECENCY_HALF = 12.0           # items: the agent's 12th newest item weighs half its newest
+RECENCY_HALF = 25.0           # items: the agent's 25th newest item weighs half its newest
 KIND_WEIGHT = {"decision": 1.3, "correction": 1.3, "open": 1.25, "error": 1.2, "rule": 1.1, "log": 0.8}
 LONG_TOKENS = 90              # an item over this is cut to its best sentences
 SNIPPET_CHARS = 320
