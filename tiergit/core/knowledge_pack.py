@@ -27,6 +27,7 @@ KIND_WEIGHT = {"decision": 1.3, "correction": 1.3, "open": 1.25, "error": 1.2, "
 LONG_TOKENS = 90              # an item over this is cut to its best sentences
 SNIPPET_CHARS = 320
 MIN_TOKENS = 12               # value per token: a tiny item is not worth more than a short line
+SHOWN_FIRST = 0.3             # picks the task matched at least this well are shown first
 LOW_RELEVANCE = 0.35          # best relevance under this: the block says the task matched little
 NAME_RE = re.compile(r"`([^`\n]{3,60})`|[\w.-]+/[\w./-]+"
                      r"|\b(?:\w+(?:\.\w+)+|[A-Za-z]+[a-z0-9]*[A-Z]\w*|\w+_\w+)\b")
@@ -119,7 +120,8 @@ def pack(candidates: list[Candidate], budget: int, max_items: int, count, *, que
             continue
         picks.append(c)
         used += cost
-    picks.sort(key=lambda c: -c.value)
+    # shown: what the task matched first, then the rest (recent, named by hot), each by value
+    picks.sort(key=lambda c: (c.relevance < SHOWN_FIRST, -c.value))
     return picks, used, dropped
 
 

@@ -115,7 +115,7 @@ def plan(store, agent: str | None, task: str | None, *, topics: dict[str, str], 
                                                     overhead=lambda c: 2)
     out.low_relevance = best_score < knowledge_pack.LOW_RELEVANCE
     while picks and count(render_items(picks, out.low_relevance, intro=False)) > cfg["knowledge_tokens"]:
-        picks.pop()         # the shared entry headers did not fit: the lowest value goes
+        picks.remove(min(picks, key=lambda c: c.value))   # the entry headers did not fit: the lowest value goes
         out.dropped += 1
     out.picks = picks
     out.tokens = count(render_items(picks, out.low_relevance, intro=False)) if picks else 0
