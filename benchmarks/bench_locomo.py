@@ -14,7 +14,9 @@ Each conversation becomes its own tiergit store: one cold file, one `### Session
 entry per session, one list item per turn (`- Speaker: text`, a shared image as
 `[image: caption]`), then `recall` searches it in-process (warm index, time per query
 measured). Beside it, the same turns in a plain FTS5 table (the question's words OR-ed,
-ranked by bm25()) and in rank-bm25's BM25Okapi (the test extra).
+ranked by bm25()) and in rank-bm25's BM25Okapi (the test extra). With --semantic, also
+wordllama's bundled static embeddings (weights inside its PyPI package, nothing downloaded)
+alone and fused with tiergit's recall by reciprocal rank: a measurement, not part of tiergit.
 """
 from __future__ import annotations
 
@@ -114,6 +116,32 @@ def bm25_baseline(turns: list[tuple[str, str]]):
     return search
 
 
+def semantic_baseline(turns: list[tuple[str, str]]):
+    """wordllama's bundled static embeddings (its package's own weights and tokenizer; nothing downloaded):
+    cosine similarity of the question to each turn. Only with --semantic (wordllama installed by hand)."""
+    import numpy as np
+    import wordllama
+    from wordllama import WordLlama
+
+    wl = WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
+    vectors = np.asarray(wl.embed([text for _d, text in turns], norm=True))
+
+    def search(question: str, k: int) -> list[str]:
+        q = np.asarray(wl.embed([question], norm=True))[0]
+        order = np.argsort(-(vectors @ q))[:k]
+        return [turns[i][0] for i in order]
+    return search
+
+
+def fused(a: list[str], b: list[str], k: int, c: int = 60) -> list[str]:
+    """Reciprocal rank fusion of two rankings."""
+    score: dict[str, float] = {}
+    for ranking in (a, b):
+        for rank, item in enumerate(ranking, 1):
+            score[item] = score.get(item, 0.0) + 1.0 / (c + rank)
+    return sorted(score, key=lambda i: -score[i])[:k]
+
+
 def recall_at(found: list[str], wanted: set[str], k: int) -> float:
     return len(wanted & set(found[:k])) / len(wanted)
 
@@ -122,15 +150,21 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("path", type=Path, help="locomo10.json, or the folder of per-conversation files")
     ap.add_argument("--show", type=int, default=0, help="print N missed questions (tiergit, R@5 = 0)")
+    ap.add_argument("--semantic", action="store_true",
+                    help="also wordllama's bundled embeddings alone and fused with tiergit's recall (pip install wordllama)")
     args = ap.parse_args()
     if not args.path.exists():
         raise SystemExit(f"{args.path}: not found; get data/locomo10.json (or locomo10.zip) from snap-research/locomo")
-    scores = {name: {k: [] for k in KS} for name in ("tiergit recall", "plain FTS5", "BM25 (rank-bm25)")}
+    names = ["tiergit recall", "plain FTS5", "BM25 (rank-bm25)"] + (["wordllama", "recall+wordllama"] if args.semantic
+                                                                     else [])
+    scores = {name: {k: [] for k in KS} for name in names}
     times: list[float] = []
     shown = 0
     for conv in conversations(args.path):
         turns = [(d, f"{s}: {t}") for _day, ts in conv["sessions"] for d, s, t in ts]
         engines = {"plain FTS5": fts_baseline(turns), "BM25 (rank-bm25)": bm25_baseline(turns)}
+        if args.semantic:
+            engines["wordllama"] = semantic_baseline(turns)
         with tempfile.TemporaryDirectory() as tmp:
             store, at = tiergit_store(Path(tmp), conv)
             db = recall_index.connect(recall_index.index_path(store.repo))
@@ -145,6 +179,8 @@ def main() -> None:
                 times.append(time.process_time() - t0)
                 found = {"tiergit recall": [at.get(h.line, "") for h in hits]}
                 found.update({name: search(q["question"], max(KS)) for name, search in engines.items()})
+                if args.semantic:
+                    found["recall+wordllama"] = fused(found["tiergit recall"], found["wordllama"], max(KS))
                 for name, ids in found.items():
                     for k in KS:
                         scores[name][k].append(recall_at(ids, wanted, k))

@@ -22,7 +22,9 @@ Method (reproducible, no judgement calls):
              as query, best paragraphs first while they fit the budget;
   spawn    = `context --agent A --task <title>`;
   spawn+1  = the spawn plus what `recall "<task>" -n 5` prints;
-  bm25+1   = the bm25 baseline at the spawn+1 budget.
+  bm25+1   = the bm25 baseline at the spawn+1 budget;
+  block    = the spawn's knowledge block alone (the selection, without the prompt around it),
+  recency@b, bm25@b = the two baselines at the block's budget.
 - "Knowledge needed" by session k = the distinctive terms of its notes that
   already occur in earlier sessions' notes, minus the terms of its own title
   (the task gives those away); only lines the session wrote count. Distinctive terms:
@@ -69,7 +71,7 @@ if not CORPUS.is_dir():
 WARMUP = 3
 HELD_OUT_SEED, HELD_OUT_COUNT = 22, 3
 TIMES: dict[str, list[float]] = {"hot only": [], "task-aware": []}   # seconds per `context` build
-LOADS = ("legacy", "hot", "recency", "bm25", "spawn", "spawn+1", "bm25+1")
+LOADS = ("legacy", "hot", "recency", "bm25", "spawn", "spawn+1", "bm25+1", "block", "recency@b", "bm25@b")
 IDENT_RE = re.compile(r"\b(?:[A-Za-z]+[a-z0-9]*[A-Z]\w*|\w+_\w+|\w+(?:\.\w+)+|[A-Za-z]+\d+\w*)\b")
 PATH_RE = re.compile(r"[\w.-]+/[\w./-]+|\b[\w-]+\.(?:ts|tsx|js|jsx|py|cs|md|json|ya?ml|sh|css|html|razor|toml)\b")
 CODE_RE = re.compile(r"`([^`\n]{3,60})`")
@@ -232,14 +234,16 @@ def spawn_loads(store: Store, agent: str, task: str, legacy: str, history: list[
     t0 = time.perf_counter()
     context.build(store, agent, task="")          # the floor: the same prompt without a task (hot only)
     t1 = time.perf_counter()
-    prompt = context.build(store, agent, task=task).prompt
+    spawn = context.build(store, agent, task=task)
+    prompt, block = spawn.prompt, spawn.sections["knowledge"]
     TIMES["hot only"].append(t1 - t0)
     TIMES["task-aware"].append(time.perf_counter() - t1)
     hits, _stats = recall.recall(store, task, agent, limit=5, log=False)
     plus_one = prompt + "\n" + recall.render(task, agent, hits, 0, False, False, False)
     return {"legacy": legacy, "hot": hot_text, "recency": recency_load(history, len(prompt)),
             "bm25": bm25_load(legacy, task, len(prompt)), "spawn": prompt, "spawn+1": plus_one,
-            "bm25+1": bm25_load(legacy, task, len(plus_one))}
+            "bm25+1": bm25_load(legacy, task, len(plus_one)), "block": block,
+            "recency@b": recency_load(history, len(block)), "bm25@b": bm25_load(legacy, task, len(block))}
 
 
 def measure(fig: dict, terms: set[str], loads: dict[str, str], enc: str) -> None:
@@ -278,6 +282,8 @@ def row(name: str, figs: list[dict]) -> str:
 
 def verdict(name: str, figs: list[dict]) -> None:
     hit, share = rates(figs)
+    print(f"{name}: the knowledge block alone {hit['block']:.1f}% beside recency {hit['recency@b']:.1f}% and bm25 "
+          f"{hit['bm25@b']:.1f}% at its budget (the selection, without the prompt around it)")
     best = max(hit["recency"], hit["bm25"])
     lead, lead1 = hit["spawn"] - best, hit["spawn+1"] - hit["bm25+1"]
     goal = hit["spawn"] >= 80 and share["spawn"] <= 20

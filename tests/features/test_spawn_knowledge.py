@@ -186,3 +186,13 @@ def test_prompt_ends_with_the_topics_what_was_left_out_and_when_to_recall(squad_
     more = closing.split("More in memory, left out by the budget: ")[1].split(".\n")[0].split("; ")
     assert more and not set(more) & shown       # entries the budget left out, none of those shown
     assert "Dashboard colours (2026-05-03)" in more or "Pager duty rota (2024-01-02)" in more
+
+
+def test_wiki_index_is_capped_with_the_tasks_topics_first(squad_repo):
+    root = _store(squad_repo)
+    for n in range(25):
+        write(root / "wiki" / f"topic{n:02d}.md", f"# Topic {n}\n\n- [fact] Filler fact number {n}.\n")
+    out = _context(squad_repo, "--task", "rotate signing keys for the gateway")
+    index = out["knowledge"]["wiki_index"]
+    assert len(index) == 21 and index[-1] == "- … and 7 more topics (`tiergit recall` searches them all)"
+    assert index[0].startswith("- `gateway`")          # the topic the task matched comes first

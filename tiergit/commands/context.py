@@ -17,7 +17,7 @@ from tiergit.features.context import SITUATIONS
 @click.option("--for", "situation", type=click.Choice(list(SITUATIONS)), default=None,
               help="Pick tiers by situation: cold for resume/debug/incident, wiki for spec/onboard/incident.")
 @click.option("--task", default=None,
-              help="The task (default: the hot file's Current task); the items most relevant to it are added.")
+              help="The task (default: the hot file's Current task); what it will likely need from memory is added.")
 @click.option("--why", default=None, help="Why the task matters.")
 @click.option("--success", multiple=True, help="A success criterion (repeatable: each becomes a checklist line).")
 @click.option("--template", type=click.Path(dir_okay=False), default=None,
@@ -33,10 +33,11 @@ def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tup
     """Print the spawn prompt for an agent: hot memory plus what the task needs.
 
     The prompt fills templates/spawn.md: Task, WHY, Success criteria, Escalation and a
-    Memory Context with the hot tier, the items from cold, wiki and archive
-    most relevant to the task (whole, with id and path, within the `spawn:
-    knowledge_tokens` budget; nothing when nothing is relevant) and the wiki's
-    topic index. Whole Cold and Wiki tiers appear only with --include-cold /
+    Memory Context with the hot tier and what the task will likely need from
+    cold, wiki and archive (relevant and recent items, long ones cut to their
+    best sentences, within the `spawn: knowledge_tokens` budget; it says so when
+    the task matched little), and ends with the wiki's topics, what was left out
+    and when to recall. Whole Cold and Wiki tiers appear only with --include-cold /
     --include-wiki or a --for situation. Sections with nothing to say are left out. Notes and --stats go
     to stderr so stdout can be piped straight to the agent. A hot file over its
     budget is reported; with --strict that exits 1.

@@ -20,13 +20,14 @@ from dataclasses import dataclass
 
 from tiergit.core import snippet
 
-W_RELEVANCE, W_RECENCY, W_NAMES = 1.0, 0.6, 0.6
+W_RELEVANCE, W_RECENCY, W_NAMES = 1.0, 1.2, 0.6
 W_SPECIFIC, SPECIFIC_CAP = 0.5, 4   # up to x1.5 for an item naming 4 identifiers, paths or code spans
-RECENCY_HALF = 12.0           # items: the agent's 12th newest item weighs half its newest
+RECENCY_HALF = 25.0           # items: the agent's 25th newest item weighs half its newest
 KIND_WEIGHT = {"decision": 1.3, "correction": 1.3, "open": 1.25, "error": 1.2, "rule": 1.1, "log": 0.8}
 LONG_TOKENS = 90              # an item over this is cut to its best sentences
 SNIPPET_CHARS = 320
 MIN_TOKENS = 12               # value per token: a tiny item is not worth more than a short line
+SHOWN_FIRST = 0.3             # picks the task matched at least this well are shown first
 LOW_RELEVANCE = 0.35          # best relevance under this: the block says the task matched little
 NAME_RE = re.compile(r"`([^`\n]{3,60})`|[\w.-]+/[\w./-]+"
                      r"|\b(?:\w+(?:\.\w+)+|[A-Za-z]+[a-z0-9]*[A-Z]\w*|\w+_\w+)\b")
@@ -119,7 +120,8 @@ def pack(candidates: list[Candidate], budget: int, max_items: int, count, *, que
             continue
         picks.append(c)
         used += cost
-    picks.sort(key=lambda c: -c.value)
+    # shown: what the task matched first, then the rest (recent, named by hot), each by value
+    picks.sort(key=lambda c: (c.relevance < SHOWN_FIRST, -c.value))
     return picks, used, dropped
 
 

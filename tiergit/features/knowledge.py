@@ -25,14 +25,16 @@ from tiergit.core import knowledge_pack
 from tiergit.core.knowledge_pack import Candidate as Pick
 from tiergit.errors import TiergitError
 from tiergit.features.tierfiles import agent_files, read_text, tier_groups
-from tiergit.shell.tokens import count_text
+from tiergit.shell.tokens import count_text, estimate
 
 DEFAULTS = {"knowledge_tokens": 1000, "min_score": 0.0, "min_relevance": 0.0, "max_items": 40}
 CANDIDATES = 60                 # recall hits looked at for the task
 NAME_HITS = 20                  # recall hits looked at for the names hot mentions
+HOT_NAMES = 12                  # names from hot searched for (each is a recall term)
 NAME_HIT_WEIGHT = 0.6           # a hit for hot's names counts this much of a hit for the task
 OWN_NEWEST = 120                # the agent's newest items looked at
 INDEX_LINE_CHARS = 100
+WIKI_INDEX_MAX = 20             # wiki topics the closing lists (the task's first)
 MORE_ENTRIES = 6                # entries the closing names as more in memory
 RECALL_HINT = ("Recall before you change a file the memory mentions, when a test fails, or when a name is "
                "unfamiliar: `tiergit recall \"words\"` (`--full` for whole items).")
@@ -79,19 +81,23 @@ def source_tiers(config) -> list[str]:
     return names + list(SHARED_TIERS)
 
 
-def wiki_index(store, topics: dict[str, str], read) -> list[str]:
-    """One line per wiki topic: its name, its first heading or line, its path."""
+def wiki_index(store, topics: dict[str, str], read, first: list[str] = ()) -> list[str]:
+    """One line per wiki topic (name, first heading or line, path): the `first` ones (the task's), then the
+    rest by name, at most WIKI_INDEX_MAX lines and one more counting what was left out."""
+    ordered = list(dict.fromkeys([t for t in first if t in topics] + sorted(topics)))
     lines = []
-    for topic in sorted(topics):
-        first = ""
+    for topic in ordered[:WIKI_INDEX_MAX]:
+        head = ""
         for line in read(topics[topic]).splitlines():
             line = line.strip().lstrip("#").strip()
             if line and not line.startswith(("---", "<!--")):
-                first = line
+                head = line
                 break
-        if len(first) > INDEX_LINE_CHARS:
-            first = first[: INDEX_LINE_CHARS - 1] + "…"
-        lines.append(f"- `{topic}` — {first or '(empty)'} ({topics[topic]})")
+        if len(head) > INDEX_LINE_CHARS:
+            head = head[: INDEX_LINE_CHARS - 1] + "…"
+        lines.append(f"- `{topic}` — {head or '(empty)'} ({topics[topic]})")
+    if len(ordered) > WIKI_INDEX_MAX:
+        lines.append(f"- … and {len(ordered) - WIKI_INDEX_MAX} more topics (`tiergit recall` searches them all)")
     return lines
 
 
@@ -99,8 +105,9 @@ def plan(store, agent: str | None, task: str | None, *, topics: dict[str, str], 
          skip_paths: set[str] = frozenset(), hot: str = "") -> Knowledge:
     """The knowledge block for this spawn (nothing without a task or a budget)."""
     cfg = settings(store.config)
-    out = Knowledge(budget=cfg["knowledge_tokens"], wiki_index=wiki_index(store, topics, read))
+    out = Knowledge(budget=cfg["knowledge_tokens"])
     if not task or not task.strip() or cfg["knowledge_tokens"] == 0:
+        out.wiki_index = wiki_index(store, topics, read)
         return out
     enc = store.config.tokenizer
 
@@ -110,17 +117,21 @@ def plan(store, agent: str | None, task: str | None, *, topics: dict[str, str], 
     task = DATE_RE.sub(" ", task).strip() or task     # a session title's date matches every entry of that day
     candidates, best_score = gather(store, agent, task, hot, cfg, set(skip_paths))
     wanted = knowledge_pack.names(task + "\n" + hot)
-    picks, _used, out.dropped = knowledge_pack.pack(candidates, cfg["knowledge_tokens"], cfg["max_items"], count,
+    by_path = {path: topic for topic, path in topics.items()}
+    out.wiki_index = wiki_index(store, topics, read, [by_path[c.path] for c in sorted(
+        candidates, key=lambda c: -c.relevance) if c.path in by_path])
+    # packing estimates tokens (4 characters each); the block itself is counted exactly below
+    picks, _used, out.dropped = knowledge_pack.pack(candidates, cfg["knowledge_tokens"], cfg["max_items"], estimate,
                                                     query=task, wanted_names=wanted, already=hot,
                                                     overhead=lambda c: 2)
     out.low_relevance = best_score < knowledge_pack.LOW_RELEVANCE
-    while picks and count(render_items(picks, out.low_relevance, intro=False)) > cfg["knowledge_tokens"]:
-        picks.pop()         # the shared entry headers did not fit: the lowest value goes
+    budget = cfg["knowledge_tokens"]
+    while picks and (estimate(render_items(picks, out.low_relevance, intro=False)) > budget
+                     or count(render_items(picks, out.low_relevance, intro=False)) > budget):
+        picks.remove(min(picks, key=lambda c: c.value))   # the entry headers did not fit: the lowest value goes
         out.dropped += 1
     out.picks = picks
     out.tokens = count(render_items(picks, out.low_relevance, intro=False)) if picks else 0
-    for p in picks:
-        p.tokens = count(p.text)
     shown = {p.entry for p in picks}
     left = sorted((c for c in candidates if c.value > 0 and c not in picks and c.entry not in shown),
                   key=lambda c: -c.value)
@@ -147,7 +158,7 @@ def gather(store, agent: str | None, task: str, hot: str, cfg: dict, skip_paths:
     try:
         recall_index.refresh(store, db)
         hits = _search(recall, db, task, tiers, agent, CANDIDATES)
-        hot_names = sorted(knowledge_pack.names(hot) - knowledge_pack.names(task))
+        hot_names = sorted(knowledge_pack.names(hot) - knowledge_pack.names(task))[:HOT_NAMES]
         name_hits = _search(recall, db, " ".join(hot_names), tiers, agent, NAME_HITS) if hot_names else []
         own = _own_items(db, agent, tiers) if agent else []
     finally:
