@@ -164,3 +164,33 @@ def test_real_git_merges_agree(tmp_path):
         merged = (repo / "memory.md").read_text()
         assert done.returncode == 0, (path, done.stderr)
         assert mm.check(model, a, b, merged) == (0, 0), path
+
+
+RIVER = "davidortinau_SentenceStudio/.squad/agents/river/history.md"
+
+
+@pytest.mark.corpus
+def test_the_river_entry_union_lost_is_kept(tmp_path):
+    """Issue 25's lost entry, on the real file: one branch swaps river's two dated entries, the
+    other replaces the 2026-06-29 entry with its own session entry in the same place. A swap reads
+    the same whichever entry moved, and git's diff (like the driver's) reads it as 07-12 moving up:
+    06-29 then looks unchanged on the swapping branch, so `merge=union` takes the other branch's
+    lines there and drops its text, and the driver dropped it too (deleted on one side, unchanged on the
+    other). Now an entry one side may have moved counts as changed there, and is kept."""
+    from conftest import CORPUS
+
+    base = (CORPUS / RIVER).read_text(encoding="utf-8")
+    i, j = base.index("## 2026-06-29"), base.index("## 2026-07-12")
+    head, e0629, e0712 = base[:i], base[i:j], base[j:]
+    swapped = head + e0712 + e0629   # each entry with the blank lines after it, as it was
+    replaced = head + "## 2026-06-17: b0 session\n\n- [fact] b0 learned something new\n\n" + e0712
+    for name, text in (("base", base), ("ours", swapped), ("theirs", replaced)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    union = subprocess.run(["git", "merge-file", "--union", "-p", "ours", "base", "theirs"], cwd=tmp_path,
+                           capture_output=True, text=True).stdout
+    body = e0629.split("\n")[2]   # the entry's one paragraph ("Captain ear-tested ...")
+    assert body and body not in union   # what union does: its heading may stay, its text is gone
+    merged = merge_texts(base, swapped, replaced)
+    assert merged.conflicts == 0
+    assert [merged.text.count(h) for h in ("## 2026-06-29", "## 2026-07-12", "## 2026-06-17")] == [1, 1, 1]
+    assert e0629.strip() in merged.text and e0712.strip() in merged.text

@@ -238,11 +238,18 @@ def assign(base: list[Piece], ours: list[Piece], theirs: list[Piece]) -> None:
 def _new_entries(base: list[Piece], side: list[Piece]) -> None:
     """A dated entry the base does not have is keyed by its content: two sessions that
     each added an entry under the same heading are two entries (the same text added on
-    both sides is still one). Undated sections added on both sides still merge."""
+    both sides is still one). Undated sections added on both sides still merge, and so do
+    sections whose heading is a line of the base's text: a `---` written right under a
+    paragraph makes that paragraph a (setext) heading on each side that wrote one."""
     base_keys = {p.key for p in base}
+    base_lines: set[str] | None = None
     seen: Counter = Counter()
     for p in side:
         if p.key[0] == "s" and p.date is not None and p.key not in base_keys and p.key[3] != "h":
+            if base_lines is None:
+                base_lines = {line.strip() for q in base for line in q.text.split("\n")[1:]}
+            if p.text.split("\n", 1)[0].strip() in base_lines:
+                continue
             digest = _digest(p.text)
             seen[digest] += 1
             p.key = p.key[:3] + ("h", digest, seen[digest])

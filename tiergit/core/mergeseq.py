@@ -91,7 +91,8 @@ class _Whole:
     reordered_t: set[Key] = field(default_factory=set)
 
     def special(self, pieces: list[Piece]) -> bool:
-        return any(p.key in self.moved_o or p.key in self.moved_t or p.key in self.both_new for p in pieces)
+        return any(p.key in self.moved_o or p.key in self.moved_t or p.key in self.both_new
+                   or p.key in self.reordered_o or p.key in self.reordered_t for p in pieces)
 
 
 def _whole(base: list[Piece], ours: list[Piece], theirs: list[Piece], to_o: dict[int, int],
