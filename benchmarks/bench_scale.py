@@ -145,15 +145,17 @@ def measure(repo: Path, runs: int, only: set[str], single_worker: bool = False,
 
 
 def hook_rows(repo: Path, runs: int, files: list[str], floor: float, out: dict) -> None:
+    """What the installed shim execs on every commit: `<install python> -m tiergit hook pre-commit`."""
     subprocess.run(tg("install"), cwd=repo, capture_output=True, check=True)
-    cpu, wall, rss = median_of(runs, tg("hook", "pre-commit"), repo)
+    hook = [PY, "-m", "tiergit", "hook", "pre-commit"]
+    cpu, wall, rss = median_of(runs, hook, repo)
     out["hook, nothing staged"] = (cpu, wall, floor, rss, "python -I -S")
     cold = [f for f in files if "/cold/" in f][-5:]
     for f in cold:
         with open(f, "a") as fh:
             fh.write("\n### Bench session (2026-05-01)\n\n- [fact] the bench appended this line\n")
     subprocess.run(["git", "add", *cold], cwd=repo, check=True)
-    cpu, wall, rss = median_of(runs, tg("hook", "pre-commit"), repo)
+    cpu, wall, rss = median_of(runs, hook, repo)
     out["hook, 5 files staged"] = (cpu, wall, floor, rss, "python -I -S")
     subprocess.run(["git", "reset", "-q", "--hard"], cwd=repo, check=True)
 
