@@ -22,13 +22,16 @@ CORPUS = Path(sys.argv[1] if len(sys.argv) > 1 else os.environ.get(
     "TIERGIT_CORPUS", Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"))
 
 
-def imported(project: Path, tmp: Path) -> Path:
+def imported(project: Path, tmp: Path) -> Path | None:
     repo = tmp / project.name
     repo.mkdir()
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, check=True)
     shutil.copytree(project / ".squad", repo / ".squad")
     for args in (["init", "--preset", "squad", "--no-install"], ["import", "squad", "--apply"]):
-        subprocess.run([sys.executable, "-m", "tiergit", *args], cwd=repo, check=True, capture_output=True)
+        proc = subprocess.run([sys.executable, "-m", "tiergit", *args], cwd=repo, capture_output=True, text=True)
+        if proc.returncode != 0:   # e.g. a file over the size limit: said, and the project left out
+            print(f"\n{project.name}: `tiergit {' '.join(args)}` refused it: {proc.stderr.strip()[:200]}")
+            return None
     return repo
 
 
@@ -39,7 +42,10 @@ def main() -> None:
     full_saved: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         for project in projects:
-            rows = [r for r in measure.measure(Store.open(imported(project, Path(tmp)))) if r.legacy.tokens]
+            repo = imported(project, Path(tmp))
+            if repo is None:
+                continue
+            rows = [r for r in measure.measure(Store.open(repo)) if r.legacy.tokens]
             print(f"\n{project.name}: {len(rows)} agents")
             print(f"  {'agent':<12} {'legacy':>7} {'noise%':>7} {'hot':>5} {'spawn':>6} {'saved%':>7} "
                   f"{'hot+cold':>9} {'saved%':>7} {'saved% hot full':>16}")

@@ -11,6 +11,7 @@ measured in the same run:
     recall                       floor: grep -ril over the store
     context, archive, promote    floor: cat (the previews: nothing is written)
     hook, nothing / 5 staged     floor: python -I -S -c pass (the interpreter's start)
+    --help                       floor: python -c "import click"
 
 "first" is each command run with `.git/tiergit` (every cache and index) removed just before
 it; "warm" is the median of --runs runs after it. The scaling check fits t = c * n^k on CPU
@@ -18,7 +19,7 @@ above the interpreter floor between neighbouring sizes (and smallest to largest)
 when k > --max-exponent (default 1.3).
 
     python benchmarks/bench_scale.py [--sizes 1000 10000] [--depth 300] [--runs 3]
-        [--only status check recall context archive promote hook] [--warm-only] [--keep DIR]
+        [--only status check recall context archive promote hook help] [--warm-only] [--keep DIR]
 
 The first index build parses in forked workers (one per core) when 400+ files changed, so its
 CPU sums the workers: compare its wall time. --single-worker builds it in one process first.
@@ -86,7 +87,7 @@ def store_files(repo: Path) -> list[str]:
     return [str(p) for p in sorted((repo / ".squad" / "memory").rglob("*.md"))]
 
 
-GROUPS = ("status", "check", "recall", "context", "archive", "promote", "hook")
+GROUPS = ("status", "check", "recall", "context", "archive", "promote", "hook", "help")
 # group -> (argv after `tiergit`, floor name)
 COMMANDS = {
     "status": (["status"], "cat"),
@@ -110,7 +111,8 @@ def floors(repo: Path, runs: int) -> dict[str, float]:
     return {"cat": median_of(runs, ["sh", "-c", "find .squad/memory -name '*.md' -exec cat {} + > /dev/null"], repo)[0],
             "grep": median_of(runs, ["grep", "-ril", "token cache", ".squad/memory"], repo)[0],
             "python -I -S": median_of(runs, [PY, "-I", "-S", "-c", "pass"], repo)[0],
-            "python -c pass": median_of(runs, [PY, "-c", "pass"], repo)[0]}
+            "python -c pass": median_of(runs, [PY, "-c", "pass"], repo)[0],
+            "import click": median_of(runs, [PY, "-c", "import click"], repo)[0]}
 
 
 def measure(repo: Path, runs: int, only: set[str], single_worker: bool = False,
@@ -136,19 +138,24 @@ def measure(repo: Path, runs: int, only: set[str], single_worker: bool = False,
         out[f"{name} warm"] = (cpu, wall, floor[fname], rss, fname)
     if "hook" in only:
         hook_rows(repo, runs, files, floor["python -I -S"], out)
+    if "help" in only:
+        cpu, wall, rss = median_of(max(runs, 5), tg("--help"), repo)
+        out["--help"] = (cpu, wall, floor["import click"], rss, "import click")
     return out
 
 
 def hook_rows(repo: Path, runs: int, files: list[str], floor: float, out: dict) -> None:
+    """What the installed shim execs on every commit: `<install python> -m tiergit hook pre-commit`."""
     subprocess.run(tg("install"), cwd=repo, capture_output=True, check=True)
-    cpu, wall, rss = median_of(runs, tg("hook", "pre-commit"), repo)
+    hook = [PY, "-m", "tiergit", "hook", "pre-commit"]
+    cpu, wall, rss = median_of(runs, hook, repo)
     out["hook, nothing staged"] = (cpu, wall, floor, rss, "python -I -S")
     cold = [f for f in files if "/cold/" in f][-5:]
     for f in cold:
         with open(f, "a") as fh:
             fh.write("\n### Bench session (2026-05-01)\n\n- [fact] the bench appended this line\n")
     subprocess.run(["git", "add", *cold], cwd=repo, check=True)
-    cpu, wall, rss = median_of(runs, tg("hook", "pre-commit"), repo)
+    cpu, wall, rss = median_of(runs, hook, repo)
     out["hook, 5 files staged"] = (cpu, wall, floor, rss, "python -I -S")
     subprocess.run(["git", "reset", "-q", "--hard"], cwd=repo, check=True)
 

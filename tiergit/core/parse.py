@@ -30,7 +30,7 @@ _SPACES_RE = re.compile(r"\s+")
 # Work done once: the same item text recurs across a file's versions (history, archive, the
 # recall index's history rows) and across files, and its kind and id depend on nothing else
 # (the kind also on its section heading and the label vocabulary). Bounded: cleared when full.
-_MEMO_MAX = 200_000
+_MEMO_MAX = 50_000   # ~10 MB of keys at most; a store's versions repeat within far fewer
 _KIND_MEMO: dict[tuple, str] = {}
 _ID_MEMO: dict[str, tuple[str, bool]] = {}
 

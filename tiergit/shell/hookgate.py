@@ -9,11 +9,15 @@ The staged entries found here are handed to the full run, so it does not list th
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 from pathlib import Path
+
+try:   # CPython's built-in sha1: hashlib's import loads OpenSSL, which a commit with no
+    from _sha1 import sha1   # memory file staged would pay for one hash of the config
+except ImportError:   # pragma: no cover - a Python built without it
+    from hashlib import sha1
 
 CONFIG_NAME = ".tiergit.yml"
 CACHE_NAME = "gate-patterns-v2.json"   # v2: store folders and legacy files too
@@ -40,7 +44,7 @@ def _config_bytes(repo: Path) -> bytes | None:
 
 def _config_hash(repo: Path) -> str | None:
     data = _config_bytes(repo)
-    return hashlib.sha1(data).hexdigest() if data is not None else None
+    return sha1(data).hexdigest() if data is not None else None
 
 
 def cached_patterns(repo: Path, git_dir: Path | None) -> list[re.Pattern[str]] | None:
@@ -70,7 +74,7 @@ def save_patterns(repo: Path, git_dir: Path, patterns: list[str], index_config: 
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps({"config": hashlib.sha1(work).hexdigest(), "patterns": patterns}))
+        tmp.write_text(json.dumps({"config": sha1(work).hexdigest(), "patterns": patterns}))
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)   # no cache: the next commit loads the config again

@@ -89,8 +89,9 @@ class ParseCache:
             db.execute("CREATE TABLE IF NOT EXISTS docs (key TEXT PRIMARY KEY, doc BLOB NOT NULL)")
             db.execute("BEGIN IMMEDIATE")
             db.executemany("DELETE FROM docs WHERE key = ?", [(k,) for k in stale])
+            # a generator: one document's pickle at a time, never every new one at once (peak RSS)
             db.executemany("INSERT OR REPLACE INTO docs VALUES (?, ?)",
-                           [(k, pickle.dumps(d, pickle.HIGHEST_PROTOCOL)) for k, d in self.new.items()])
+                           ((k, pickle.dumps(d, pickle.HIGHEST_PROTOCOL)) for k, d in self.new.items()))
             db.execute("COMMIT")
             db.close()
         except (OSError, sqlite3.DatabaseError):
