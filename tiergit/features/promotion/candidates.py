@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from pathlib import Path
 
-from tiergit.core import candidate, parse, rawtext
+from tiergit.core import candidate, dreams, parse, rawtext
 from tiergit.core.candidate import Candidate, Corpus
 from tiergit.core.patterns import splice_managed
 from tiergit.errors import TiergitError
@@ -69,8 +69,33 @@ def _gather(store, recalled: set[str], blame: bool, cache: ParseCache, blames) -
     cache.save()
     min_confidence = store.config.gate.min_confidence
     corpus = candidate.collect(files, store.config.tiers, recalled, min_confidence)
+    _dreaming_only(store, corpus)
     _date_undated(store, corpus.candidates, blames if blame else None)
     return corpus
+
+
+def _dreaming_only(store, corpus: Corpus) -> None:
+    """In OpenClaw's DREAMS.md only Dreaming's candidate structures are candidates, each dated from
+    its Dreaming entry (the diary's date line or the backfill entry's day), not from git blame."""
+    dreams_files = set(openclaw_format.dreams_paths(store.config))
+    if not dreams_files or not any(c.source in dreams_files for c in corpus.candidates):
+        return
+    days: dict[str, list] = {}
+    kept = []
+    for c in corpus.candidates:
+        if c.source not in dreams_files:
+            kept.append(c)
+            continue
+        meta = dreams.read(c.raw)   # an evidence ref alone is the diary citing a note, not a candidate
+        if not openclaw_format.is_dreaming_candidate(c.raw, c.dreamed, meta.confidence is not None
+                                                     or meta.status is not None or meta.tag is not None):
+            continue
+        if c.source not in days:
+            days[c.source] = openclaw_format.entry_days(_read(store, c.source))
+        line_days = days[c.source]
+        c.age_day = c.age_day or (line_days[c.line - 1] if 0 < c.line <= len(line_days) else None)
+        kept.append(c)
+    corpus.candidates[:] = kept
 
 
 def _parsed_files(store, cache: ParseCache):
