@@ -46,3 +46,22 @@ def test_only_candidate_structures_dated_by_their_entry(repo):
     assert got["The owner prefers short answers with links over long explanations"] == "2026-03-17"
     assert got["Deploy previews expire after 7 days"] == "2026-04-17"
     assert not any("dream was full of numbers" in t or "What Happened" in t for t in got)
+
+
+def test_age_comes_from_the_commit_that_introduced_the_line_even_after_uncommitted_edits(squad_repo):
+    from datetime import date, timedelta
+
+    from conftest import git
+
+    old = (date.today() - timedelta(days=60)).isoformat()
+    staging = squad_repo / ".squad/memory/staging/imported.md"
+    write(staging, "# Staged\n\n- [rule] Name feature flags after the team that owns them\n")
+    git(squad_repo, "add", "-A")
+    git(squad_repo, "commit", "-q", "-m", "staged", env={"GIT_AUTHOR_DATE": f"{old}T10:00:00+0000", "TIERGIT": "0"})
+    # An uncommitted edit above it shifts its line; a new line is not committed at all.
+    write(staging, "# Staged\n\n- [rule] Keep each migration reversible with a tested down step\n"
+                   "- [rule] Name feature flags after the team that owns them\n")
+    rows = {r["text"]: r for r in json.loads(ok(tiergit(squad_repo, "promote", "--json")).stdout)["candidates"]}
+    assert rows["Name feature flags after the team that owns them"]["age_day"] == old
+    fresh = rows["Keep each migration reversible with a tested down step"]
+    assert fresh["age_day"] is None and fresh["failed"] == "age"     # not committed: not "today"

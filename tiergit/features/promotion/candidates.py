@@ -5,6 +5,7 @@ Reads files; everything it returns is plain data for the pure gate and plan.
 """
 from __future__ import annotations
 
+import hashlib
 from datetime import date, datetime, timezone
 from pathlib import Path
 
@@ -128,10 +129,35 @@ def _date_undated(store, candidates: list[Candidate], blames) -> None:
             continue
         if blames is not None:
             if c.source not in by_file:
-                by_file[c.source] = blames.dates(c.source)
+                by_file[c.source] = _working_dates(store, c.source, blames)
             c.age_day = by_file[c.source].get(c.line)
         if c.age_day is None and not c.staged:
             c.age_day = _file_day(store, c.source)
+
+
+def _working_dates(store, rel: str, blames) -> dict[int, date]:
+    """Working-tree line -> the author day of the commit that introduced it. Blame dates HEAD's lines;
+    when the file has uncommitted edits, each working line takes the date of the same text in HEAD,
+    and a line HEAD does not have is not dated (uncommitted: never "today")."""
+    head = blames.dates(rel)
+    blob = blames.head_blob(rel)
+    if not head or blob is None:
+        return head
+    data = store.read_bytes(rel)
+    if hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest() == blob:
+        return head
+    from tiergit.shell import git
+
+    committed = git.read_blobs(store.repo, [blob]).get(blob, b"").decode("utf-8", "replace").splitlines()
+    by_text: dict[str, list[date]] = {}
+    for n, line in enumerate(committed, 1):
+        if n in head:
+            by_text.setdefault(line, []).append(head[n])
+    out: dict[int, date] = {}
+    for n, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+        if by_text.get(line):
+            out[n] = by_text[line].pop(0)
+    return out
 
 
 def archived_files(store) -> dict[str, str]:
