@@ -124,6 +124,9 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
                   language=safeguard.store_language(c.text for c in corpus.candidates))
     for _, _, ln, path, key in corpus.wiki:
         ctx.wiki_index.add(key, f"{path}:{ln}")
+    for c in corpus.candidates:
+        if c.staged:
+            ctx.staged_index.add(c.mention_key, f"{c.id} ({c.source}:{c.line})")
     scored = _score_all(corpus, stats, today, weights, half_life)
     # Forced items first, then by score: the within-run duplicate check keeps the best one.
     scored.sort(key=lambda t: (not t[0].forced, -t[1].total, t[0].id))
