@@ -31,6 +31,7 @@ LINK_RE = re.compile(r"!?\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"']([^\"'\n]*)
 BARE_URL_RE = re.compile(r"https?://\S+")
 SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|[。！？\n]")
 MIXED_WORD_RE = re.compile(r"\w*[^\x00-\x7f]\w*")
+CODE_NAME_RE = re.compile(r"`[^`]*`|\b[a-z]+-[a-z]+(?:-[a-z]+)*\b(?=\s*[$(])|(?<=\$\()[a-z]+-[a-z]+")
 CLAUSE_END = ",;:—、，；"
 
 
@@ -110,7 +111,8 @@ def _weakening(sentence: str, topics: dict[str, list[tuple[int, int]]]) -> tuple
         # "without review": the dropped safeguard follows (or, in Chinese and Japanese, precedes) the word.
         after = m[0] not in ("无需", "なしで", "せずに")
         for name, spans in topics.items():
-            if any((0 <= lo - m.end() <= 30) if after else (0 <= m.start() - hi <= 8) for lo, hi in spans):
+            if any(_dropped(sentence[m.end():lo]) if after and lo >= m.end() else (not after and 0 <= m.start() - hi <= 8)
+                   for lo, hi in spans):
                 if not _negated(sentence, m.start(), m.end()):
                     return name, _near(sentence, m.start(), m.end())
     for m in PROTECT_RE.finditer(sentence):
@@ -118,6 +120,18 @@ def _weakening(sentence: str, topics: dict[str, list[tuple[int, int]]]) -> tuple
         if near and _negated(sentence, m.start(), m.end()):
             return near[0], _near(sentence, m.start(), m.end())
     return None
+
+
+BETWEEN_OK = frozenset("a an any the its their your our human code manual proper prior running checking asking reading "
+                       "verifying waiting for getting passing requesting telling informing zu un une la le les el los las "
+                       "o os a as de des du die der den das einen eine".split())
+
+
+def _dropped(between: str) -> bool:
+    """`without <these words> <topic>` drops the safeguard itself ("without running the tests"),
+    not something else ("without downloading a dependency tree")."""
+    words_between = between.split()
+    return len(words_between) <= 3 and all(w in BETWEEN_OK for w in words_between)
 
 
 def _near(sentence: str, start: int, end: int) -> str:
@@ -136,10 +150,13 @@ def judge_text(text: str) -> tuple[bool, str, str] | None:
             for m in rx.finditer(sentence):
                 if not _negated(sentence, m.start(), m.end()):
                     return True, topic, m[0]
-        topics = {name: spans for name, rx in TOPIC_RES.items() if (spans := [m.span() for m in rx.finditer(sentence)])}
+        # Topic x action on the prose: a code span or a `Verb-Noun` name (`Remove-Credentials`) is a
+        # name, not an action; commands inside code were judged above.
+        prose = CODE_NAME_RE.sub(lambda m: " " * len(m[0]), sentence)
+        topics = {name: spans for name, rx in TOPIC_RES.items() if (spans := [m.span() for m in rx.finditer(prose)])}
         if not topics:
             continue
-        hit = _weakening(sentence, topics)
+        hit = _weakening(prose, topics)
         if hit:
             return True, hit[0], hit[1][:60]
         if touched is None:
