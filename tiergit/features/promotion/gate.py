@@ -189,7 +189,8 @@ def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[tuple[st
         ("raw-output", lambda: raw_output(c.raw, s.min_confidence), "no transcript or dreaming markers"),
         ("credential", lambda: credential(c.raw), "no credentials"),
         ("instruction", lambda: instructs_model(c.raw), "does not instruct the model"),
-        ("safeguard", lambda: weakens_safeguard(c.raw), "weakens no safeguard"),
+        # An item the kind check will refuse anyway is not judged twice (the judgement costs the most).
+        ("safeguard", lambda: weakens_safeguard(c.raw) if kind_check(c) is None else None, "weakens no safeguard"),
     ]
     if not c.dreamed:
         steps.append(("command", lambda: command_with_metadata(c.text, c.raw), "no command or score metadata"))
