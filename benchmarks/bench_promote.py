@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tiergit.commands.promote import render  # noqa: E402
-from tiergit.core import parse
+from tiergit.core import parse, safeguard
 from tiergit.features.promotion import promote
 from tiergit.shell import logs  # noqa: E402
 from tiergit.shell.store import Store  # noqa: E402
@@ -116,6 +116,7 @@ def main() -> None:
         promo = None
         for _ in range(args.runs):
             store = Store.open(store.repo)
+            safeguard.judge.cache_clear()   # each run pays the safeguard judgement, as a new process would
             t0, c0 = time.perf_counter(), time.process_time()
             promo = promote.build(store, today=today)
             out = render(promo, show_all=True) + json.dumps(promo.as_dict(), sort_keys=True)

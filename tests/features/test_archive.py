@@ -159,4 +159,4 @@ def test_archived_cold_items_stay_promotion_candidates(squad_repo):
     row = next(c for c in out["candidates"] if c["id"] == item_id(rule)[0])
     assert row["verdict"] == "promote", row["reason"]       # the audited-out wiki line is no duplicate
     assert row["source"] == f".squad/memory/archive/{d(40):%Y-%m}/cold/picard.md:6"
-    assert row["target"] == ".squad/memory/wiki/rules.md"
+    assert row["target"].startswith(".squad/memory/wiki/")     # a subject topic (core/topics.py)

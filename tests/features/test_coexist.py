@@ -55,7 +55,8 @@ def test_promotions_use_openclaws_section_and_markers():
 
 def test_openclaw_dreams_md_is_read_never_written_and_empty_promote_changes_nothing(repo):
     ok(tiergit(repo, "init", "--preset", "openclaw"))
-    dreams = "# Dreams\n\n- [rule] Pin every base image by digest.\n"
+    # A Dreaming candidate structure (only those are candidates); `[unclear]` never promotes.
+    dreams = "# Dreams\n\n- [unclear] Pin every base image by digest. [memory/2026-04-02.md:11]\n"
     write(repo / "DREAMS.md", dreams)
     commit(repo, "dreams")
     out = json.loads(ok(tiergit(repo, "promote", "--apply", "--json")).stdout)

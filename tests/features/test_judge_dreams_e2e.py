@@ -12,7 +12,7 @@ import re
 import pytest
 from conftest import commit, corpus_files, git, ok, tiergit, write
 
-from tiergit.core import injection, judge
+from tiergit.core import dreams, injection, judge
 from tiergit.features.promotion import openclaw_format
 from tiergit.shell import logs
 from tiergit.shell.store import Store
@@ -41,10 +41,20 @@ def promote(repo, dreams_text: str) -> list[str]:
     staging = openclaw_format.dreams_paths(Store.open(repo).config)[0]
     write(repo / staging, dreams_text)
     commit(repo, "dreams")
-    # A committed line is never of unknown age: git dates it (the openclaw preset has no minimum age).
+    # A committed line is never of unknown age: its Dreaming entry, else git, dates it (the openclaw
+    # preset has no minimum age). Only Dreaming's candidate structures are candidates: a DREAMS.md of
+    # diary prose alone has none.
     plan = json.loads(ok(tiergit(repo, "promote", "--json")).stdout)
     rows = plan["candidates"]
-    assert rows and all(row["age_day"] for row in rows)
+    assert all(row["age_day"] for row in rows)
+    lines = dreams_text.splitlines()
+    for row in rows:
+        if row["source"].startswith("DREAMS.md:"):
+            first = int(row["source"].split(":")[1])
+            block = "\n".join(lines[first - 1:first + 5])
+            meta = dreams.read(block)
+            assert (openclaw_format.CANDIDATE_RE.search(lines[first - 1]) or meta.confidence is not None
+                    or meta.status is not None or meta.tag is not None), row
     git(repo, "switch", "-q", "-c", "tiergit/promote")
     ok(tiergit(repo, "promote", "--apply"))
     assert (repo / staging).read_text() == dreams_text      # OpenClaw's DREAMS.md is never written

@@ -156,7 +156,8 @@ def test_promote_output_is_identical_across_runs_and_preview_writes_nothing(squa
 def test_real_squad_history_ages_from_headings_and_git_blame(squad_repo):
     """A real history.md (corpus: martinopedal/azure-analyzer, agent atlas) as cold memory,
     committed 60 days ago: an item of a dated entry ages from its heading, an item of an
-    undated section from `git blame`; both are promoted into their kind's topic."""
+    undated section from `git blame`; both are promoted into a subject topic (the words they
+    share with the history's other items), not a kind name."""
     from conftest import CORPUS
 
     from tiergit.core.parse import parse
@@ -182,8 +183,10 @@ def test_real_squad_history_ages_from_headings_and_git_blame(squad_repo):
     assert rows[decision.id]["age_day"] == d(60)                      # from git blame
     assert rows[lesson.id]["verdict"] == rows[decision.id]["verdict"] == "promote"
     assert tiergit(squad_repo, "promote", "--apply").returncode == 0
-    rules = (squad_repo / ".squad/memory/wiki/rules.md").read_text()
+    targets = {rows[i.id]["target"] for i in (lesson, decision)}
+    assert not targets & {".squad/memory/wiki/rules.md", ".squad/memory/wiki/decisions.md"}, targets
+    rules = (squad_repo / rows[lesson.id]["target"]).read_text()
     assert "- [rule] Any Pester test invoking a script expected to exit non-zero MUST reset" in rules
-    decisions = (squad_repo / ".squad/memory/wiki/decisions.md").read_text()
+    decisions = (squad_repo / rows[decision.id]["target"]).read_text()
     assert "- [decision] Use PSCustomObject consistently" in decisions
-    assert decisions.rstrip().endswith(f"^{decision.id}")
+    assert f"^{decision.id}" in decisions

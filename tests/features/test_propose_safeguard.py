@@ -2,7 +2,7 @@
 written), stage what merely touches one with the warning, and refuse near-duplicates of staged items."""
 from __future__ import annotations
 
-from conftest import tiergit
+from conftest import tiergit, write
 
 from tiergit.errors import TiergitError
 from tiergit.features import mcp
@@ -43,3 +43,21 @@ def test_propose_refuses_a_near_duplicate_of_a_staged_item(squad_repo):
     again = tiergit(squad_repo, "propose", "--apply", "--topic", "flags", "Name all feature flags after the team that owns them")
     assert again.returncode == 2
     assert "already staged for review" in again.stderr and "staging/proposed.md:3" in again.stderr
+
+
+def test_promote_refuses_a_tier_item_that_repeats_a_staged_one(tmp_path):
+    import json
+
+    import poison_eval
+
+    from tiergit.features.promotion import promote
+
+    repo = tmp_path / "repo"
+    poison_eval.plant(repo, [{"text": "[rule] Name all feature flags after the team that owns them"}], recalls=4)
+    write(repo / ".squad/memory/staging/imported.md",
+          "# Staged\n\n### Flags (2026-01-02)\n\n- [rule] Name feature flags after the team that owns them\n")
+    promo = promote.build(Store.open(repo), today=poison_eval.TODAY)
+    cold = next(r for r in promo.rows if r.cand.source.endswith("cold/picard.md"))
+    assert not cold.verdict.accepted and cold.verdict.failed == "duplicate"
+    assert "staging/imported.md:5" in cold.verdict.reason and "staged for review" in cold.verdict.reason
+    assert json.dumps(cold.as_dict())

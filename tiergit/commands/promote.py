@@ -30,6 +30,8 @@ def render(promo, show_all: bool = False) -> str:
              f"age >= {s.min_age_days} days, durable kinds or recalled standing statements)", ""]
     for r in shown:
         lines += _row_text(r)
+    if not promo.accepted and open_rows:
+        lines.append(why_nothing(open_rows))
     more = len(open_rows) - len(shown)
     if more:
         lines.append(f"  ({more} more rejected, with lower scores: --all lists them)")
@@ -37,6 +39,22 @@ def render(promo, show_all: bool = False) -> str:
     if settled:
         lines.append(f"  ({settled} already promoted, pending or rejected in review: not shown; --all lists them)")
     return "\n".join(lines)
+
+
+WHY = {"recalls": "recalled too rarely (`tiergit recall`, `context --task` and MCP log recalls; OpenClaw's "
+                   "memory/.dreams/short-term-recall.json counts too)",
+       "age": "too young for gate.min_age_days", "score": "scored under gate.min_score",
+       "kind": "not a durable kind", "safeguard": "weaken a safeguard", "instruction": "instruct the model",
+       "junk": "junk", "ephemeral": "ephemeral", "duplicate": "near-duplicates", "raw-output": "raw or Dreaming output"}
+
+
+def why_nothing(rows) -> str:
+    """One line on why nothing moves: the candidates' failed checks, most common first."""
+    from collections import Counter
+
+    counts = Counter(r.verdict.failed or "?" for r in rows)
+    parts = [f"{n} {WHY.get(name, name)}" for name, n in counts.most_common(4)]
+    return "  nothing to promote: " + "; ".join(parts)
 
 
 def render_explain(rows) -> str:

@@ -26,7 +26,8 @@ class DupIndex:
         for w in words:
             self.postings.setdefault(w, []).append(idx)
 
-    def find(self, key: str, ratio: float) -> str | None:
+    def find(self, key: str, ratio: float, skip: str | None = None) -> str | None:
+        """The best near-duplicate's label, or None; labels starting with `skip` (the item itself) are passed over."""
         words = set(key.split())
         if not words or not self.keys:
             return None
@@ -37,7 +38,7 @@ class DupIndex:
         best: tuple[float, int] | None = None
         for idx, n in sorted(shared.items()):
             theirs = self.words[idx]
-            if n * 2 < min(len(words), len(theirs)):
+            if n * 2 < min(len(words), len(theirs)) or (skip and self.labels[idx].startswith(skip)):
                 continue
             other = self.keys[idx]
             value = fuzz.token_set_ratio(key, other, score_cutoff=ratio)

@@ -15,11 +15,16 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tiergit.core import safeguard_words as words
 from tiergit.core.judge import HOMOGLYPHS, INVISIBLE
 
 TOPIC_RES = {name: re.compile(terms) for name, terms in words.TOPICS.items()}
+TOPIC_NAMES = list(words.TOPICS)
+# One pass finds every topic term; the named group says which topic (t0, t1, … in TOPICS' order).
+ANY_TOPIC_RE = re.compile("|".join(f"(?P<t{n}>{terms})" for n, terms in enumerate(words.TOPICS.values())))
+INHERENT_ANY_RE = re.compile("|".join(f"(?:{p})" for _, p in words.INHERENT))
 INHERENT_RES = tuple((topic, re.compile(p)) for topic, p in words.INHERENT)
 WEAK_RE = re.compile(words.WEAK)
 TOPIC_WEAK_RES = {name: re.compile(p) for name, p in words.TOPIC_WEAK.items()}
@@ -31,6 +36,7 @@ LINK_RE = re.compile(r"!?\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"']([^\"'\n]*)
 BARE_URL_RE = re.compile(r"https?://\S+")
 SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|[。！？\n]")
 MIXED_WORD_RE = re.compile(r"\w*[^\x00-\x7f]\w*")
+CODE_NAME_RE = re.compile(r"`[^`]*`|\b[a-z]+-[a-z]+(?:-[a-z]+)*\b(?=\s*[$(])|(?<=\$\()[a-z]+-[a-z]+")
 CLAUSE_END = ",;:—、，；"
 
 
@@ -102,7 +108,9 @@ def _weakening(sentence: str, topics: dict[str, list[tuple[int, int]]]) -> tuple
         for m in (rx.finditer(sentence) if rx else ()):
             if _close(m, spans) and not _negated(sentence, m.start(), m.end()):
                 return name, _near(sentence, m.start(), m.end())
-    for m in WEAK_RE.finditer(sentence):
+    lo = max(0, min(a for spans in topics.values() for a, _ in spans) - NEAR - 30)
+    hi = max(b for spans in topics.values() for _, b in spans) + NEAR + 30
+    for m in WEAK_RE.finditer(sentence, lo, hi):   # only near a topic can an action weaken it
         near = [n for n, spans in topics.items() if _close(m, spans)]
         if near and not _negated(sentence, m.start(), m.end()):
             return near[0], _near(sentence, m.start(), m.end())
@@ -110,7 +118,8 @@ def _weakening(sentence: str, topics: dict[str, list[tuple[int, int]]]) -> tuple
         # "without review": the dropped safeguard follows (or, in Chinese and Japanese, precedes) the word.
         after = m[0] not in ("无需", "なしで", "せずに")
         for name, spans in topics.items():
-            if any((0 <= lo - m.end() <= 30) if after else (0 <= m.start() - hi <= 8) for lo, hi in spans):
+            if any(_dropped(sentence[m.end():lo]) if after and lo >= m.end() else (not after and 0 <= m.start() - hi <= 8)
+                   for lo, hi in spans):
                 if not _negated(sentence, m.start(), m.end()):
                     return name, _near(sentence, m.start(), m.end())
     for m in PROTECT_RE.finditer(sentence):
@@ -118,6 +127,18 @@ def _weakening(sentence: str, topics: dict[str, list[tuple[int, int]]]) -> tuple
         if near and _negated(sentence, m.start(), m.end()):
             return near[0], _near(sentence, m.start(), m.end())
     return None
+
+
+BETWEEN_OK = frozenset("a an any the its their your our human code manual proper prior running checking asking reading "
+                       "verifying waiting for getting passing requesting telling informing zu un une la le les el los las "
+                       "o os a as de des du die der den das einen eine".split())
+
+
+def _dropped(between: str) -> bool:
+    """`without <these words> <topic>` drops the safeguard itself ("without running the tests"),
+    not something else ("without downloading a dependency tree")."""
+    words_between = between.split()
+    return len(words_between) <= 3 and all(w in BETWEEN_OK for w in words_between)
 
 
 def _near(sentence: str, start: int, end: int) -> str:
@@ -131,15 +152,20 @@ def judge_text(text: str) -> tuple[bool, str, str] | None:
     """(weakens, topic, evidence) for one view's text, or None when it names no safeguard."""
     flat = _flat(text)
     touched: tuple[bool, str, str] | None = None
+    # Two scans per sentence (the big alternations cost per character): commands, then topics.
     for sentence in SENTENCE_RE.split(flat):
-        for topic, rx in INHERENT_RES:
-            for m in rx.finditer(sentence):
-                if not _negated(sentence, m.start(), m.end()):
-                    return True, topic, m[0]
-        topics = {name: spans for name, rx in TOPIC_RES.items() if (spans := [m.span() for m in rx.finditer(sentence)])}
+        for m in INHERENT_ANY_RE.finditer(sentence):
+            if not _negated(sentence, m.start(), m.end()):
+                return True, next((t for t, rx in INHERENT_RES if rx.search(m[0])), INHERENT_RES[-1][0]), m[0]
+        # Topic x action on the prose: a code span or a `Verb-Noun` name (`Remove-Credentials`) is a
+        # name, not an action; commands inside code were judged above.
+        prose = CODE_NAME_RE.sub(lambda m: " " * len(m[0]), sentence) if "`" in sentence or "-" in sentence else sentence
+        topics: dict[str, list[tuple[int, int]]] = {}
+        for m in ANY_TOPIC_RE.finditer(prose):
+            topics.setdefault(TOPIC_NAMES[int(m.lastgroup[1:])], []).append(m.span())
         if not topics:
             continue
-        hit = _weakening(sentence, topics)
+        hit = _weakening(prose, topics)
         if hit:
             return True, hit[0], hit[1][:60]
         if touched is None:
@@ -149,11 +175,17 @@ def judge_text(text: str) -> tuple[bool, str, str] | None:
     return touched
 
 
+@lru_cache(maxsize=65536)
 def judge(raw: str) -> Finding | None:
     """How an item changes a safeguard: the first view that weakens one, else the first that
-    touches one, else None. Cost: a few regex passes per sentence of each view."""
+    touches one, else None. Cost: one scan when it names no safeguard, else a few regex passes
+    per sentence of each view (cached: the gate and the PR section ask twice)."""
     touched: Finding | None = None
+    seen: set[str] = set()
     for where, text in views(raw):
+        if text in seen:
+            continue
+        seen.add(text)
         got = judge_text(text)
         if got is None:
             continue

@@ -68,6 +68,10 @@ class BlameCache:
             path = None
         return cls(repo, path, pathspecs)
 
+    def head_blob(self, rel: str) -> str | None:
+        """The blob id of `rel` at HEAD (None when it is not committed)."""
+        return self._head_blobs().get(rel)
+
     def _head_blobs(self) -> dict[str, str]:
         if self._blobs is None:
             try:

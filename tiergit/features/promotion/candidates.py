@@ -5,10 +5,11 @@ Reads files; everything it returns is plain data for the pure gate and plan.
 """
 from __future__ import annotations
 
+import hashlib
 from datetime import date, datetime, timezone
 from pathlib import Path
 
-from tiergit.core import candidate, parse, rawtext
+from tiergit.core import candidate, dreams, parse, rawtext
 from tiergit.core.candidate import Candidate, Corpus
 from tiergit.core.patterns import splice_managed
 from tiergit.errors import TiergitError
@@ -70,8 +71,33 @@ def _gather(store, recalled: set[str], blame: bool, cache: ParseCache, blames) -
     cache.save()
     min_confidence = store.config.gate.min_confidence
     corpus = candidate.collect(files, store.config.tiers, recalled, min_confidence)
+    _dreaming_only(store, corpus)
     _date_undated(store, corpus.candidates, blames if blame else None)
     return corpus
+
+
+def _dreaming_only(store, corpus: Corpus) -> None:
+    """In OpenClaw's DREAMS.md only Dreaming's candidate structures are candidates, each dated from
+    its Dreaming entry (the diary's date line or the backfill entry's day), not from git blame."""
+    dreams_files = set(openclaw_format.dreams_paths(store.config))
+    if not dreams_files or not any(c.source in dreams_files for c in corpus.candidates):
+        return
+    days: dict[str, list] = {}
+    kept = []
+    for c in corpus.candidates:
+        if c.source not in dreams_files:
+            kept.append(c)
+            continue
+        meta = dreams.read(c.raw)   # an evidence ref alone is the diary citing a note, not a candidate
+        if not openclaw_format.is_dreaming_candidate(c.raw, c.dreamed, meta.confidence is not None
+                                                     or meta.status is not None or meta.tag is not None):
+            continue
+        if c.source not in days:
+            days[c.source] = openclaw_format.entry_days(_read(store, c.source))
+        line_days = days[c.source]
+        c.age_day = c.age_day or (line_days[c.line - 1] if 0 < c.line <= len(line_days) else None)
+        kept.append(c)
+    corpus.candidates[:] = kept
 
 
 def _parsed_files(store, cache: ParseCache):
@@ -106,10 +132,35 @@ def _date_undated(store, candidates: list[Candidate], blames) -> None:
             continue
         if blames is not None:
             if c.source not in by_file:
-                by_file[c.source] = blames.dates(c.source)
+                by_file[c.source] = _working_dates(store, c.source, blames)
             c.age_day = by_file[c.source].get(c.line)
         if c.age_day is None and not c.staged:
             c.age_day = _file_day(store, c.source)
+
+
+def _working_dates(store, rel: str, blames) -> dict[int, date]:
+    """Working-tree line -> the author day of the commit that introduced it. Blame dates HEAD's lines;
+    when the file has uncommitted edits, each working line takes the date of the same text in HEAD,
+    and a line HEAD does not have is not dated (uncommitted: never "today")."""
+    head = blames.dates(rel)
+    blob = blames.head_blob(rel)
+    if not head or blob is None:
+        return head
+    data = store.read_bytes(rel)
+    if hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest() == blob:
+        return head
+    from tiergit.shell import git
+
+    committed = git.read_blobs(store.repo, [blob]).get(blob, b"").decode("utf-8", "replace").splitlines()
+    by_text: dict[str, list[date]] = {}
+    for n, line in enumerate(committed, 1):
+        if n in head:
+            by_text.setdefault(line, []).append(head[n])
+    out: dict[int, date] = {}
+    for n, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+        if by_text.get(line):
+            out[n] = by_text[line].pop(0)
+    return out
 
 
 def archived_files(store) -> dict[str, str]:

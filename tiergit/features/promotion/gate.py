@@ -190,7 +190,8 @@ def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[tuple[st
         ("raw-output", lambda: raw_output(c.raw, s.min_confidence), "no transcript or dreaming markers"),
         ("credential", lambda: credential(c.raw), "no credentials"),
         ("instruction", lambda: instructs_model(c.raw), "does not instruct the model"),
-        ("safeguard", lambda: weakens_safeguard(c.raw), "weakens no safeguard"),
+        # An item the kind check will refuse anyway is not judged twice (the judgement costs the most).
+        ("safeguard", lambda: weakens_safeguard(c.raw) if kind_check(c) is None else None, "weakens no safeguard"),
         ("repository", lambda: (f"stale: {ctx.stale[c.id]}" if c.id in ctx.stale else None),
          "cites nothing the repository lost"),
     ]
@@ -218,8 +219,8 @@ def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[tuple[st
     # Fuzzy matching is the costly check: it runs last, on what passed everything else.
     # An agent's proposed correction restates a similar wiki line by nature: the reviewer decides.
     if not (c.forced and c.kind == "correction"):
-        steps.append(("duplicate", lambda: _duplicate(key, ctx, s.duplicate_ratio),
-                      "no near-duplicate in the wiki"))
+        steps.append(("duplicate", lambda: _duplicate(key, ctx, s.duplicate_ratio, c),
+                      "no near-duplicate in the wiki or staging"))
     return steps
 
 
@@ -236,9 +237,13 @@ def _review(c: Candidate, key: str, ctx: Context) -> str | None:
     return None
 
 
-def _duplicate(key: str, ctx: Context, ratio: float) -> str | None:
+def _duplicate(key: str, ctx: Context, ratio: float, c: Candidate) -> str | None:
     hit = ctx.wiki_index.find(key, ratio)
     if hit:
         return f"near-duplicate of {hit}"
+    # A tier item that repeats one already staged for review (imported, proposed, Dreaming's) waits for it.
+    hit = None if c.staged else ctx.staged_index.find(key, ratio, skip=c.id)
+    if hit:
+        return f"near-duplicate of {hit}, staged for review"
     hit = ctx.accepted_index.find(key, ratio)
     return f"near-duplicate of {hit}, accepted above in this run" if hit else None

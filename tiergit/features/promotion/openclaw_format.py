@@ -108,3 +108,40 @@ def marked_sources(store) -> dict[str, str]:
                 if kind == "memory" and source:
                     out[source] = rel
     return out
+
+
+MONTHS = ("january february march april may june july august september october november december").split()
+DIARY_DAY_RE = re.compile(r"^\s*\*\s*(?P<month>[A-Z][a-z]+) (?P<day>\d{1,2}), (?P<year>\d{4})\b")
+BACKFILL_DAY_RE = re.compile(r"<!--\s*openclaw:dreaming:[\w-]*entry\b[^>]*?\bday=(\d{4}-\d{2}-\d{2})")
+HEADING_DAY_RE = re.compile(r"^#{1,6}\s.*?\b(\d{4}-\d{2}-\d{2})\b")
+CANDIDATE_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?Candidate(?:\*\*)?\s*:|\[(?:likely_durable|unclear|durable)\]", re.I)
+
+
+def entry_days(text: str) -> list[date | None]:
+    """Per line of DREAMS.md (index 0 is line 1), the day of the Dreaming entry it belongs to:
+    a diary entry's `*April 17, 2026 at 3:03 AM*` line, a backfill entry's `day=…` marker, or a
+    dated heading, whichever came last above it."""
+    out: list[date | None] = []
+    current: date | None = None
+    for line in text.splitlines():
+        current = _line_day(line) or current
+        out.append(current)
+    return out
+
+
+def _line_day(line: str) -> date | None:
+    m = DIARY_DAY_RE.match(line)
+    try:
+        if m and m["month"].lower() in MONTHS:
+            return date(int(m["year"]), MONTHS.index(m["month"].lower()) + 1, int(m["day"]))
+        m = BACKFILL_DAY_RE.search(line) or HEADING_DAY_RE.match(line)
+        return date.fromisoformat(m[1]) if m else None
+    except ValueError:
+        return None
+
+
+def is_dreaming_candidate(raw: str, dreamed: str, has_meta: bool) -> bool:
+    """Only Dreaming's candidate structures in DREAMS.md are candidates (a `Candidate:` line, a
+    `[likely_durable]`/`[unclear]` tagged line, or an item carrying Dreaming's metadata), never the
+    diary's prose paragraphs around them."""
+    return bool(dreamed) or has_meta or bool(CANDIDATE_RE.search(raw))

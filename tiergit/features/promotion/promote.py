@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
+from pathlib import PurePosixPath
 from typing import Any
 
-from tiergit.core import parse, safeguard
+from tiergit.core import parse, safeguard, topics
 from tiergit.core.candidate import FORCED_RE, Candidate, Corpus, wiki_text
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.features.plan import Plan
@@ -125,12 +126,17 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     # OpenClaw's own recall store counts what its agent recalled through memory_search.
     oc_entries, oc_note = recall_store.read(store)
     recall_store.merge(stats, corpus.candidates, oc_entries)
+    # Subjects, not kind names: an untagged item joins a wiki topic it names, or one its peers share.
+    topics.assign(corpus.candidates, {PurePosixPath(path).stem for _, _, _, path, _ in corpus.wiki})
     reviews = ReviewState.from_events(read_events(store, logs.REVIEWS))
     ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids,
                   language=safeguard.store_language(c.text for c in corpus.candidates))
     for _, _, ln, path, key in corpus.wiki:
         ctx.wiki_index.add(key, f"{path}:{ln}")
     ctx.stale = _stale(store, corpus.candidates)
+    for c in corpus.candidates:
+        if c.staged:
+            ctx.staged_index.add(c.mention_key, f"{c.id} ({c.source}:{c.line})")
     scored = _score_all(corpus, stats, today, weights, half_life)
     # Forced items first, then by score: the within-run duplicate check keeps the best one.
     scored.sort(key=lambda t: (not t[0].forced, -t[1].total, t[0].id))
