@@ -85,7 +85,7 @@ def plan_archive(store, today: date | None = None) -> Plan:
     delete_after = max([t.delete_after_days for t in cfg.tiers.values() if t.delete_after_days] or [DELETE_AFTER_DAYS])
     for rel in store.memory_files():
         tier = cfg.tier_for(rel)[0]  # type: ignore[index]
-        if tier.reviewed or tier.lifetime == "session":
+        if tier.reviewed or tier.lifetime == "session" or tier.in_place:
             continue
         try:
             text = _read(store, rel)
@@ -189,7 +189,7 @@ def plan_fit(store, today: date) -> Plan:
     pending: dict[str, str] = {}
     for rel in store.memory_files():
         tier = cfg.tier_for(rel)[0]  # type: ignore[index]
-        if tier.reviewed or tier.lifetime == "session" or "{date}" in tier.path or not tier.budget:
+        if tier.reviewed or tier.lifetime == "session" or "{date}" in tier.path or not tier.budget or tier.in_place:
             continue
         try:
             text = _read(store, rel)
