@@ -66,3 +66,14 @@ def test_a_decisions_md_over_the_file_limit_never_blocks_a_commit(squad_repo):
     assert check.returncode == 0 and ".squad/decisions.md:1: TG003 [warning]" in check.stdout, check.stdout
     git(repo, "add", "-A")
     assert git(repo, "commit", "-q", "-m", "a big decisions.md", check=False).returncode == 0
+
+
+def test_forbidden_and_tombstoned_entries_are_never_served_at_spawn(squad_repo):
+    repo = squad_repo
+    _store(repo)
+    ok(tiergit(repo, "session", "start", "--agent", "picard", "--task", "zebra launch codename pelican pipelines"))
+    prompt = ok(tiergit(repo, "context", "--agent", "picard", "--include-cold",
+                        "--task", "zebra launch codename pelican pipelines")).stdout
+    assert "Quokka" not in prompt and "Pelican pipelines deploy" not in prompt
+    served = ok(tiergit(repo, "context", "--agent", "picard", "--include-cold", "--task", "validation")).stdout
+    assert "OpenXmlValidator" not in served                   # decisions.md is never loaded whole (load: never)
