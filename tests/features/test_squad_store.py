@@ -77,3 +77,19 @@ def test_forbidden_and_tombstoned_entries_are_never_served_at_spawn(squad_repo):
     assert "Quokka" not in prompt and "Pelican pipelines deploy" not in prompt
     served = ok(tiergit(repo, "context", "--agent", "picard", "--include-cold", "--task", "validation")).stdout
     assert "OpenXmlValidator" not in served                   # decisions.md is never loaded whole (load: never)
+
+
+def test_decision_and_policy_inbox_entries_are_promotion_candidates(squad_repo):
+    """Entries as squad-sdk 0.13.1 writes them (`squad memory write --class DECISION|POLICY`)."""
+    repo = squad_repo
+    write(repo / ".squad/agents/data/history.md", "# Data\n\n## Learnings\n\n- Positronic net is fine.\n")
+    write(repo / ".squad/decisions/inbox/bicep-bd8a2a5c.md", _entry("e", "DECISION", "We use Bicep, not ARM, for IaC."))
+    write(repo / ".squad/memory/policy-inbox/tls-1a46e6f4.md", _entry("f", "POLICY", "Storage accounts require TLS 1.2."))
+    write(repo / ".squad/memory/policy-inbox/codename-2b2b2b2b.md", _entry("g", "FORBIDDEN", "The codename is Quokka."))
+    ok(tiergit(repo, "import", "squad", "--apply"))
+    staging = (repo / ".squad/memory/staging/imported.md").read_text()
+    assert "- [decision] We use Bicep, not ARM, for IaC." in staging
+    assert "- [rule] Storage accounts require TLS 1.2." in staging
+    assert "Quokka" not in staging
+    listed = ok(tiergit(repo, "promote", "--all")).stdout
+    assert "We use Bicep, not ARM" in listed and "Quokka" not in listed

@@ -177,6 +177,9 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
         to_stage.extend(durable_items(parse.parse(dtext, decisions, cfg.labels), decisions, True))
         if retire_legacy:
             plan.notes.append(f"{decisions}: kept, Squad reads and writes it (`squad doctor` requires it)")
+    from tiergit.features.importing import governed_inbox
+
+    to_stage.extend(governed_inbox.candidates(store, read_text, durable_items))
     _plan_archive_files(store, plan, archive_adds, today)
     staged.plan_stage(store, plan, to_stage)
     if retire_legacy:
