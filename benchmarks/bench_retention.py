@@ -9,7 +9,9 @@ days ahead, committing after each. Sample up to --sample knowledge lines per pro
 histories, seeded) and look each up with `recall` (query = the item's own words,
 top 10): found when a hit has the same text. Prints per project the % found, how many
 hits came from files that left the tree, and the files in the tree - beside the floor
-measured in the same run: the % found right after the import, before any archive.
+measured in the same run: the % found right after the import, before any archive. Also
+per project: agents whose newest `keep_last` (3) cold entries are all still in cold after
++200 and after +400 days, and empty folders left under the archive (target: all, and 0).
 
 Usage: python benchmarks/bench_retention.py [--sample 30] [--only NAME]
 """
@@ -77,6 +79,33 @@ def found(repo: Path, lines: list[str]) -> tuple[int, int]:
     return hit, gone
 
 
+def newest_heads(repo: Path, keep: int = 3) -> dict[str, list[str]]:
+    """cold file -> the heading lines of its `keep` newest dated units (what keep_last protects)."""
+    from tiergit.core.cuts import dated_units
+
+    out = {}
+    for cold in sorted((repo / ".squad/memory/cold").glob("*.md")):
+        text = cold.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        units = sorted(dated_units(parse.parse(text, cold.name, None)), key=lambda u: (u[0], u[1]))
+        out[cold.name] = [lines[u[1] - 1] for u in units[-keep:]]
+    return out
+
+
+def kept_newest(repo: Path, heads: dict[str, list[str]]) -> int:
+    """How many cold files still hold every one of their newest heading lines."""
+    n = 0
+    for name, want in heads.items():
+        text = (repo / ".squad/memory/cold" / name).read_text(encoding="utf-8")
+        n += all(h in text.splitlines() for h in want)
+    return n
+
+
+def empty_folders(repo: Path) -> int:
+    base = repo / ".squad/memory/archive"
+    return sum(1 for d in base.rglob("*") if d.is_dir() and not any(d.iterdir())) if base.is_dir() else 0
+
+
 def bench(project: Path, n: int, work: Path) -> dict:
     repo = work / project.name
     repo.mkdir()
@@ -92,15 +121,19 @@ def bench(project: Path, n: int, work: Path) -> dict:
     tg(repo, "import", "squad", "--apply", env={"TIERGIT_TODAY": today.isoformat()})
     commit(repo, "import")
     floor, _ = found(repo, lines)
+    heads = newest_heads(repo)
+    kept = {}
     for days in (200, 400):
         later = (today + timedelta(days=days)).isoformat()
         tg(repo, "archive", "--apply", env={"TIERGIT_TODAY": later})
         commit(repo, f"archive at +{days} days")
+        kept[days] = kept_newest(repo, heads)
     os.environ["TIERGIT_TODAY"] = (today + timedelta(days=400)).isoformat()
     hit, gone = found(repo, lines)
     files = len([p for p in (repo / ".squad").rglob("*.md")])
     return {"project": project.name, "sampled": len(lines), "floor": floor, "found": hit, "from_history": gone,
-            "files": files}
+            "files": files, "agents": len(heads), "kept200": kept[200], "kept400": kept[400],
+            "empty": empty_folders(repo)}
 
 
 def main() -> int:
@@ -113,16 +146,20 @@ def main() -> int:
     if not projects:
         print(f"no Squad projects under {CORPUS}")
         return 2
-    print(f"{'project':<34} {'sampled':>7} {'after import':>12} {'after +400d':>11} {'from git':>8}")
+    print(f"{'project':<34} {'sampled':>7} {'after import':>12} {'after +400d':>11} {'from git':>8} "
+          f"{'newest 3 kept +200d':>19} {'+400d':>7} {'empty dirs':>10}")
     short = 0
     with tempfile.TemporaryDirectory(prefix="tiergit-retention-") as tmp:
         for project in projects:
             r = bench(project, a.sample, Path(tmp))
             pct = lambda k: 100.0 * r[k] / r["sampled"] if r["sampled"] else 100.0  # noqa: E731
-            short += r["sampled"] - r["found"]
+            short += r["sampled"] - r["found"] + (r["agents"] - r["kept400"]) + (r["agents"] - r["kept200"])
+            short += r["empty"]
             print(f"{r['project']:<34} {r['sampled']:>7} {pct('floor'):>11.0f}% {pct('found'):>10.0f}% "
-                  f"{r['from_history']:>8}", flush=True)
-    print("OK: 100 % still found" if not short else f"{short} sampled line(s) no longer found")
+                  f"{r['from_history']:>8} {str(r['kept200']) + '/' + str(r['agents']):>19} "
+                  f"{str(r['kept400']) + '/' + str(r['agents']):>7} {r['empty']:>10}", flush=True)
+    print("OK: 100 % still found, every agent's newest 3 sessions in cold, no empty folder" if not short
+          else f"{short} shortfall(s): lines not found, agents missing newest sessions, or empty folders")
     return 1 if short else 0
 
 

@@ -56,7 +56,7 @@ def test_openclaw_flow(repo, tmp_path):
     commit(repo, "daily notes")
     assert "all within budget" in ok(tiergit_process(repo, "check")).stdout
 
-    # Retention: notes past 30 days move to archive/YYYY-MM/; a month past 90 days leaves the tree next run.
+    # Retention: notes past 30 days move to archive/YYYY-MM/.
     ok(tiergit_process(repo, "archive", "--apply"))
     for age in (35, 40, 130):
         assert not (repo / f"memory/{d(age)}.md").exists()
@@ -64,11 +64,12 @@ def test_openclaw_flow(repo, tmp_path):
         assert moved.read_text() == f"# {d(age)}\n\n{notes[age]}"
     assert (repo / f"memory/{d(2)}.md").exists()
     commit(repo, "archive daily notes")
+    # However old the note, it was archived today: it stays where OpenClaw indexes it (memory/**)
+    # until 90 days after the move (tests/features/test_archive.py follows it to the purge).
     ok(tiergit_process(repo, "archive", "--apply"))
     old = f"memory/archive/{d(130):%Y-%m}/{d(130)}.md"
-    assert not (repo / old).exists() and (repo / f"memory/archive/{d(40):%Y-%m}/{d(40)}.md").exists()
-    commit(repo, "archive: old month out of the tree")
-    assert "Old note about the decommissioned server." in git(repo, "show", f"HEAD~1:{old}").stdout
+    assert (repo / old).exists() and (repo / f"memory/archive/{d(40):%Y-%m}/{d(40)}.md").exists()
+    assert git(repo, "status", "--porcelain").stdout == ""
 
     # Recall across warm and the archive, logged for promotion.
     for query in ("British English replies", "reply language owner", "spelling style owner",

@@ -44,7 +44,9 @@ def test_openclaw_day_prunes_memory_md_through_review(repo):
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "the workspace as OpenClaw left it", env={"TIERGIT": "0"})
 
-    status = json.loads(ok(tiergit_process(repo, "status", "--json")).stdout)
+    run = tiergit_process(repo, "status", "--json")
+    assert run.returncode == 1, run.stderr                   # CRIT exits 1, like check
+    status = json.loads(run.stdout)
     assert status["total"]["health"] == "critical"
     assert status["promotion"]["scheduled"] is True          # the promotion workflow is installed
     check = tiergit_process(repo, "check")

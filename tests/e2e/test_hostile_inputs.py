@@ -116,7 +116,7 @@ ROWS = [
     # A FIFO, socket, device or folder where a memory file should be: an error, never a hang.
     Row("fifo cold / check", fifo(COLD), CHECK, 1, "TG006 [critical] is a FIFO"),
     Row("fifo cold / check --all", fifo(COLD), ("check", "--all"), 1, "TG006 [critical] is a FIFO"),
-    Row("fifo cold / status", fifo(COLD), ("status",), 0, "TG006"),
+    Row("fifo cold / status", fifo(COLD), ("status",), 1, "TG006"),      # CRIT: status exits 1 like check
     Row("fifo cold / recall", fifo(COLD), ("recall", "cache", "--no-log"), 2, "is a FIFO"),
     Row("fifo hot / context", fifo(HOT), ("context", "--agent", "picard"), 2, "is a FIFO"),
     Row("fifo hot / session end", fifo(HOT), ("session", "end", "--agent", "picard"), 2, "not a regular file"),
@@ -125,7 +125,7 @@ ROWS = [
     Row("socket cold / check", sock(COLD), CHECK, 1, "TG006 [critical] is a socket"),
     Row("socket cold / recall", sock(COLD), ("recall", "cache", "--no-log"), 2, "is a socket"),
     Row("device cold / check", device(COLD), CHECK, 1, COLD),
-    Row("device hot / status", device(HOT), ("status",), 0, HOT),
+    Row("device hot / status", device(HOT), ("status",), 1, HOT),
     Row("fifo config / status", fifo(".tiergit.yml"), ("status",), 2, ".tiergit.yml:1: TG006 is a FIFO"),
     Row("fifo config, none staged / hook",   # with a staged config the hook reads that blob instead
         both(put(COLD, ENTRY + "- [fact] more\n", stage=True), lambda r: git(r, "rm", "-q", "--cached", ".tiergit.yml"),
@@ -147,7 +147,7 @@ ROWS = [
     Row("120 KB punctuation run / check", put(COLD, ENTRY + "-" * 120_000 + "\n"), CHECK, 1, "BUD001"),
     Row("120 KB punctuation run / hook", put(COLD, ENTRY + "=" * 120_000 + "\n", stage=True), COMMIT, 1, "BUD001"),
     Row("200 KB single line / check", put(COLD, ENTRY + "- " + "ab" * 100_000 + "\n"), CHECK, 1, "BUD001"),
-    Row("300 KB file over the limit / check", put(COLD, ENTRY + "x" * 300_000 + "\n"), CHECK, 1, "TG003"),
+    Row("1.1 MB file over the limit / check", put(COLD, ENTRY + "x" * 1_100_000 + "\n"), CHECK, 1, "TG003"),
     Row("100 KB of spaces / check", put(COLD, ENTRY + " " * 100_000 + "x\n"), CHECK, 1, "BUD001"),
     Row("50k emoji run / check", put(COLD, ENTRY + "😀" * 50_000 + "\n"), CHECK, 1, "BUD001"),
     Row("20k-deep blockquote / check", put(COLD, ENTRY + "> " * 20_000 + "deep\n"), CHECK, 1, "BUD001"),

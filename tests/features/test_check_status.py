@@ -116,7 +116,7 @@ def test_example_team_store_checks_clean_and_lists_every_tier():
     assert "7 memory file(s) checked: 0 critical, 1 warning(s)" in check.stdout
     status = tiergit(PROJECT, "--repo", "examples/team", "status", "--json")
     data = json.loads(status.stdout)
-    assert [t["tier"] for t in data["tiers"]] == ["hot", "cold", "wiki"]
+    assert [t["tier"] for t in data["tiers"]] == ["hot", "cold", "wiki"]   # no Squad files: no Squad tiers
     assert all(t["files"] >= 1 for t in data["tiers"])
     agents = {f["path"].rsplit("/", 1)[1] for f in data["files"] if f["tier"] in ("hot", "cold")}
     assert agents == {"marlow.md", "juno.md", "osei.md"}

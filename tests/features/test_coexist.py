@@ -72,7 +72,7 @@ def test_init_says_how_openclaw_loads_hot_and_warm(repo):
     assert "bootstrap-extra-files" not in ok(tiergit(repo, "init", "--preset", "squad", "--dry-run")).stdout
 
 
-def test_squads_own_memory_files_keep_gits_merge_and_are_no_tiers(repo):
+def test_squads_own_memory_files_keep_gits_merge_and_are_read_in_place(repo):
     own = {".squad/memory/config.json": "{}\n", ".squad/memory/index.json": "{}\n",
            ".squad/memory/audit.jsonl": "{}\n", ".squad/memory/local/notes.md": "# local\n\n- Squad's own note\n"}
     for rel, text in own.items():
@@ -83,8 +83,8 @@ def test_squads_own_memory_files_keep_gits_merge_and_are_no_tiers(repo):
         assert git(repo, "check-attr", "merge", "--", rel).stdout.strip().endswith("unspecified"), rel
     for rel in (".squad/memory/cold/picard.md", ".squad/memory/wiki/auth.md", ".squad/memory/archive/2026-01/cold/x.md"):
         assert git(repo, "check-attr", "merge", "--", rel).stdout.strip().endswith("tiergit"), rel
-    status = json.loads(ok(tiergit(repo, "status", "--json")).stdout)
-    assert not [f for f in json.dumps(status).split('"') if f.startswith(".squad/memory/local")]
+    status = json.loads(ok(tiergit(repo, "status", "--json")).stdout)   # Squad's governed store: its own tier
+    assert {f["path"]: f["tier"] for f in status["files"]}[".squad/memory/local/notes.md"] == "governed"
 
 
 def test_agent_slugs_and_two_layer_state(tmp_path):

@@ -19,7 +19,8 @@ def load_text(repo: Path, text: str) -> config.Config:
 def test_squad_preset(repo):
     cfg = load_text(repo, "version: 1\npreset: squad\n")
     assert cfg.root == ".squad/memory" and cfg.tokenizer == "cl100k_base"
-    assert list(cfg.tiers) == ["hot", "cold", "wiki"]
+    assert list(cfg.tiers) == ["hot", "cold", "wiki", "decisions", "governed"]   # Squad's own, read in place
+    assert cfg.tiers["decisions"].in_place and cfg.tiers["governed"].in_place and not cfg.tiers["cold"].in_place
     hot, cold, wiki = cfg.tiers["hot"], cfg.tiers["cold"], cfg.tiers["wiki"]
     assert (hot.load, hot.next, hot.budget["bytes"].max, hot.budget["tokens"].max) == ("always", "cold", 4096, 1000)
     assert cold.ttl_days == 30 and cold.next == "wiki" and wiki.reviewed and wiki.durable
@@ -27,7 +28,7 @@ def test_squad_preset(repo):
     assert cfg.tier_for(".squad/memory/wiki/auth.md")[1] == {"topic": "auth"}
     assert cfg.tier_for(".squad/memory/hot/Picard.md") is None
     assert cfg.tier_for("docs/hot/picard.md") is None
-    assert cfg.limits["max_file_bytes"] == 262144
+    assert cfg.limits["max_file_bytes"] == 1048576   # a real decisions.md is 856 KB
 
 
 def test_openclaw_preset(repo):
@@ -55,7 +56,7 @@ def test_overrides_merge_into_the_preset(repo):
         "  daily: {path: 'daily/{date}.md', ttl_days: 7}\n"
         "gate: {min_recalls: 3}\nlimits: {max_file_bytes: 1000}\n"
     ))
-    assert cfg.root == "team/memory" and list(cfg.tiers) == ["hot", "cold", "daily"]
+    assert cfg.root == "team/memory" and list(cfg.tiers) == ["hot", "cold", "decisions", "governed", "daily"]
     hot = cfg.tiers["hot"]
     # A bare number warns at 80 %; a mapping sets both levels; unmentioned keys stay.
     assert hot.budget["bytes"] == Limit(2048 * 0.8, 2048)

@@ -196,6 +196,7 @@ def test_daily_notes_for_recent_days(gap, expected):
     ("openclaw", "warm", "`tiergit check --fix`"),
     ("openclaw", "daily", "`tiergit archive --apply`"),
     ("openclaw", "cold", "`tiergit audit --apply` on the promotion branch"),
+    ("squad", "decisions", "`squad nap`"),            # Squad's own file, read in place: Squad trims it
 ])
 def test_every_over_budget_hint_names_the_command_that_fixes_its_tier(tmp_path, preset, tier, command):
     from tiergit.features.checks import budget_findings

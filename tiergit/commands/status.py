@@ -29,7 +29,8 @@ def add_sparks(store: Store, model: StatusModel, last: int = 20) -> None:
 
 def render(model: StatusModel) -> str:
     lines = [f"tiergit status: {model.root}", ""]
-    header = f"{'tier':<6} {'file':<44} {'bytes':>7} {'tokens':>7} {'lines':>6} {'budget':>7}  health"
+    w = max([6] + [len(f.tier) for f in model.files])   # a tier without files may overhang its column
+    header = f"{'tier':<{w}} {'file':<44} {'bytes':>7} {'tokens':>7} {'lines':>6} {'budget':>7}  health"
     if any(f.spark for f in model.files):
         header += "  growth"
     lines.append(header)
@@ -37,16 +38,16 @@ def render(model: StatusModel) -> str:
     for tier in model.tiers:
         rows = [f for f in model.files if f.tier == tier.tier]
         if not rows:
-            lines.append(f"{tier.tier:<6} {'(no files)':<44}")
+            lines.append(f"{tier.tier:<{w}} {'(no files)':<44}")
         for r in rows:
             pct = f"{r.percent:.0f}%" if r.percent is not None else "-"
             name = r.path if len(r.path) <= 44 else "…" + r.path[-43:]
-            lines.append(f"{r.tier:<6} {name:<44} {r.bytes:>7} {r.tokens_text:>7} {r.lines:>6} {pct:>7}  "
+            lines.append(f"{r.tier:<{w}} {name:<44} {r.bytes:>7} {r.tokens_text:>7} {r.lines:>6} {pct:>7}  "
                          f"{MARK[r.health]:<4}" + (f"  {r.spark}" if r.spark else "")
                          + (f"  {r.error}" if r.error else ""))
     t = model.total
     lines.append("-" * len(header))
-    lines.append(f"{'total':<6} {str(t.files) + ' file(s)':<44} {t.bytes:>7} {t.tokens_text:>7} {t.lines:>6} {'':>7}  "
+    lines.append(f"{'total':<{w}} {str(t.files) + ' file(s)':<44} {t.bytes:>7} {t.tokens_text:>7} {t.lines:>6} {'':>7}  "
                  f"{MARK[t.health]}")
     if not t.tokens_exact:
         lines.append("(~ marks token estimates; `tiergit status --deep` counts every file exactly)")

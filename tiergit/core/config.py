@@ -74,6 +74,7 @@ class Tier:
     budget: dict[str, Limit] = field(default_factory=dict)
     durable: bool = False
     raw: bool = False
+    in_place: bool = False      # a framework's own files: read, recalled, checked; never rewritten
     regex: re.Pattern[str] | None = None
 
     @property

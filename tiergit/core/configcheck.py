@@ -31,7 +31,7 @@ TOP_KEYS = {
 }
 TIER_KEYS = {
     "path", "load", "lifetime", "ttl_days", "delete_after_days", "keep_last", "next", "review",
-    "budget", "durable", "raw",
+    "budget", "durable", "raw", "in_place",
 }
 LIMIT_KEYS = {"max_file_bytes", "lock_wait_seconds"}
 KEEP_LAST = 3   # retention keeps each file's newest dated entries whatever their age (DESIGN)
@@ -213,6 +213,7 @@ def _tiers(merged: dict[str, Any], root: str, err: KeyErrors) -> dict[str, Tier]
             keep_last=KEEP_LAST if spec.get("keep_last") is None else spec["keep_last"],
             next=spec.get("next"), review=review, budget=budget,
             durable=bool(spec.get("durable", review == "pull-request")), raw=bool(spec.get("raw", False)),
+            in_place=bool(spec.get("in_place", False)),
             regex=path_regex(full),
         )
     for name, tier in tiers.items():

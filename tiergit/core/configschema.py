@@ -67,6 +67,7 @@ SCHEMA: dict[str, Field] = {
     "tiers.*.budget.*": Field("limit", names=("bytes", "tokens", "lines")),
     "tiers.*.durable": Field("bool"),
     "tiers.*.raw": Field("bool"),
+    "tiers.*.in_place": Field("bool", hint="true for a framework's own files tiergit reads but never rewrites"),
     "archive": Field("str"),
     "logs": Field("str"),
     "staging": Field("str", null=True),

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 def fix_command(tier) -> str:
     """The command that brings a file of `tier` back under its budget, by the tier's shape."""
+    if getattr(tier, "in_place", False):
+        # the framework's own file: tiergit never rewrites it, the framework's hygiene trims it
+        return "`squad nap` (Squad archives its own old decisions and entries; tiergit reads this file in place)"
     if tier.lifetime == "session":
         # hot is reset by compaction into the next tier; nothing else shrinks it.
         return f"`tiergit session end` (compacts {tier.name} into {tier.next or 'the next tier'})"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from tiergit.core import patterns
+from tiergit.core import governed, patterns
 from tiergit.errors import TiergitError
 from tiergit.shell import listing, progress, statedir
 
@@ -60,15 +60,26 @@ def index_path(repo: Path) -> Path:
     return statedir.state_dir(repo) / INDEX_NAME
 
 
+def tombstoned(store) -> set[str]:
+    """Paths of governed entries Squad tombstoned (`<root>/tombstones/*.json`): never recalled."""
+    folder = store.root / "tombstones"
+    if not folder.is_dir():
+        return set()
+    paths = {governed.tombstone_path(p.read_text(encoding="utf-8", errors="replace"))
+             for p in sorted(folder.glob("*.json")) if p.is_file() and not p.is_symlink()}
+    return {p[2:] if p.startswith("./") else p for p in paths if p}
+
+
 def sources(store, found: listing.Listing | None = None) -> list[IndexSource]:
     """Tier files, the archive folder and the staging files, each with its tier label."""
     cfg = store.config
     found = found or listing.walk(store)
     out: dict[str, IndexSource] = {}
     agents = set()
+    gone = tombstoned(store)
     for rel in found.memory:
         match = cfg.tier_for(rel)
-        if match:
+        if match and rel not in gone:
             out[rel] = IndexSource(rel, match[0].name, match[1].get("agent"))
             if "agent" in match[1]:
                 agents.add(match[1]["agent"])
@@ -257,6 +268,8 @@ def rows_of(src: IndexSource, data: bytes, labels, max_bytes: int) -> tuple[list
         doc = parse.parse(text, src.path, labels)
     except TiergitError:
         return [], True
+    if not governed.served(doc.metadata):   # a FORBIDDEN / TRANSIENT governed entry: never recalled
+        return [], False
     listing = patterns.managed_lines(text) if src.tier == "staging" else range(0)
     rows = []
     for sec in doc.sections:

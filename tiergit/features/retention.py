@@ -89,7 +89,7 @@ def plan_archive(store, today: date | None = None) -> Plan:
     parsed = ParseCache.for_store(store)
     for rel in store.memory_files():
         tier = cfg.tier_for(rel)[0]  # type: ignore[index]
-        if tier.reviewed or tier.lifetime == "session":
+        if tier.reviewed or tier.lifetime == "session" or tier.in_place:
             continue
         try:
             text = _read(store, rel)
@@ -194,7 +194,7 @@ def plan_fit(store, today: date) -> Plan:
     pending: dict[str, str] = {}
     for rel in store.memory_files():
         tier = cfg.tier_for(rel)[0]  # type: ignore[index]
-        if tier.reviewed or tier.lifetime == "session" or "{date}" in tier.path or not tier.budget:
+        if tier.reviewed or tier.lifetime == "session" or "{date}" in tier.path or not tier.budget or tier.in_place:
             continue
         try:
             text = _read(store, rel)

@@ -38,7 +38,7 @@ def archive_globs(cfg: Config) -> list[str]:
     base = cfg.repo_path(cfg.archive).rstrip("/")
     out: list[str] = []
     for tier in cfg.tiers.values():
-        if tier.lifetime == "session":    # hot is compacted, never archived
+        if tier.lifetime == "session" or tier.in_place:    # compacted / never moved: no archive
             continue
         p = PurePosixPath(cfg.repo_path(tier.path))
         inner = p.relative_to(root) if root != PurePosixPath(".") and p.is_relative_to(root) else PurePosixPath(p.name)
@@ -53,7 +53,8 @@ def gitattributes_block(cfg: Config) -> str:
     root: a framework's own files beside the tiers (Squad's .squad/memory/local/*.md,
     OpenClaw's memory/HANDOFF.md) keep git's default merge."""
     lines = [GITATTR_BEGIN]
-    for pattern in [_tier_glob(cfg.repo_path(t.path)) for t in cfg.tiers.values()] + archive_globs(cfg):
+    own = [_tier_glob(cfg.repo_path(t.path)) for t in cfg.tiers.values() if not t.in_place]
+    for pattern in own + archive_globs(cfg):
         if f"{pattern} merge=tiergit" not in lines:
             lines.append(f"{pattern} merge=tiergit")
     lines.append(f"{cfg.repo_path(cfg.staging or 'staging/*.md')} merge=tiergit")

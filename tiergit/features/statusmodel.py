@@ -54,6 +54,8 @@ def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> 
     tiers = []
     for name, tier in store.config.tiers.items():
         rows = [f for f in files if f.tier == name]
+        if tier.in_place and not rows:
+            continue        # a framework's own store this repo does not use (no Squad here)
         tiers.append(TierStatus(name, tier.load, len(rows), sum(r.bytes for r in rows),
                                 sum(r.tokens for r in rows), sum(r.lines for r in rows),
                                 budget.worst(r.health for r in rows)))

@@ -1,5 +1,5 @@
 """How `import squad` fits a history into cold: which dated units leave for the archive
-(oldest first, the tier's keep_last newest only while over max), and, as a last resort,
+(oldest first, the tier's keep_last newest only while cold has no room), and, as a last resort,
 which oversized pinned sections move out with a pointer line. What is taken goes to the
 one archive layout (`retention.archive_path`), by the unit's month.
 """
@@ -84,6 +84,12 @@ def budget_limits(tier) -> dict[str, float]:
     return {metric: min(limit.warn, limit.max * IMPORT_FILL) for metric, limit in tier.budget.items()}
 
 
+def _over_target(text: str, tier, encoding: str) -> bool:
+    from tiergit.features import budget
+
+    return any(budget.metric_value(text, m, encoding) > lim for m, lim in budget_limits(tier).items())
+
+
 def _take(lines: list[str], units: list[Unit], limits: dict[str, float], encoding: str) -> tuple[str, list[Unit]]:
     removed, taken = fit(lines, units, limits, encoding)
     return "".join(ln for n, ln in enumerate(lines, 1) if n not in removed), taken
@@ -113,8 +119,9 @@ def _archive_chunks(store, cold_rel: str, lines: list[str], units: list[Unit], t
 def fit_history(store, cold_rel: str, text: str, today: date) -> tuple[str, list[Unit], dict[str, str]]:
     """The history fitted to cold, in three steps, each only while the last left it over:
     (1) older dated units out, oldest first, down to `budget_limits`; (2) over max: oversized
-    pinned sections' bodies, largest first, with a pointer line; (3) still over max: the
-    tier's keep_last newest units too. -> (cold text, units taken, archive path -> text)."""
+    pinned sections' bodies, largest first, with a pointer line; (3) still over that target: the
+    tier's keep_last newest units too, oldest first, down to `budget_limits` - all but the
+    newest, which goes only when it alone keeps cold over max. -> (cold text, units taken, archive path -> text)."""
     from tiergit.core import cuts
     from tiergit.features import budget, retention
 
@@ -134,10 +141,13 @@ def fit_history(store, cold_rel: str, text: str, today: date) -> tuple[str, list
         for cut in pinned:
             archive[dest] = archive.get(dest, "") + f"## {cut.heading}\n\n" + cuts.chunk(clines, cut) + "\n"
         cold = after
-    if tier.budget and budget.over(cold, tier, cfg.tokenizer):
-        hard = {m: lim.max for m, lim in tier.budget.items() if lim.hard}
+    for last in (1, 0):     # room for the first sessions beats keep_last; the newest goes only over max
+        if not tier.budget or not (_over_target(cold, tier, cfg.tokenizer) if last
+                                   else budget.over(cold, tier, cfg.tokenizer, "max")):
+            break
         clines = _lines(cold)
-        cold, late = _take(clines, units_of(parse.parse(cold, cold_rel, cfg.labels)), hard, cfg.tokenizer)
+        units = units_of(parse.parse(cold, cold_rel, cfg.labels))
+        cold, late = _take(clines, units[:len(units) - last], budget_limits(tier), cfg.tokenizer)
         _archive_chunks(store, cold_rel, clines, late, today, archive)
         taken += late
     return cold, taken, archive

@@ -40,6 +40,7 @@ from tiergit.shell.tokens import count_text
 # history): a bar from this many files on (progress.py keeps it silent off a terminal, in CI
 # and hooks).
 IMPORT_BAR_MIN = 10
+LEGACY_MAX_BYTES = 4 * 1024 * 1024
 
 DECISION_LABEL_RE = re.compile(r"(?mi)^\s*(?:[-*+]\s+)?\*\*(?:what|decision)\s*:?\*\*")
 FALLBACK_HOT = ("# {agent}: hot memory\n\n## Current task\n\n## Active decisions\n\n## Last actions\n\n"
@@ -75,7 +76,11 @@ def hot_template(store, agent: str) -> str:
 
 
 def read_text(store, rel: str) -> str:
-    return rawtext.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
+    """A framework's own file (a history, decisions.md, a daily note): read up to the larger of
+    `limits.max_file_bytes` and LEGACY_MAX_BYTES - Squad's decisions.md reaches 856 KB on a real
+    project, and import must not stop on a file tiergit only reads (its tiers keep their limit)."""
+    limit = max(store.config.limits["max_file_bytes"], LEGACY_MAX_BYTES)
+    return rawtext.decode(store.read_bytes(rel), rel, limit)
 
 
 def durable_items(doc: parse.MemoryDoc, source: str, decisions_file: bool) -> list[staged.Staged]:
@@ -172,6 +177,9 @@ def plan_squad(store, retire_legacy: bool = False, today: date | None = None) ->
         to_stage.extend(durable_items(parse.parse(dtext, decisions, cfg.labels), decisions, True))
         if retire_legacy:
             plan.notes.append(f"{decisions}: kept, Squad reads and writes it (`squad doctor` requires it)")
+    from tiergit.features.importing import governed_inbox
+
+    to_stage.extend(governed_inbox.candidates(store, read_text, durable_items))
     _plan_archive_files(store, plan, archive_adds, today)
     staged.plan_stage(store, plan, to_stage)
     if retire_legacy:

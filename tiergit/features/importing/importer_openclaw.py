@@ -90,6 +90,10 @@ def _plan_daily_note(store, plan: Plan, path, daily, archive: str, today: date, 
         return
     if not existing.exists():
         plan.add(target, text, reason=why)
+        if target.startswith(archive + "/"):     # tiergit moved it: the purge may take it, in time
+            from tiergit.features import archive_record
+
+            archive_record.record(plan, store, [target], today)
     if retire_legacy:
         plan.add(rel, None, text, reason=f"legacy, copied to {target}")
 
