@@ -72,8 +72,20 @@ def old_sentence_figures(corpus: Path) -> dict | None:
 
 
 def print_sentences(corpus: Path, verbose: bool) -> None:
+    import sentence_eval as se
+
+    n, agree, kappa = se.agreement()
+    print(f"\nlabelled sentences: two independent readers agree on keep/noise for {agree}/{n}, Cohen's kappa "
+          f"{kappa:.2f} (tests/labels/sentences_corpus_reader2.tsv)")
+    for labels, what in (("first", "the first reader's labels"),
+                         ("resolved", "resolved labels: worth keeping when either reader says so")):
+        os.environ["TIERGIT_SENTENCE_LABELS"] = labels
+        _print_sentence_part(corpus, verbose, what)
+
+
+def _print_sentence_part(corpus: Path, verbose: bool, what: str) -> None:
     new, old = sentence_figures(corpus), old_sentence_figures(corpus)
-    print(f"\nlabelled sentences (tests/labels/sentences_corpus.tsv; targets: kept verbatim >= 0.95, noise tokens "
+    print(f"\n{what} (tests/labels/sentences_corpus.tsv; targets: kept verbatim >= 0.95, noise tokens "
           f"removed >= 0.85)")
     print(f"{'judgement':<16} {'split':<5} {'n':>4} {'keep':>4} " + " ".join(f"{k:>10}" for k in (
         "keep P", "keep R", "junk P", "junk R", "sess.end", "transcr.", "noise rm")) + f" {'tokens kept/in':>22}")

@@ -14,6 +14,7 @@ Shared by tests/features/test_sentence_keep.py and benchmarks/bench_judge.py.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,12 +48,29 @@ class Sentence:
         return " ".join(MARKER.sub("", self.text, count=1).split())
 
 
-def sentences(corpus: Path) -> list[Sentence]:
+def sentences(corpus: Path, labels: str | None = None) -> list[Sentence]:
+    """The labelled sentences. `labels` (else $TIERGIT_SENTENCE_LABELS): "first" (default: the first
+    reader's, which the tests hold the judgement to), or "resolved": worth keeping when either of the
+    two independent readers says so (benchmarks/bench_judge.py prints both)."""
+    labels = labels or os.environ.get("TIERGIT_SENTENCE_LABELS", "first")
+    second = {int(r[0]): r[1] for r in labelled.rows("sentences_corpus_reader2.tsv")} if labels == "resolved" else {}
     out = []
-    for label, split, rel, n, sha, k in labelled.rows("sentences_corpus.tsv"):
+    for number, (label, split, rel, n, sha, k) in enumerate(labelled.rows("sentences_corpus.tsv"), 1):
+        if label in NOISE_LABELS and second.get(number) in KEEP_LABELS:
+            label = second[number]
         line = labelled.corpus_line(corpus, rel, int(n), sha)
         out.append(Sentence(label, split, rel, int(n), int(k), split_sentences(line)[int(k)], line))
     return out
+
+
+def agreement() -> tuple[int, int, float]:
+    """(sentences, agreeing on keep/noise, Cohen's kappa) of the two readers."""
+    first = ["keep" if r[0] in KEEP_LABELS else "noise" for r in labelled.rows("sentences_corpus.tsv")]
+    second = ["keep" if r[1] in KEEP_LABELS else "noise" for r in labelled.rows("sentences_corpus_reader2.tsv")]
+    n = len(first)
+    agree = sum(a == b for a, b in zip(first, second))
+    chance = sum((first.count(x) / n) * (second.count(x) / n) for x in ("keep", "noise"))
+    return n, agree, (agree / n - chance) / (1 - chance)
 
 
 def judged_worth_keeping(text: str) -> bool:
