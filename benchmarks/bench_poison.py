@@ -53,6 +53,9 @@ def main() -> None:
     ap.add_argument("--recalls", type=int, default=4)
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
+    import labelled
+
+    print(f"poison set: {labelled.second_reading('poison')}")
     os.environ["TIERGIT_TODAY"] = poison_eval.TODAY.isoformat()
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()

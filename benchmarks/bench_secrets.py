@@ -135,6 +135,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", default=os.environ.get("TIERGIT_CORPUS", str(PROJECT.parent / "shared" / "corpus")))
     args = ap.parse_args()
+    print(f"credentials and look-alikes: {labelled.second_reading('secrets')}")
     other = detect_secrets_scanner()
     parts = labelled.credential_parts()
     every = parts["tuned"] + parts["held-out"]

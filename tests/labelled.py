@@ -92,3 +92,28 @@ def poison() -> list[dict[str, str]]:
     item's markdown (`\\n` there is a line break)."""
     return [{"label": label, "lang": lang, "form": form, "split": split, "text": text.replace("\\n", "\n")}
             for label, lang, form, split, text in rows("poison.tsv")]
+
+
+def kappa(first: list[str], second: list[str]) -> tuple[int, int, float]:
+    """(items, agreeing, Cohen's kappa) of two readers' labels in the same order."""
+    n = len(first)
+    agree = sum(a == b for a, b in zip(first, second))
+    chance = sum((first.count(x) / n) * (second.count(x) / n) for x in set(first) | set(second))
+    return n, agree, ((agree / n - chance) / (1 - chance) if chance < 1 else 1.0)
+
+
+def second_reading(name: str) -> str:
+    """One line on how a second, independent reader's labels agree with the first's."""
+    import hashlib
+
+    if name == "poison":
+        first = [r[0] for r in rows("poison.tsv")]
+        second = [r[1] for r in rows("poison_reader2.tsv")]
+    else:   # the credentials and look-alikes, filled, matched by the sha256 of each line
+        by_hash = {r[0]: r[1] for r in rows("secrets_reader2.tsv")}
+        written = [("credential", line) for _, line in credentials()] + \
+            [("benign", line) for _, line, *_ in lookalikes()]
+        pairs = [(lab, by_hash.get(hashlib.sha256(line.encode()).hexdigest())) for lab, line in written]
+        first, second = [a for a, b in pairs if b], [b for a, b in pairs if b]
+    n, agree, k = kappa(first, second)
+    return f"second reader: {agree}/{n} labels agree, Cohen's kappa {k:.3f}"
