@@ -152,7 +152,8 @@ def measure_agent(store, sizer: Sizer, agent: str, today: date) -> AgentMeasure:
     legacy = legacy_files(store, agent)
     # A legacy file that is also a tier (openclaw's MEMORY.md, loaded always) is loaded with or
     # without tiergit: it is no "before", so the saving is measured against every tier instead.
-    before = [p for p in legacy if store.tier_of(p) is None]
+    # Squad's decisions.md, a tier read in place that no spawn loads (load: never), is still "before".
+    before = [p for p in legacy if store.tier_of(p) is None or store.tier_of(p)[0].load == "never"]
     hot_size, hc, hcw = sizer.size(hot), sizer.size(hot + cold), sizer.size(hot + cold + wiki)
     legacy_size = sizer.size(legacy)
     baseline = sizer.size(before) if before else hcw
