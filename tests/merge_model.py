@@ -16,7 +16,8 @@ duplicated. The rules are the merge driver's contract:
 - one side edits an entry's first item and the other its last, so no item is edited
   twice (that would be a real conflict, tested elsewhere); the two branches never
   rename the same entry. A rename is recognised by an unchanged body, or, renamed and
-  edited on the same side, by the same date and 80 % of its words kept.
+  edited on the same side, by the same date and 80 % of its words kept; an entry with
+  no body (a bare heading) is never renamed (nothing tells the renamed one from a new one).
 """
 from __future__ import annotations
 
@@ -147,7 +148,8 @@ def apply_ops(model: Model, name: str, rng: random.Random, n_ops: int, avoid_ren
             b.state[uid] = "deleted"   # stays in `order` so the undated sections after it stay
             dropped = set(b.appended.pop(uid, []))
             b.added_lines = [x for x in b.added_lines if x not in dropped]
-        elif op == "rename" and state in (None, "changed") and uid not in avoid_rename:
+        elif op == "rename" and state in (None, "changed") and uid not in avoid_rename and e.body.strip():
+            # (an entry that is only a heading, renamed, is a deletion and a new heading: no body tells)
             e.heading_line = f"{e.heading_line} (renamed by {tag})"
             b.state[uid] = "renamed"
         elif op in ("append", "edit"):   # also after a rename on this side (renamed and edited)

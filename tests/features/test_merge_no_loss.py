@@ -123,16 +123,17 @@ def _corpus_stream(seed: int) -> dict:
 
 
 @pytest.mark.corpus
-def test_corpus_seeds_lose_and_duplicate_nothing_over_2000_cases():
+@pytest.mark.parametrize("streams", [(7, 8), (9, 10)])   # 2 x 2 seeded streams of 500: 2,000 cases
+def test_corpus_seeds_lose_and_duplicate_nothing_over_2000_cases(streams):
     seeds = models_of(corpus_files("*/.squad/agents/*/history.md") + corpus_files("*/.squad/decisions.md"))
     assert len(seeds) >= 20
     _CORPUS_SEEDS[:] = seeds   # the forked workers see them
-    streams = corpus_map(_corpus_stream, [7, 8, 9, 10], min_items=2)   # four seeded streams of 500
-    totals = {k: sum(h[k] for h in streams) for k in streams[0]}
-    print(f"corpus merge property: {totals}")
-    assert totals["cases"] == 2000
+    results = corpus_map(_corpus_stream, list(streams), min_items=2)   # one stream per core
+    totals = {k: sum(h[k] for h in results) for k in results[0]}
+    print(f"corpus merge property, streams {streams}: {totals}")
+    assert totals["cases"] == 1000
     assert totals["lost"] == totals["duplicated"] == totals["conflicts"] == totals["skin_faults"] == 0
-    assert min(totals[k] for k in SHAPES) >= 80, totals
+    assert min(totals[k] for k in SHAPES) >= 40, totals
 
 
 def _git(repo: Path, *args: str) -> subprocess.CompletedProcess:
