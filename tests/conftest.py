@@ -140,6 +140,8 @@ def run_cli(args: list[str] | tuple[str, ...], cwd: Path, input: str | None = No
                 (script,) = entry_points(group="console_scripts", name="tiergit")
                 script.load()(list(args))
             else:
+                # as a fresh `python -m tiergit` does: the console path may have imported it
+                sys.modules.pop("tiergit.__main__", None)
                 runpy.run_module("tiergit", run_name="__main__", alter_sys=False)
         except SystemExit as exc:
             if exc.code is None or isinstance(exc.code, int):
