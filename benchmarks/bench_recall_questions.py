@@ -73,9 +73,12 @@ def store_for(project: str, base: Path) -> Store:
     repo = base / project
     shutil.copytree(CORPUS / project / ".squad", repo / ".squad")
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    for args in (["init", "--preset", "squad", "--no-install"], ["import", "squad", "--apply"]):
-        subprocess.run([sys.executable, "-m", "tiergit", "--repo", str(repo), *args], check=True,
-                       stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, "-m", "tiergit", "--repo", str(repo), "init", "--preset", "squad", "--no-install"],
+                   check=True, stdout=subprocess.DEVNULL)
+    cfg = repo / ".tiergit.yml"     # what the hint says for a project with an 856 KB decisions.md
+    cfg.write_text(cfg.read_text() + "limits: {max_file_bytes: 4194304}\n")
+    subprocess.run([sys.executable, "-m", "tiergit", "--repo", str(repo), "import", "squad", "--apply"], check=True,
+                   stdout=subprocess.DEVNULL)
     return Store.open(repo)
 
 

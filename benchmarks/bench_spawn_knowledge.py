@@ -1,40 +1,46 @@
-"""Knowledge at spawn: does the spawn prompt carry what the session goes on to reuse, and at what cost?
+"""Knowledge at spawn beside the simple baselines: does the spawn carry what the session reuses, at what cost?
 
-Run: .venv/bin/python benchmarks/bench_spawn_knowledge.py [--max-sessions N] [--project SUBSTR] [--show]
+Run: .venv/bin/python benchmarks/bench_spawn_knowledge.py [--part tune|held-out|all] [--max-sessions N]
+     [--project SUBSTR] [--show] [--mode import|sessions] [--spawn '{knowledge_tokens: 1500}']
 
 Method (reproducible, no judgement calls):
-- Every corpus replay (`*/replay/<agent>/NNN_<date>_<commit>.md`, oldest first):
-  session k's notes are the lines version k adds to version k-1; its task is the
+- Every Squad replay in the corpus (`*/replay/<agent>/NNN_<date>_<commit>.md`, oldest
+  first): session k's notes are the lines version k adds to version k-1; its task is the
   notes' first dated heading. The store at session k is, with --mode import (the
   default), a team adopting tiergit: `tiergit import squad --apply` of version k-1
   (entries verbatim in cold and the archive); with --mode sessions, the store
-  tiergit itself built, session by session, as in bench_replay.py (`session
-  start`, notes into hot, `session end`, then `archive` and the budget fit as a
-  team's daily run would). Then `session start --task <title>`.
-- Before session k (k >= 3, so there is history) each load is measured:
-  legacy  = the agent's whole history.md at version k-1 (what it loaded before);
-  hot     = the hot file `session start` wrote;
-  hot+cold = hot plus the whole cold file;
-  spawn   = `context --agent A --task <title>` (hot, task-relevant items, wiki index);
-  all tiers = every file of the store whole (hot, cold, archive, staging, wiki):
-  the most any retrieval from the tiers could find, since compaction keeps ~10 %.
+  tiergit itself built, session by session, as in bench_replay.py. Then `session start --task <title>`.
+- The projects are split once by a seeded draw (HELD_OUT_SEED): HELD_OUT_COUNT projects are
+  held out; tuning runs `--part tune` only, and the held-out part is read once for the report.
+- Before session k (k >= 3, so there is history) each load is built; every baseline gets
+  the same character budget as the task-aware spawn (template, hot and knowledge together):
+  legacy   = the agent's whole history.md at version k-1 (what it loaded before);
+  hot      = the hot file `session start` wrote;
+  recency  = the agent's newest entries: the notes of sessions k-1, k-2, ... newest first,
+             cut at the budget;
+  bm25     = rank-bm25 (BM25Okapi) over the paragraphs of history.md at k-1, the task title
+             as query, best paragraphs first while they fit the budget;
+  spawn    = `context --agent A --task <title>`;
+  spawn+1  = the spawn plus what `recall "<task>" -n 5` prints;
+  bm25+1   = the bm25 baseline at the spawn+1 budget.
 - "Knowledge needed" by session k = the distinctive terms of its notes that
   already occur in earlier sessions' notes, minus the terms of its own title
-  (the task gives those away); only lines the session wrote count (not the
-  earlier heading the replay repeats above a run). Distinctive terms: identifiers (CamelCase,
-  snake_case, dotted.names, words mixing letters and digits), file names
-  (`x.ts`, `a/b`), backticked code, and rare words (>= 7 letters, in at most 2
+  (the task gives those away); only lines the session wrote count. Distinctive terms:
+  identifiers (CamelCase, snake_case, dotted.names, words mixing letters and digits), file
+  names (`x.ts`, `a/b`), backticked code, and rare words (>= 7 letters, in at most 2
   earlier sessions). A load "hits" a term when it contains it (case-insensitive).
-- Hit rate = hits / needed over all sessions; tokens = mean tokens per spawn (tiktoken).
-Also printed: the median time of a task-aware `context` build (in import mode
-the store is fresh, so the recall index is built then) beside the same build
-without a task (hot only, after a warm-up), measured in the same run.
-Printed per project and overall, with the target: spawn >= 80 % of legacy's hit rate
-at <= 20 % of its tokens.
+- Hit rate = hits / needed over all sessions; tokens = mean tokens per load (tiktoken), and
+  their share of legacy's.
+Printed per replay, for the tuned part, the held-out part and pooled, with the issue's
+targets: spawn >= 15 points above the better of recency and bm25; spawn+1 >= 15 points
+above bm25+1; and the goal, >= 80 % of the reused knowledge at <= 20 % of legacy's tokens.
+Also printed: the median time of a task-aware `context` build beside the same build
+without a task (hot only), measured in the same run.
 """
 from __future__ import annotations
 
 import argparse
+import random
 import re
 import statistics
 import subprocess
@@ -49,9 +55,11 @@ sys.path.insert(0, str(PROJECT))
 sys.path.insert(0, str(PROJECT / "tests"))
 
 import replay  # noqa: E402
+from rank_bm25 import BM25Okapi  # noqa: E402  (the test extra: a maintained BM25, never a runtime dependency)
 
-from tiergit.features import context, retention, session
-from tiergit.features.importing import importer
+from tiergit.core import knowledge_pack  # noqa: E402
+from tiergit.features import context, recall, retention, session  # noqa: E402
+from tiergit.features.importing import importer  # noqa: E402
 from tiergit.shell import config, tokens  # noqa: E402
 from tiergit.shell.store import Store  # noqa: E402
 
@@ -59,12 +67,23 @@ CORPUS = PROJECT.parent / "shared" / "corpus"
 if not CORPUS.is_dir():
     CORPUS = Path("/work/shared/corpus")
 WARMUP = 3
+HELD_OUT_SEED, HELD_OUT_COUNT = 22, 3
 TIMES: dict[str, list[float]] = {"hot only": [], "task-aware": []}   # seconds per `context` build
-LOADS = ("legacy", "hot", "hot+cold", "spawn", "all tiers")
+LOADS = ("legacy", "hot", "recency", "bm25", "spawn", "spawn+1", "bm25+1")
 IDENT_RE = re.compile(r"\b(?:[A-Za-z]+[a-z0-9]*[A-Z]\w*|\w+_\w+|\w+(?:\.\w+)+|[A-Za-z]+\d+\w*)\b")
 PATH_RE = re.compile(r"[\w.-]+/[\w./-]+|\b[\w-]+\.(?:ts|tsx|js|jsx|py|cs|md|json|ya?ml|sh|css|html|razor|toml)\b")
 CODE_RE = re.compile(r"`([^`\n]{3,60})`")
 WORD_RE = re.compile(r"\b[a-z]{7,}\b")
+BM25_TOKEN_RE = re.compile(r"\w+")
+
+
+def squad_projects() -> list[str]:
+    return sorted(d.name for d in CORPUS.iterdir() if (d / ".squad").is_dir() and (d / "replay").is_dir())
+
+
+def held_out() -> set[str]:
+    """The projects no tuning looks at: a seeded draw, the same on every run."""
+    return set(random.Random(HELD_OUT_SEED).sample(squad_projects(), HELD_OUT_COUNT))
 
 
 def distinctive(text: str) -> set[str]:
@@ -93,6 +112,33 @@ def hit_count(terms: set[str], load: str) -> int:
     return sum(1 for t in terms if t in low)
 
 
+def recency_load(history: list[str], budget: int) -> str:
+    """The agent's newest notes first, cut at `budget` characters."""
+    out, used = [], 0
+    for notes in reversed(history):
+        take = notes[: max(budget - used, 0)]
+        if not take:
+            break
+        out.append(take)
+        used += len(take) + 1
+    return "\n".join(out)
+
+
+def bm25_load(history_text: str, task: str, budget: int) -> str:
+    """rank-bm25 over the history's paragraphs, the task as query; best first while they fit."""
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", history_text) if p.strip()]
+    if not paragraphs:
+        return ""
+    bm = BM25Okapi([BM25_TOKEN_RE.findall(p.lower()) or [""] for p in paragraphs])
+    scores = bm.get_scores(BM25_TOKEN_RE.findall(task.lower()))
+    out, used = [], 0
+    for i in sorted(range(len(paragraphs)), key=lambda i: -scores[i]):
+        if used + len(paragraphs[i]) + 1 <= budget:
+            out.append(paragraphs[i])
+            used += len(paragraphs[i]) + 1
+    return "\n".join(out)
+
+
 def make_store(base: Path, spawn_cfg: str = "") -> Store:
     subprocess.run(["git", "init", "-q", str(base)], check=True)
     (base / ".tiergit.yml").write_text(config.preset_text("squad") + spawn_cfg)
@@ -100,14 +146,20 @@ def make_store(base: Path, spawn_cfg: str = "") -> Store:
 
 
 def replay_agent(agent_dir: Path, base: Path, max_sessions: int | None, show: bool, spawn_cfg: str = "",
-                 mode: str = "import") -> dict:
+                 mode: str = "import", variants: dict[str, dict] | None = None) -> dict[str, dict]:
+    """{variant: figures} over the agent's replayed sessions; each variant is a set of
+    tiergit/core/knowledge_pack.py values tried on the same stores ("" = the defaults)."""
+    variants = variants or {"": {}}
     agent = agent_dir.name.lower()
     store = make_store(base / "sessions", spawn_cfg)
-    fig = {load: {"hits": 0, "tokens": 0} for load in LOADS}
-    fig.update(sessions=0, needed=0)
+    figs = {}
+    for name in variants:
+        figs[name] = {load: {"hits": 0, "tokens": 0} for load in LOADS}
+        figs[name].update(sessions=0, needed=0, wins=0)
     previous, history, word_df = "", [], Counter()
+    done = 0
     for n, version in enumerate(replay.versions(agent_dir)):
-        if max_sessions and fig["sessions"] >= max_sessions:
+        if max_sessions and done >= max_sessions:
             break
         current = version.read_text(encoding="utf-8", errors="replace")
         notes = replay.new_text(previous, current)
@@ -117,20 +169,38 @@ def replay_agent(agent_dir: Path, base: Path, max_sessions: int | None, show: bo
         when = replay.version_time(version)
         task = replay.task_of(notes, version.stem)
         if n >= WARMUP:
+            done += 1
             terms = needed(notes, task, history, word_df, previous)
             at = store if mode == "sessions" else imported_store(base / f"import-{n}", agent, previous, spawn_cfg)
             session.start(at.config, agent, task, force=True, now=when)
-            loads = spawn_loads(at, agent, task, previous, at.config.tier_file("hot", agent=agent).read_text())
-            measure(fig, terms, loads, store.config.tokenizer)
-            if show:
-                print(f"  {agent} {version.stem[:14]} need {len(terms):>3}  " + "  ".join(
-                    f"{k} {hit_count(terms, v)}" for k, v in loads.items()) + f"  | {task[:50]}")
+            for name, values in variants.items():
+                with patched(values):
+                    loads = spawn_loads(at, agent, task, previous, history)
+                measure(figs[name], terms, loads, store.config.tokenizer)
+                if show:
+                    print(f"  {name or 'default'} {agent} {version.stem[:14]} need {len(terms):>3}  " + "  ".join(
+                        f"{k} {hit_count(terms, v)}" for k, v in loads.items()) + f"  | {task[:50]}")
         if mode == "sessions":
             run_session(store, agent, task, notes, when)
         history.append(notes)
         word_df.update(set(WORD_RE.findall(notes.lower())))
         previous = current
-    return fig
+    return figs
+
+
+class patched:
+    """Module values of tiergit/core/knowledge_pack.py set for a block, then restored."""
+    def __init__(self, values: dict):
+        self.values, self.old = values, {}
+
+    def __enter__(self):
+        for name, value in self.values.items():
+            self.old[name] = getattr(knowledge_pack, name)
+            setattr(knowledge_pack, name, value)
+
+    def __exit__(self, *exc):
+        for name, value in self.old.items():
+            setattr(knowledge_pack, name, value)
 
 
 def run_session(store: Store, agent: str, task: str, notes: str, when) -> None:
@@ -156,9 +226,8 @@ def imported_store(base: Path, agent: str, history_text: str, spawn_cfg: str) ->
     return Store.open(base)
 
 
-def spawn_loads(store: Store, agent: str, task: str, legacy: str, hot_text: str) -> dict[str, str]:
-    cold_path = store.config.tier_file("cold", agent=agent)
-    cold = cold_path.read_text() if cold_path.is_file() else ""
+def spawn_loads(store: Store, agent: str, task: str, legacy: str, history: list[str]) -> dict[str, str]:
+    hot_text = store.config.tier_file("hot", agent=agent).read_text()
     context.build(store, agent, task="")          # warm-up: config, token cache, hot file
     t0 = time.perf_counter()
     context.build(store, agent, task="")          # the floor: the same prompt without a task (hot only)
@@ -166,10 +235,11 @@ def spawn_loads(store: Store, agent: str, task: str, legacy: str, hot_text: str)
     prompt = context.build(store, agent, task=task).prompt
     TIMES["hot only"].append(t1 - t0)
     TIMES["task-aware"].append(time.perf_counter() - t1)
-    everything = "\n".join(p.read_text(errors="replace") for p in sorted(store.root.rglob("*.md"))
-                           if "templates" not in p.parts)
-    return {"legacy": legacy, "hot": hot_text, "hot+cold": hot_text + "\n" + cold, "spawn": prompt,
-            "all tiers": everything}
+    hits, _stats = recall.recall(store, task, agent, limit=5, log=False)
+    plus_one = prompt + "\n" + recall.render(task, agent, hits, 0, False, False, False)
+    return {"legacy": legacy, "hot": hot_text, "recency": recency_load(history, len(prompt)),
+            "bm25": bm25_load(legacy, task, len(prompt)), "spawn": prompt, "spawn+1": plus_one,
+            "bm25+1": bm25_load(legacy, task, len(plus_one))}
 
 
 def measure(fig: dict, terms: set[str], loads: dict[str, str], enc: str) -> None:
@@ -178,6 +248,8 @@ def measure(fig: dict, terms: set[str], loads: dict[str, str], enc: str) -> None
     for name, text in loads.items():
         fig[name]["hits"] += hit_count(terms, text)
         fig[name]["tokens"] += tokens.count_text(text, enc).tokens
+    if hit_count(terms, loads["spawn"]) > max(hit_count(terms, loads["bm25"]), hit_count(terms, loads["recency"])):
+        fig["wins"] += 1
 
 
 def maintain(store: Store, today) -> None:
@@ -188,60 +260,95 @@ def maintain(store: Store, today) -> None:
     retention.plan_fit(fresh, today).apply(fresh.repo)
 
 
+def rates(figs: list[dict]) -> tuple[dict[str, float], dict[str, float]]:
+    """(hit rate in %, tokens as a share of legacy's in %) per load."""
+    need = sum(f["needed"] for f in figs) or 1
+    legacy = sum(f["legacy"]["tokens"] for f in figs) or 1
+    return ({load: 100 * sum(f[load]["hits"] for f in figs) / need for load in LOADS},
+            {load: 100 * sum(f[load]["tokens"] for f in figs) / legacy for load in LOADS})
+
+
 def row(name: str, figs: list[dict]) -> str:
     sessions = sum(f["sessions"] for f in figs)
-    need = sum(f["needed"] for f in figs) or 1
-    cells = []
-    for load in LOADS:
-        hits = sum(f[load]["hits"] for f in figs)
-        tok = sum(f[load]["tokens"] for f in figs) / max(sessions, 1)
-        cells.append(f"{tok:>8.0f} {100 * hits / need:>5.1f}%")
-    return f"{name:<34} {sessions:>4} {need:>6}  " + "  ".join(cells)
+    hit, share = rates(figs)
+    cells = "  ".join(f"{hit[load]:>5.1f}%@{share[load]:>5.1f}%" for load in LOADS)
+    wins = sum(f["wins"] for f in figs)
+    return f"{name:<38} {sessions:>4} {sum(f['needed'] for f in figs):>6} {wins:>4}  {cells}"
+
+
+def verdict(name: str, figs: list[dict]) -> None:
+    hit, share = rates(figs)
+    best = max(hit["recency"], hit["bm25"])
+    lead, lead1 = hit["spawn"] - best, hit["spawn+1"] - hit["bm25+1"]
+    goal = hit["spawn"] >= 80 and share["spawn"] <= 20
+    print(f"{name}: spawn {hit['spawn']:.1f}% vs the better of recency/bm25 {best:.1f}%: {lead:+.1f} points "
+          f"(target +15: {'met' if lead >= 15 else 'NOT met'}); spawn+1 {hit['spawn+1']:.1f}% vs bm25+1 "
+          f"{hit['bm25+1']:.1f}%: {lead1:+.1f} (target +15: {'met' if lead1 >= 15 else 'NOT met'}); goal >= 80% "
+          f"at <= 20% of legacy's tokens: {hit['spawn']:.1f}% at {share['spawn']:.1f}% "
+          f"({'met' if goal else 'NOT met'})")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--part", choices=("tune", "held-out", "all"), default="tune",
+                    help="tune: the projects tuning may look at (default); held-out: the others; all: both")
     ap.add_argument("--max-sessions", type=int, default=None, help="measured sessions per agent (default: all)")
     ap.add_argument("--project", default="", help="only replays whose project folder contains this")
     ap.add_argument("--show", action="store_true", help="one line per measured session")
     ap.add_argument("--mode", choices=("import", "sessions"), default="import",
                     help="import: the store is `import squad` of the history as it stood (default); "
                          "sessions: built by tiergit's own session end (compacted, ~10 %% kept)")
-    ap.add_argument("--spawn", default="", help="a `spawn:` setting to try, e.g. '{min_score: 0.2}'")
+    ap.add_argument("--spawn", default="", help="a `spawn:` setting to try, e.g. '{knowledge_tokens: 1500}'")
+    ap.add_argument("--try", dest="tries", action="append", default=[], metavar="'NAME=VALUE ...'",
+                    help="a variant of tiergit/core/knowledge_pack.py's weights to try beside the defaults on the "
+                         "same stores, e.g. --try 'W_RECENCY=1.0 RECENCY_HALF=25' (repeatable)")
     args = ap.parse_args()
+    variants: dict[str, dict] = {"": {}}
+    for text in args.tries:
+        values = {}
+        for setting in text.split():
+            name, value = setting.split("=", 1)
+            if not hasattr(knowledge_pack, name):
+                raise SystemExit(f"--try {setting}: tiergit/core/knowledge_pack.py has no {name}")
+            values[name] = float(value)
+        variants[text] = values
     spawn_cfg = f"spawn: {args.spawn}\n" if args.spawn else ""
-    by_project: dict[str, list[dict]] = {}
+    out = held_out()
+    parts: dict[str, list[dict]] = {"tune": [], "held-out": []}
+    by_variant: dict[str, dict[str, list[dict]]] = {}
+    print(f"held-out projects (seed {HELD_OUT_SEED}): {', '.join(sorted(out))}")
+    head = "  ".join(f"{load:>13}" for load in LOADS)
+    print(f"{'replay':<38} {'sess':>4} {'needed':>6} {'wins':>4}  {head}")
+    print(f"{'':<38} {'':>4} {'':>6} {'':>4}  " + "  ".join(f"{'hit@tokens':>13}" for _ in LOADS))
     for agent_dir in replay.agent_dirs(CORPUS):
         project = agent_dir.parent.parent.name
-        if args.project not in project:
+        part = "held-out" if project in out else "tune"
+        if project not in squad_projects() or args.project not in project or args.part not in ("all", part):
             continue
         with tempfile.TemporaryDirectory() as tmp:
-            fig = replay_agent(agent_dir, Path(tmp), args.max_sessions, args.show, spawn_cfg, args.mode)
-        by_project.setdefault(f"{project}/{agent_dir.name}", []).append(fig)
-    head = "  ".join(f"{load:>8} {'hit':>6}" for load in LOADS)
-    print(f"{'replay':<34} {'sess':>4} {'needed':>6}  {head}")
-    print(f"{'':<34} {'':>4} {'':>6}  " + "  ".join(f"{'tokens':>8} {'':>6}" for _ in LOADS))
-    every = []
-    for name, figs in by_project.items():
-        every += figs
-        print(row(name, figs))
-    print(row("overall", every))
-    print(f"mode: {args.mode}")
-    verdict(every)
+            figs = replay_agent(agent_dir, Path(tmp), args.max_sessions, args.show, spawn_cfg, args.mode, variants)
+        for name, fig in figs.items():
+            by_variant.setdefault(name, {"tune": [], "held-out": []})[part].append(fig)
+        parts[part].append(figs[""])
+        print(row(f"{project}/{agent_dir.name}" + (" (held out)" if part == "held-out" else ""), [figs[""]]),
+              flush=True)
+    for name, figs in (("tuned part", parts["tune"]), ("held-out part", parts["held-out"]),
+                       ("pooled", parts["tune"] + parts["held-out"])):
+        if figs:
+            print(row(name, figs))
+    print("hit@tokens: share of the reused terms the load holds @ its tokens as a share of legacy's; "
+          "wins: sessions where spawn holds more than both recency and bm25")
+    for name, figs in (("tuned part", parts["tune"]), ("held-out part", parts["held-out"]),
+                       ("pooled", parts["tune"] + parts["held-out"])):
+        if figs:
+            verdict(name, figs)
+    for name, split in by_variant.items():
+        if name:
+            verdict(f"variant {name!r}, pooled", split["tune"] + split["held-out"])
+    print(f"mode: {args.mode}" + (f"; spawn: {args.spawn}" if args.spawn else ""))
     if TIMES["task-aware"]:
         print("context build, median ms: task-aware {:.1f} beside hot only {:.1f} (floor, same run)".format(
             1000 * statistics.median(TIMES["task-aware"]), 1000 * statistics.median(TIMES["hot only"])))
-
-
-def verdict(figs: list[dict]) -> None:
-    need = sum(f["needed"] for f in figs) or 1
-    rate = {load: sum(f[load]["hits"] for f in figs) / need for load in LOADS}
-    tok = {load: sum(f[load]["tokens"] for f in figs) for load in LOADS}
-    share_hits = rate["spawn"] / rate["legacy"] if rate["legacy"] else 0.0
-    share_tokens = tok["spawn"] / tok["legacy"] if tok["legacy"] else 0.0
-    ok = share_hits >= 0.8 and share_tokens <= 0.2
-    print(f"task-aware spawn: {100 * share_hits:.1f}% of legacy's hit rate at {100 * share_tokens:.1f}% of its "
-          f"tokens (target >= 80% at <= 20%): {'met' if ok else 'NOT met'}")
 
 
 if __name__ == "__main__":

@@ -72,10 +72,12 @@ def test_squad_team_flow(squad_repo, tmp_path):
     assert "41 passed" not in cold and "Pin MSAL" not in (repo / HOT).read_text()
     commit(repo, "picard: session end")
 
-    # The next spawn: hot only, the first session's items stay in cold.
+    # The next spawn: hot, and the first session's items (in cold) as the newest knowledge, not cold whole;
+    # the task matched none of them, and the prompt says so.
     ok(tiergit_process(repo, "session", "start", "--agent", "picard", "--task", "Schema deploy"))
     prompt = ok(tiergit_process(repo, "context", "--agent", "picard")).stdout
-    assert "Schema deploy" in prompt and "Pin MSAL" not in prompt
+    assert "Schema deploy" in prompt and "### Cold" not in prompt
+    assert "Pin MSAL" in prompt.split("### Relevant knowledge")[1] and "matched little" in prompt
     assert "Pin MSAL" in ok(tiergit_process(repo, "context", "--agent", "picard", "--include-cold")).stdout
     commit(repo, "picard: session start")
 

@@ -76,3 +76,13 @@ def test_unknown_agent_is_warned_with_the_known_names(squad_store: Path) -> None
     assert "no memory for agent 'pickard'" in proc.stderr and "picard" in proc.stderr.split("agents are:")[1]
     proc = tiergit(squad_store, "instructions", "--agent", "picard")
     assert proc.returncode == 0 and "warning" not in proc.stderr
+
+
+def test_instructions_say_when_to_recall(squad_repo):
+    from conftest import tiergit as run
+
+    proc = run(squad_repo, "instructions", "--agent", "picard")
+    assert proc.returncode == 0, proc.stderr
+    text = " ".join(proc.stdout.split())
+    for moment in ("before you change a file the memory mentions", "when a test fails", "is unfamiliar"):
+        assert moment in text

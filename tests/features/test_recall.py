@@ -180,3 +180,28 @@ def test_promote_candidate_listing_in_the_staging_file_is_not_recalled(repo):
         "<!-- tiergit:candidates:end -->\n")
     hits = json.loads(run(repo, "recall", "British English", "--json", "--no-log").stdout)["hits"]
     assert [h["line"] for h in hits] == [3]
+
+
+def test_an_answer_in_its_own_paragraph_comes_with_its_question(squad_repo):
+    _store(squad_repo)
+    write(squad_repo / ".squad" / "memory" / "cold" / "worf.md",
+          "# worf\n\n### Strict mode (2026-05-04)\n\nWhy does `.Count` throw under strict mode?\n\n"
+          "A single object has no such property once Set-StrictMode is on: wrap it as @(...) first.\n\n"
+          "Unrelated paragraph about the pager rota.\n")
+    hits = _hits(tiergit(squad_repo, "recall", "why does .Count throw under strict mode?", "--json", "--full"))
+    top = hits[0]
+    assert top["path"].endswith("worf.md") and "Count" in top["raw"]
+    assert "wrap it as @(...) first" in top["raw"]            # the answer, in the same hit
+    assert "pager rota" not in top["raw"]                      # only the next paragraph joins
+
+
+def test_a_name_written_as_code_outweighs_common_words(squad_repo):
+    _store(squad_repo)
+    write(squad_repo / ".squad" / "memory" / "cold" / "data.md",
+          "# data\n\n### Search (2026-05-05)\n\n"
+          "- Search results are returned as chunk documents with their text.\n"
+          + "".join(f"- Search results for query {n} are returned in pages.\n" for n in range(12))
+          + "- `chunk_text_t` is stored in Solr but not in the field list yet.\n")
+    hits = _hits(tiergit(squad_repo, "recall", "is chunk_text_t returned in the search results?", "--json"))
+    # the item holding the identifier whole ranks above one holding its parts and the words many items share
+    assert "chunk_text_t" in hits[0]["text"]

@@ -1,4 +1,4 @@
-"""Task-aware spawn: `context` adds the items relevant to the task, whole, within a budget; nothing when unrelated."""
+"""Task-aware spawn: `context` adds the items the task will need (relevance, recency, hot's names), packed within a budget."""
 from __future__ import annotations
 
 import json
@@ -51,40 +51,81 @@ def _context(repo: Path, *args: str) -> dict:
     return json.loads(proc.stdout)
 
 
-def test_task_brings_relevant_items_whole_with_id_and_path(squad_repo):
+def test_task_brings_relevant_items_first_under_their_entry(squad_repo):
     _store(squad_repo)
     out = _context(squad_repo, "--task", "rotate signing keys for the gateway")
     prompt, known = out["prompt"], out["knowledge"]
     assert "### Relevant knowledge" in prompt
     paths = {i["path"] for i in known["items"]}
     assert ".squad/memory/cold/riker.md" in paths and ".squad/memory/wiki/gateway.md" in paths
-    # whole items: the nested sub-item comes along, and each item names its id and path:line
+    # a short item comes whole (its nested sub-item too), under its entry with path:line
     assert "rotation window is 15 minutes" in prompt
     fix = next(i for i in known["items"] if i["path"].endswith("cold/riker.md") and i["line"] == 5)
-    assert f"**{fix['id']}** · .squad/memory/cold/riker.md:5" in prompt
-    # unrelated items stay out
-    assert "palette" not in prompt and "pager rota" not in prompt
+    assert f"**Gateway key rotation (2026-05-01)** · .squad/memory/cold/riker.md:{fix['line']}" in prompt
+    # relevant items come first; the agent's other items fill the rest of the budget, newest first
+    assert prompt.index("GatewaySigner.RotateKeys") < prompt.index("palette") < prompt.index("pager rota")
     assert known["tokens"] <= known["budget"] == 1000
+    assert not any("matched little" in n for n in out["notes"])
 
 
-def test_unrelated_task_brings_nothing_but_the_wiki_index(squad_repo):
+def test_unrelated_task_brings_the_newest_items_and_says_so(squad_repo):
     _store(squad_repo)
     out = _context(squad_repo, "--task", "bake a chocolate cake")
-    assert out["knowledge"]["items"] == []
-    assert "### Relevant knowledge" not in out["prompt"]
-    assert any("nothing in cold, wiki or archive is relevant" in n for n in out["notes"])
-    # the index: one line per topic, even though no topic was selected
+    prompt = out["prompt"]
+    # no all-or-nothing threshold: the agent's newest entry comes, and the block says the task matched little
+    assert "palette" in prompt and "matched little" in prompt
+    assert any("matched little" in n for n in out["notes"])
+    assert max(prompt.index("palette"), prompt.index("GatewaySigner")) < prompt.index("pager rota")   # newer first
     index = out["knowledge"]["wiki_index"]
     assert index == ["- `deploy` — Deploy (.squad/memory/wiki/deploy.md)",
                      "- `gateway` — Gateway (.squad/memory/wiki/gateway.md)"]
-    assert "\n".join(index) in out["prompt"] and "### Wiki\n" not in out["prompt"]
+    assert "\n".join(index) in prompt and "### Wiki\n" not in prompt
 
 
 def test_archive_items_come_when_relevant(squad_repo):
     _store(squad_repo)
     out = _context(squad_repo, "--task", "who owns the pager rota swaps")
-    assert [i["tier"] for i in out["knowledge"]["items"]] == ["archive"]
-    assert "swaps need a day's notice" in out["prompt"]
+    first = out["knowledge"]["items"][0]
+    assert first["tier"] == "archive" and "swaps need a day's notice" in out["prompt"]
+
+
+def test_hot_blocker_is_not_repeated_and_its_names_pull_items(squad_repo):
+    _store(squad_repo)
+    hot = squad_repo / ".squad" / "memory" / "hot" / "riker.md"
+    hot.write_text(HOT.replace("Rotate the gateway signing keys.", "Prepare the quarterly review.")
+                   + "\n## Blockers\n\n- [rule] Never rotate signing keys on a Friday.\n"
+                   + "\n## Last actions\n\n- Read `GatewaySigner.RotateKeys` before the review.\n")
+    out = _context(squad_repo, "--task", "prepare the quarterly review")
+    prompt = out["prompt"]
+    assert prompt.count("Never rotate signing keys on a Friday") == 1      # hot shows it: not again as knowledge
+    first = out["knowledge"]["items"][0]
+    assert first["line"] == 5 and "before the cache flush" in prompt    # named by hot, though not by the task
+
+
+def test_task_is_not_printed_twice(squad_repo):
+    _store(squad_repo)
+    prompt = tiergit(squad_repo, "context", "--agent", "riker").stdout
+    assert prompt.count("Rotate the gateway signing keys.") == 1
+    assert "## Current task" not in prompt and "## Task" in prompt
+
+
+def test_long_item_is_cut_to_its_best_sentences(squad_repo):
+    _store(squad_repo)
+    cold = squad_repo / ".squad" / "memory" / "cold" / "riker.md"
+    filler = " ".join(f"Sentence {n} is about nothing in particular." for n in range(40))
+    cold.write_text(cold.read_text() + f"\n### Long notes (2026-05-04)\n\n- {filler} The HSM quorum needs three "
+                    f"officers present. {filler}\n")
+    out = _context(squad_repo, "--task", "how many officers does the HSM quorum need")
+    assert "The HSM quorum needs three officers present." in out["prompt"]
+    assert "Sentence 39 is about" not in out["prompt"] and "…" in out["prompt"]
+
+
+def test_include_cold_note_does_not_claim_nothing_is_relevant(squad_repo):
+    _store(squad_repo)
+    proc = tiergit(squad_repo, "context", "--agent", "riker", "--include-cold", "--task", "rotate signing keys")
+    assert proc.returncode == 0, proc.stderr
+    assert "is relevant to the task" not in proc.stderr
+    assert proc.stdout.count("rotation window is 15 minutes") == 1     # cold whole; its items not again
 
 
 def test_default_spawn_drops_template_noise(squad_repo):
@@ -132,3 +173,16 @@ def test_measure_reports_the_task_aware_spawn_beside_hot_and_legacy(squad_repo):
     assert row["hot"]["tokens"] < row["spawn"]["tokens"] < row["legacy"]["tokens"]
     text = tiergit(squad_repo, "measure").stdout
     assert " spawn " in text.splitlines()[2] and str(row["spawn"]["tokens"]) in text
+
+
+def test_prompt_ends_with_the_topics_what_was_left_out_and_when_to_recall(squad_repo):
+    _store(squad_repo, "spawn: {knowledge_tokens: 40}\n")
+    out = _context(squad_repo, "--task", "rotate signing keys for the gateway")
+    prompt = out["prompt"]
+    closing = prompt[prompt.rindex("## Recall"):]
+    assert closing.rstrip().splitlines()[-1].startswith("Recall before you change a file the memory mentions")
+    assert "`gateway` — Gateway" in closing and "`deploy` — Deploy" in closing
+    shown = {i["entry"] for i in out["knowledge"]["items"]}
+    more = closing.split("More in memory, left out by the budget: ")[1].split(".\n")[0].split("; ")
+    assert more and not set(more) & shown       # entries the budget left out, none of those shown
+    assert "Dashboard colours (2026-05-03)" in more or "Pager duty rota (2024-01-02)" in more

@@ -18,7 +18,7 @@ from tiergit.core.cuts import remove_lines
 from tiergit.core.status import tokens_text
 
 PLACEHOLDERS = ("agent", "date", "situation", "task", "why", "success", "escalation", "hot", "cold", "wiki",
-                "knowledge")
+                "knowledge", "recall")
 TEMPLATE_PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-zA-Z_]+)\s*\}\}")
 TEMPLATE_NOTE_RE = re.compile(r"\A<!--\s*tiergit spawn template.*?-->\n?", re.S)
 
@@ -140,3 +140,17 @@ def render_stats(st: dict) -> str:
     lines.append(row("legacy files", st["legacy"], (", ".join(st["legacy_files"]) or "none")
                      + verdict(pct)))
     return "\n".join(lines)
+
+
+def without_task(text: str, task: str) -> str:
+    """Hot text without its `Current task` section when that section says only `task`: the prompt's
+    Task section shows it already (no text twice)."""
+    lines = text.splitlines(keepends=True)
+    for n, line in enumerate(lines):
+        if re.match(r"^#{1,6}\s+current task\s*$", line.strip().lower()):
+            end = next((m for m in range(n + 1, len(lines)) if re.match(r"^#{1,6}\s", lines[m])), len(lines))
+            body = re.sub(r"<!--.*?-->", "", "".join(lines[n + 1:end]), flags=re.S).strip()
+            if task.strip() and body == task.strip():
+                return "".join(lines[:n] + lines[end:])
+            break
+    return text

@@ -191,7 +191,7 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
     from tiergit.features import knowledge as knowledge_mod
 
     known = knowledge_mod.plan(store, agent, task_text, topics=topics, read=lambda rel: read_text(store, rel),
-                               skip_paths={p.path for p in cold_parts + wiki_parts})
+                               skip_paths={p.path for p in cold_parts + wiki_parts}, hot="\n".join(t for _, t, _ in trimmed))
     notes.extend(known.notes)
     sections = {
         "task": task_text,
@@ -199,11 +199,12 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
         "success": spawn_template.checklist(success),
         "escalation": spawn_template.escalation(shape["escalation"]),
         # Budgets above judge the hot file as it is; the prompt carries the recent actions only.
-        "hot": clean_prompt(block("Hot", [Part(p.path, p.tier, text) for p, text, _ in trimmed]))
+        "hot": clean_prompt(block("Hot", [Part(p.path, p.tier, spawn_template.without_task(text, task_text))
+                                          for p, text, _ in trimmed]))
         or "### Hot\n\n(empty)\n",
         "cold": block("Cold", cold_parts),
         "wiki": block("Wiki", wiki_parts),
-        "knowledge": knowledge_mod.render(known),
+        "knowledge": knowledge_mod.render(known), "recall": knowledge_mod.closing(known),
     }
     prompt = fill(store, template, {**sections, "agent": agent, "date": (today or clock.today()).isoformat(),
                                     "situation": situation or "custom"})
@@ -229,8 +230,11 @@ def hot_over_budget(store, hot_parts: list[Part]) -> list[str]:
 def fill(store, template: str | Path | None, values: dict[str, str]) -> str:
     """The template filled in, template noise left out (tiergit/core/prompt_clean.py)."""
     _name, text = load_template(store, template)
-    if "knowledge" not in TEMPLATE_PLACEHOLDER_RE.findall(text):   # a store's own older template: knowledge after hot
+    used = TEMPLATE_PLACEHOLDER_RE.findall(text)
+    if "knowledge" not in used:   # a store's own older template: knowledge after hot
         values = {**values, "hot": values["hot"] + "\n" + values["knowledge"]}
+    if "recall" not in used and "hot" in used:      # ... and the closing at the end
+        text = text.rstrip("\n") + "\n\n{{recall}}\n"
     return clean_prompt(render(text, values))
 
 

@@ -1,44 +1,43 @@
-"""Task-aware spawn: the items most relevant to the task, from cold, the wiki and the archive.
+"""Task-aware spawn: what the task will need from cold, the wiki and the archive, packed per token.
 
-`plan()` is pure given the index: it runs the recall engine on the task, keeps
-hits above two cut-offs (share of the task's words the item holds, and its
-relevance next to the best hit) so an unrelated task brings nothing, and packs
-whole items, best first, into the spawn's knowledge budget. `render()` turns the
-plan into the prompt block, each item with its id and path:line so the agent can
-`tiergit recall` for more. The wiki adds a one-line-per-topic index either way.
+`plan()` gathers candidates from the recall index: recall's hits for the task, its hits for
+the names (identifiers, paths) the hot file mentions (decisions, blockers, last actions), and
+the agent's own newest items (the last session predicts the next one). tiergit/core/knowledge_pack.py
+values each by relevance, recency, names and kind, cuts long items to their best sentences,
+and fills the budget best value per token first, no text twice and nothing hot already shows.
+There is no all-or-nothing threshold: when the task matches little, the block says so and
+carries the agent's newest items. `render()` groups the picks by entry, each item with its
+id, so the agent can `tiergit recall` for more. The wiki adds a one-line-per-topic index.
 
 Settings (`.tiergit.yml`, all optional):
-    spawn: {knowledge_tokens: 1000, min_score: 0.2, min_relevance: 0.0, max_items: 12}
-knowledge_tokens defaults to the seeds' 2–4 KB hot guidance (4 KB ~ 1000 tokens).
-Cost: one recall query over the index (refreshed incrementally), plus a token
-count per picked item.
+    spawn: {knowledge_tokens: 1000, min_score: 0.0, min_relevance: 0.0, max_items: 40}
+knowledge_tokens defaults to the seeds' 2–4 KB hot guidance (4 KB ~ 1000 tokens); min_score
+and min_relevance keep only recall hits above them (off by default).
+Cost: two recall queries over the index (refreshed incrementally), one rowid-range read of
+the agent's own items, and a token count per candidate.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
+from tiergit.core import knowledge_pack
+from tiergit.core.knowledge_pack import Candidate as Pick
 from tiergit.errors import TiergitError
 from tiergit.features.tierfiles import agent_files, read_text, tier_groups
 from tiergit.shell.tokens import count_text
 
-DEFAULTS = {"knowledge_tokens": 1000, "min_score": 0.2, "min_relevance": 0.0, "max_items": 12}
-CANDIDATES = 40                 # recall hits looked at before the cut-offs
+DEFAULTS = {"knowledge_tokens": 1000, "min_score": 0.0, "min_relevance": 0.0, "max_items": 40}
+CANDIDATES = 60                 # recall hits looked at for the task
+NAME_HITS = 20                  # recall hits looked at for the names hot mentions
+NAME_HIT_WEIGHT = 0.6           # a hit for hot's names counts this much of a hit for the task
+OWN_NEWEST = 120                # the agent's newest items looked at
 INDEX_LINE_CHARS = 100
+MORE_ENTRIES = 6                # entries the closing names as more in memory
+RECALL_HINT = ("Recall before you change a file the memory mentions, when a test fails, or when a name is "
+               "unfamiliar: `tiergit recall \"words\"` (`--full` for whole items).")
+DATE_RE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?Z?)?\b")
 SHARED_TIERS = ("archive",)     # recall's extra sources spawn reads (staging is unreviewed: left out)
-
-
-@dataclass
-class Pick:
-    id: str
-    path: str
-    line: int
-    tier: str
-    entry: str
-    text: str
-    tokens: int
-    score: float
-    relevance: float
 
 
 @dataclass
@@ -48,6 +47,8 @@ class Knowledge:
     tokens: int = 0
     budget: int = 0
     dropped: int = 0          # relevant items left out by the budget
+    low_relevance: bool = False   # the task matched little: the block is mostly the newest items
+    more: list[str] = field(default_factory=list)   # entries of valued items the budget left out, best first
     notes: list[str] = field(default_factory=list)
 
 
@@ -78,33 +79,6 @@ def source_tiers(config) -> list[str]:
     return names + list(SHARED_TIERS)
 
 
-def select(hits, cfg: dict, count, skip_paths: set[str]) -> tuple[list[Pick], int, int]:
-    """(picks, tokens, dropped): hits over the cut-offs, whole, best first, within the budget.
-
-    Pure: `count(text) -> tokens` is passed in so tests and the benchmark share it.
-    """
-    picks: list[Pick] = []
-    used = dropped = 0
-    seen_text: set[str] = set()
-    for h in hits:
-        if h.score < cfg["min_score"] or h.relevance < cfg["min_relevance"] or h.path in skip_paths:
-            continue
-        key = re.sub(r"\W+", " ", h.text).strip().lower()
-        if key in seen_text:        # the same item copied into cold and the archive: once is enough
-            continue
-        seen_text.add(key)
-        text = (h.raw or h.text).strip()
-        pick = Pick(h.id, h.path, h.line, h.tier, h.entry, text, 0, h.score, h.relevance)
-        tokens = count(chunk(pick))     # the budget covers what the prompt holds: header line and item
-        if used + tokens > cfg["knowledge_tokens"] or len(picks) >= cfg["max_items"]:
-            dropped += 1
-            continue
-        pick.tokens = tokens
-        picks.append(pick)
-        used += tokens
-    return picks, used, dropped
-
-
 def wiki_index(store, topics: dict[str, str], read) -> list[str]:
     """One line per wiki topic: its name, its first heading or line, its path."""
     lines = []
@@ -122,52 +96,144 @@ def wiki_index(store, topics: dict[str, str], read) -> list[str]:
 
 
 def plan(store, agent: str | None, task: str | None, *, topics: dict[str, str], read,
-         skip_paths: set[str] = frozenset()) -> Knowledge:
-    """The knowledge block for this spawn (nothing when there is no task or nothing relevant)."""
+         skip_paths: set[str] = frozenset(), hot: str = "") -> Knowledge:
+    """The knowledge block for this spawn (nothing without a task or a budget)."""
     cfg = settings(store.config)
     out = Knowledge(budget=cfg["knowledge_tokens"], wiki_index=wiki_index(store, topics, read))
     if not task or not task.strip() or cfg["knowledge_tokens"] == 0:
         return out
-    from tiergit.features import recall, recall_index
-
-    db = recall_index.connect(recall_index.index_path(store.repo))
-    try:
-        recall_index.refresh(store, db)
-        try:
-            hits = recall.search(db, task, source_tiers(store.config), agent, limit=CANDIDATES)
-        except TiergitError:    # a task with no searchable words brings nothing
-            hits = []
-    finally:
-        db.close()
     enc = store.config.tokenizer
-    out.picks, out.tokens, out.dropped = select(hits, cfg, lambda t: count_text(t, enc).tokens, set(skip_paths))
+
+    def count(text: str) -> int:
+        return count_text(text, enc).tokens
+
+    task = DATE_RE.sub(" ", task).strip() or task     # a session title's date matches every entry of that day
+    candidates, best_score = gather(store, agent, task, hot, cfg, set(skip_paths))
+    wanted = knowledge_pack.names(task + "\n" + hot)
+    picks, _used, out.dropped = knowledge_pack.pack(candidates, cfg["knowledge_tokens"], cfg["max_items"], count,
+                                                    query=task, wanted_names=wanted, already=hot,
+                                                    overhead=lambda c: 2)
+    out.low_relevance = best_score < knowledge_pack.LOW_RELEVANCE
+    while picks and count(render_items(picks, out.low_relevance, intro=False)) > cfg["knowledge_tokens"]:
+        picks.pop()         # the shared entry headers did not fit: the lowest value goes
+        out.dropped += 1
+    out.picks = picks
+    out.tokens = count(render_items(picks, out.low_relevance, intro=False)) if picks else 0
+    for p in picks:
+        p.tokens = count(p.text)
+    shown = {p.entry for p in picks}
+    left = sorted((c for c in candidates if c.value > 0 and c not in picks and c.entry not in shown),
+                  key=lambda c: -c.value)
+    out.more = list(dict.fromkeys(c.entry for c in left if c.entry))[:MORE_ENTRIES]
     if out.dropped:
-        out.notes.append(f"knowledge: {len(out.picks)} item(s), {out.tokens} tokens; {out.dropped} more relevant "
+        out.notes.append(f"knowledge: {len(picks)} item(s), {out.tokens} tokens; {out.dropped} more relevant "
                          f"item(s) over the {out.budget}-token budget (`tiergit recall` finds them)")
-    elif not out.picks:
-        out.notes.append("knowledge: nothing in cold, wiki or archive is relevant to the task")
+    if not picks:
+        out.notes.append("knowledge: nothing in your history, the wiki or the archive to add "
+                         "(cold loaded whole, or no items yet)" if skip_paths else
+                         "knowledge: nothing in your history, the wiki or the archive to add (no items yet)")
+    elif out.low_relevance:
+        out.notes.append("knowledge: the task matched little in memory; the block is mostly your newest items")
     return out
 
 
-def chunk(p: Pick) -> str:
-    """One item as the prompt shows it: id, path:line and entry on a line, then the item whole."""
-    where = f"{p.path}:{p.line}" + (f" · {p.entry}" if p.entry else "")
-    return f"**{p.id}** · {where}\n{p.text}\n"
+def gather(store, agent: str | None, task: str, hot: str, cfg: dict, skip_paths: set[str]) -> tuple[list[Pick], float]:
+    """(candidates, the best hit's share of the task's words): recall's hits for the task and for
+    hot's names, and the agent's newest items, each once, with its relevance and recency."""
+    from tiergit.features import recall, recall_index
+
+    tiers = source_tiers(store.config)
+    db = recall_index.connect(recall_index.index_path(store.repo))
+    try:
+        recall_index.refresh(store, db)
+        hits = _search(recall, db, task, tiers, agent, CANDIDATES)
+        hot_names = sorted(knowledge_pack.names(hot) - knowledge_pack.names(task))
+        name_hits = _search(recall, db, " ".join(hot_names), tiers, agent, NAME_HITS) if hot_names else []
+        own = _own_items(db, agent, tiers) if agent else []
+    finally:
+        db.close()
+    found: dict[str, Pick] = {}
+    for weight, group in ((1.0, hits), (NAME_HIT_WEIGHT, name_hits)):
+        for h in group:
+            if h.path in skip_paths or h.score < cfg["min_score"] or h.relevance < cfg["min_relevance"]:
+                continue
+            c = found.setdefault(h.id, Pick(h.id, h.path, h.line, h.tier, h.entry, h.kind, (h.raw or h.text).strip(),
+                                            score=h.score))
+            # recall's relevance is relative to its best hit: scaled by the share of the task's words
+            # the item holds, a weak best match (one common word) does not count as a strong one
+            c.relevance = max(c.relevance, weight * h.relevance * h.score ** 0.5)
+    ages = knowledge_pack.recency_weights(knowledge_pack.newest_first(
+        [(tier, [(r[0], r[3]) for r in rows]) for tier, rows in own]))
+    for _tier, rows in own:
+        for item_id, path, entry, day, kind, tier, line, raw in rows:
+            if path in skip_paths or ages.get(item_id, 0) < 0.01:
+                continue
+            c = found.setdefault(item_id, Pick(item_id, path, int(line), tier, entry or "", kind, raw.strip()))
+            c.recency = ages[item_id]
+    return list(found.values()), max((h.score for h in hits), default=0.0)
+
+
+def _search(recall, db, query: str, tiers: list[str], agent: str | None, limit: int) -> list:
+    try:
+        return recall.search(db, query, tiers, agent, limit=limit)
+    except TiergitError:    # a task with no searchable words brings no hits
+        return []
+
+
+def _own_items(db, agent: str, tiers: list[str]) -> list[tuple[str, list[tuple]]]:
+    """Each of the agent's indexed files in the spawn's tiers: (tier, its items in line order), read by
+    rowid range (a file's items sit at first_rowid .. first_rowid + items - 1)."""
+    out = []
+    files = db.execute("SELECT tier, first_rowid, items FROM files WHERE agent = ? AND items > 0", (agent,))
+    for tier, first, n in files.fetchall():
+        if tier not in tiers:
+            continue
+        rows = db.execute("SELECT item_id, path, entry, date, kind, tier, line, text FROM items "
+                          "WHERE rowid >= ? AND rowid < ? ORDER BY rowid", (first, first + n)).fetchall()
+        out.append((tier, rows[-OWN_NEWEST:] if rows else rows))
+    return out
+
+
+def render_items(picks: list[Pick], low: bool, intro: bool = True) -> str:
+    """The picks grouped under their entry (best entry first, items in file order, path:line of the
+    first); the intro lines (not counted in the budget) say how they were chosen."""
+    lines = []
+    if intro:
+        lines += ["### Relevant knowledge\n",
+                  "From your history, the wiki and the archive, by relevance to the task, recency and kind; "
+                  "… marks a cut item (`tiergit recall \"words\" --full` for the rest):\n"]
+        if low:
+            lines.append("(The task matched little in memory: these are mostly your newest items.)\n")
+    groups: dict[tuple[str, str], list[Pick]] = {}
+    for p in picks:
+        groups.setdefault((p.path, p.entry), []).append(p)
+    for (path, entry), items in groups.items():
+        items.sort(key=lambda p: p.line)
+        lines.append(f"**{entry or '(no heading)'}** · {path}:{items[0].line}")
+        for p in items:
+            body = p.text.strip()
+            body = body[2:] if body[:2] in ("- ", "* ", "+ ") else body
+            lines.append(f"- {body}{' …' if p.cut and not body.endswith('…') else ''}")
+        lines.append("")
+    return "\n".join(lines)
 
 
 def render(k: Knowledge) -> str:
-    """The prompt block: relevant items whole (id, path:line, entry), then the wiki's topic index."""
-    chunks = []
-    if k.picks:
-        chunks.append("### Relevant knowledge\n")
-        chunks.append("Items from your history and the team's wiki that match the task, best first "
-                      "(`tiergit recall \"words\"` for more):\n")
-        chunks.extend(chunk(p) for p in k.picks)
+    """The prompt block: the picked items (the wiki's topic index goes in the closing)."""
+    return render_items(k.picks, k.low_relevance) if k.picks else ""
+
+
+def closing(k: Knowledge) -> str:
+    """The prompt's last section: what else memory holds (the wiki's topics, the entries the budget left
+    out) and the one-line hint of when to recall."""
+    lines = ["## Recall\n"]
     if k.wiki_index:
-        chunks.append("### Topics in the team wiki\n")
-        chunks.append("Reviewed team knowledge; load one with `tiergit context --include-wiki TOPIC`:\n")
-        chunks.append("\n".join(k.wiki_index) + "\n")
-    return "\n".join(chunks)
+        lines += ["Topics in the team wiki (`tiergit context --include-wiki TOPIC` loads one):\n",
+                  "\n".join(k.wiki_index) + "\n"]
+    if k.more:
+        lines.append("More in memory, left out by the budget: " + "; ".join(k.more) + ".\n")
+    lines.append(RECALL_HINT)
+    return "\n".join(lines) + "\n"
 
 
 def default_task(store, agent: str, hot_text: str | None) -> tuple[str | None, str]:

@@ -134,9 +134,10 @@ def _bound(fn, repo: Path):
 
 def recall(store, query: str, agent: str | None = None, tiers: list[str] | None = None,
            limit: int = 10) -> RecallResult:
-    """Search cold history, the wiki and the archive for items about `query`, best first; logs each hit
-    (recalled items count toward promotion). Each hit has its id, path:line, matched words, best sentence and
-    whole text."""
+    """Search cold history, the wiki and the archive for items about `query`, best first. Call it before
+    changing a file the memory mentions, when a test fails, or when a name is unfamiliar; identifiers,
+    paths and error text make good queries. Logs each hit (recalled items count toward promotion). Each
+    hit has its id, path:line, matched words, best sentence and whole text."""
     from tiergit.features.recall import recall as run_recall
 
     hits, _stats = run_recall(store, query, agent=agent, tiers=tiers, limit=limit)
@@ -146,8 +147,9 @@ def recall(store, query: str, agent: str | None = None, tiers: list[str] | None 
 
 def context(store, agent: str | None = None, task: str | None = None, situation: Situation | None = None,
             include_cold: bool = False, include_wiki: list[str] | None = None) -> ContextResult:
-    """The spawn prompt for an agent: hot memory, the items most relevant to `task`, the wiki's topic index;
-    whole tiers with `situation` (resume/debug/incident add cold, spec/onboard/incident add wiki)."""
+    """The spawn prompt for an agent: hot memory, what `task` will likely need from memory (relevant and
+    recent items, packed within a budget), ending with the wiki's topics, what was left out and when to
+    call `recall`; whole tiers with `situation` (resume/debug/incident add cold, spec/onboard/incident add wiki)."""
     from tiergit.features import context as ctx_mod
     from tiergit.features.session import resolve
     from tiergit.shell.tokens import count_text

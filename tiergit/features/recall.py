@@ -30,6 +30,7 @@ if TYPE_CHECKING:   # recall_index (patterns, progress, typing) is imported wher
 WORD_RE = re.compile(r"\w+", re.UNICODE)
 MAX_QUERY_TERMS = 64
 EXTRA_TIERS = ("archive", "staging")
+IDENT_WEIGHT = 2.0
 
 
 @dataclass
@@ -107,6 +108,7 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     rows = db.execute(sql, [*params, max(limit * 4, limit + 20)]).fetchall()
     idf = _idf(db, found)
     total = sum(idf.values()) or 1.0
+    ident = {c.word for c in found if len(query_mod.split_identifier(c.word)) > 1}
     best: dict[str, Hit] = {}
     for item_id, path, entry, day, kind, tier, ag, line, clean, raw, r in rows:
         if item_id in best:
@@ -115,8 +117,10 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
         in_body = [c.word for c in found if c.matches(body, sorted(body))]
         in_head = [c.word for c in found if c.word not in in_body and c.matches(head, sorted(head))]
         matched = in_body + in_head
-        # a word only the entry heading holds counts half: every item under that heading shares it
-        score = (sum(idf[w] for w in in_body) + 0.5 * sum(idf[w] for w in in_head)) / total
+        # a word only the entry heading holds counts half: every item under that heading shares it;
+        # so does an identifier met only by its parts (`chunk` and `text` for `chunk_text_t`)
+        score = (sum(idf[w] * (1.0 if w in body or w not in ident else 0.5) for w in in_body)
+                 + 0.5 * sum(idf[w] for w in in_head)) / total
         best[item_id] = Hit(rank=0, id=item_id, path=path, entry=entry, date=day, kind=kind, tier=tier,
                             agent=ag, line=int(line), score=round(score, 4), bm25=round(-r, 4), text=clean,
                             matched=matched, raw=raw)
@@ -152,13 +156,16 @@ def _idf(db: sqlite3.Connection, found: list[query_mod.Concept]) -> dict[str, fl
     n_docs = (int(row[0]) if row else 0) or 1
     out = {}
     for c in found:
-        docs = [db.execute("SELECT coalesce(max(doc), 0) FROM vocab WHERE term IN "
+        # an identifier's parts are separate tokens to FTS5: it is in no more items than its rarest part
+        pick = "min" if len(query_mod.split_identifier(c.word)) > 1 else "max"
+        docs = [db.execute(f"SELECT coalesce({pick}(doc), 0) FROM vocab WHERE term IN "
                            f"({','.join('?' * len(c.exact))})", c.exact).fetchone()[0]]
         for p in c.prefixes:
             docs.append(db.execute("SELECT coalesce(sum(doc), 0) FROM vocab WHERE term >= ? AND term < ?",
                                    (p, p + "\U0010ffff")).fetchone()[0])
         df = min(max(docs), n_docs)
-        out[c.word] = math.log((n_docs - df + 0.5) / (df + 0.5) + 1.0)
+        # a name written as code (`chunk_text_t`, `BorderStyle`) is what the question turns on: it weighs double
+        out[c.word] = math.log((n_docs - df + 0.5) / (df + 0.5) + 1.0) * (IDENT_WEIGHT if pick == "min" else 1.0)
     return out
 
 

@@ -1,6 +1,6 @@
 """The recall index: every item of the searchable files in SQLite FTS5, cached under the git dir.
 
-The index lives in `<git-dir>/tiergit/recall-v3.sqlite` (per worktree, never
+The index lives in `<git-dir>/tiergit/recall-v4.sqlite` (per worktree, never
 committed). `refresh()` compares each file's stat (mtime, size) and then its git
 blob id with what was indexed, and re-parses only the files that changed, so the
 first recall after an edit costs one file's parse, not the whole store's. The file
@@ -10,6 +10,7 @@ count lives in a one-row summary table.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from dataclasses import dataclass
 from functools import partial
@@ -19,7 +20,7 @@ from tiergit.core import patterns
 from tiergit.errors import TiergitError
 from tiergit.shell import listing, progress, statedir
 
-INDEX_NAME = "recall-v3.sqlite"
+INDEX_NAME = "recall-v4.sqlite"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS files (
     path TEXT PRIMARY KEY, blob TEXT NOT NULL, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
@@ -230,6 +231,15 @@ def _delete_items(db: sqlite3.Connection, old: tuple) -> int:
     return n
 
 
+LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
+def _asks(item) -> bool:
+    """A paragraph (not a list item: a list of open questions is not a question and its answer) that
+    ends with a question mark."""
+    return item.clean.rstrip().endswith("?") and not LIST_ITEM_RE.match(item.text)
+
+
 def rows_of(src: IndexSource, data: bytes, labels, max_bytes: int) -> tuple[list[tuple], bool]:
     """The index rows of one file's items, and whether it was skipped as unreadable."""
     from tiergit.core import (
@@ -245,12 +255,15 @@ def rows_of(src: IndexSource, data: bytes, labels, max_bytes: int) -> tuple[list
     listing = patterns.managed_lines(text) if src.tier == "staging" else range(0)
     rows = []
     for sec in doc.sections:
-        for item in sec.items:
-            if item.line in listing:   # promote's own candidate listing is output, not memory
-                continue
+        items = [i for i in sec.items if i.line not in listing]   # promote's candidate listing is output
+        for n, item in enumerate(items):
             day = item.date or sec.date
-            rows.append((item.text, sec.heading or "", src.path, item.id, day.isoformat() if day else None,
-                         item.kind, item.line, src.tier, src.agent, item.clean))
+            raw, clean = item.text, item.clean
+            if n + 1 < len(items) and _asks(item) and not _asks(items[n + 1]):
+                # a question's answer written in its own paragraph comes with it: the hit shows both
+                raw, clean = raw + "\n" + items[n + 1].text, clean + "\n" + items[n + 1].clean
+            rows.append((raw, sec.heading or "", src.path, item.id, day.isoformat() if day else None,
+                         item.kind, item.line, src.tier, src.agent, clean))
     return rows, False
 
 

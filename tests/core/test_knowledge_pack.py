@@ -1,0 +1,60 @@
+"""tiergit/core/knowledge_pack.py: valuing and packing a spawn's knowledge (pure)."""
+from __future__ import annotations
+
+from tiergit.core import knowledge_pack as kp
+from tiergit.core.knowledge_pack import Candidate
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+def cand(item_id: str, text: str, **kw) -> Candidate:
+    return Candidate(item_id, "cold/a.md", kw.pop("line", 1), "cold", "Entry", kw.pop("kind", "fact"), text, **kw)
+
+
+def test_newest_first_reads_each_files_direction_and_fills_undated_items():
+    appended = ("cold", [("a1", "2026-01-01"), ("a2", None), ("a3", "2026-01-05"), ("a4", None)])
+    prepended = ("cold", [("b1", "2026-03-02"), ("b2", "2026-03-01"), ("b3", "2026-02-01")])
+    archive = ("archive", [("c1", "2026-03-02")])
+    order = kp.newest_first([appended, prepended, archive])
+    assert order[:3] == ["b1", "c1", "b2"]           # newest date first; the archive after on the same day
+    assert order.index("a4") < order.index("a3") < order.index("a2") < order.index("a1")   # a4 written last
+    weights = kp.recency_weights(order)
+    assert weights["b1"] == 1.0 and weights["a1"] < weights["a4"] < 1.0
+
+
+def test_pack_fills_the_budget_by_value_per_token_without_repeats():
+    items = [cand("big", "relevant " * 150, relevance=1.0),
+             cand("small", "relevant and short", relevance=0.6),
+             cand("copy", "Relevant and short!", relevance=0.6),          # the same text again
+             cand("old", "unrelated prose here", recency=0.2),
+             cand("none", "nothing to say for it")]                        # no value at all
+    picks, used, dropped = kp.pack(items, budget=90, max_items=10, count=words, query="relevant",
+                                   wanted_names=set())
+    ids = [p.id for p in picks]
+    assert "copy" not in ids and "none" not in ids
+    assert "small" in ids and "old" in ids and used <= 90
+    big = next(c for c in items if c.id == "big")
+    assert big.cut and big.tokens < 150                   # a long item is cut, not dropped whole or kept whole
+    assert ids == sorted(ids, key=lambda i: -next(p.value for p in picks if p.id == i))
+
+
+def test_pack_skips_what_the_prompt_already_holds_and_weighs_kinds_and_names():
+    blocker = "Blocked on the vendor's API key rotation for the billing service."
+    items = [cand("b", blocker, relevance=0.9),
+             cand("d", "Chose SQLite over Postgres for the cache.", relevance=0.5, kind="decision"),
+             cand("f", "Chose SQLite over Postgres for the queue.", relevance=0.5, kind="fact"),
+             cand("n", "The `BillingClient.Retry` helper wraps it.", relevance=0.0)]
+    picks, _used, _dropped = kp.pack(items, budget=100, max_items=10, count=words, query="billing",
+                                     wanted_names={"billingclient.retry"}, already="## Blockers\n- " + blocker)
+    ids = [p.id for p in picks]
+    assert "b" not in ids                                # hot shows it already
+    assert ids.index("d") < ids.index("f")               # a decision weighs more than a fact
+    assert "n" in ids                                    # named by the task or hot: valued without a hit
+
+
+def test_names_finds_identifiers_paths_and_code():
+    found = kp.names("Fix `rally dispatch clean` in lib/ui/Dashboard.jsx; ControlSkin.BorderStyle and token_cache.")
+    assert {"rally dispatch clean", "lib/ui/dashboard.jsx", "controlskin.borderstyle", "token_cache"} <= found
+    assert "fix" not in found

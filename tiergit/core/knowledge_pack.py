@@ -1,0 +1,143 @@
+"""What a spawn's knowledge block holds: candidates valued by relevance, recency and kind, packed per token.
+
+Pure. The caller (tiergit/features/knowledge.py) gathers candidates from the recall index:
+the recall hits for the task (and for the names hot mentions), and the agent's own newest
+items. Each gets a value:
+
+    value = W_RELEVANCE * relevance + W_RECENCY * recency + W_NAMES * names share, times the kind's weight
+
+(relevance: recall's 0..1 against the best hit; recency: 0.5 ** (newness rank / RECENCY_HALF),
+the agent's newest item 1.0; names share: the share of the identifiers and paths named by
+the task or hot that the item holds). Long items are cut to their best sentences
+(tiergit/core/snippet.py) so one long item cannot take the budget. Then the block is filled
+best value per token first, each text once, and nothing the prompt already holds (hot).
+Cost: linear in the candidates (a few hundred at most).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tiergit.core import snippet
+
+W_RELEVANCE, W_RECENCY, W_NAMES = 1.0, 1.2, 0.6
+W_SPECIFIC, SPECIFIC_CAP = 0.5, 4   # up to x1.5 for an item naming 4 identifiers, paths or code spans
+RECENCY_HALF = 25.0           # items: the agent's 25th newest item weighs half its newest
+KIND_WEIGHT = {"decision": 1.3, "correction": 1.3, "open": 1.25, "error": 1.2, "rule": 1.1, "log": 0.8}
+LONG_TOKENS = 90              # an item over this is cut to its best sentences
+SNIPPET_CHARS = 320
+MIN_TOKENS = 12               # value per token: a tiny item is not worth more than a short line
+LOW_RELEVANCE = 0.35          # best relevance under this: the block says the task matched little
+NAME_RE = re.compile(r"`([^`\n]{3,60})`|[\w.-]+/[\w./-]+"
+                     r"|\b(?:\w+(?:\.\w+)+|[A-Za-z]+[a-z0-9]*[A-Z]\w*|\w+_\w+)\b")
+
+
+@dataclass
+class Candidate:
+    id: str
+    path: str
+    line: int
+    tier: str
+    entry: str
+    kind: str
+    text: str                 # the item as written
+    relevance: float = 0.0    # recall's relevance to the task, 0..1 (0: not a hit)
+    score: float = 0.0        # recall's share of the task's words the item holds
+    recency: float = 0.0      # 1.0 for the agent's newest item, halving every RECENCY_HALF items
+    value: float = 0.0
+    tokens: int = 0
+    cut: bool = False         # the text is the item's best sentences, not the whole item
+
+
+def names(text: str) -> set[str]:
+    """Identifiers, dotted names, paths and code spans a text mentions (lowercased)."""
+    found = set()
+    for m in NAME_RE.finditer(text):
+        name = (m.group(1) or m.group(0)).strip().lower()
+        if len(name) >= 4 and not re.fullmatch(r"[\d.:/-]+", name):
+            found.add(name)
+    return found
+
+
+def recency_weights(order: list[str]) -> dict[str, float]:
+    """Item id -> recency weight, `order` newest first."""
+    return {item_id: 0.5 ** (rank / RECENCY_HALF) for rank, item_id in enumerate(order)}
+
+
+def value(c: Candidate, wanted_names: set[str]) -> float:
+    low = c.text.lower()
+    share = sum(1 for n in wanted_names if n in low) / len(wanted_names) if wanted_names else 0.0
+    base = W_RELEVANCE * c.relevance + W_RECENCY * c.recency + W_NAMES * share
+    # a concrete item (the names, paths and code it holds) is worth more than prose of the same length
+    specific = 1.0 + W_SPECIFIC * min(len(names(c.text)), SPECIFIC_CAP) / SPECIFIC_CAP
+    return base * KIND_WEIGHT.get(c.kind, 1.0) * specific
+
+
+def normal(text: str) -> str:
+    return re.sub(r"\W+", " ", text).strip().lower()
+
+
+def shorten(c: Candidate, query: str, count) -> None:
+    """Cut a long item to its best sentences for the query (its first ones when nothing matches)."""
+    c.tokens = count(c.text)
+    if c.tokens <= LONG_TOKENS:
+        return
+    best, matched = snippet.best(c.text, query, SNIPPET_CHARS) if query.strip() else ("", [])
+    if not matched:
+        best = " ".join(snippet.segments(c.text))[:SNIPPET_CHARS].rstrip() + "…"
+    c.text, c.cut = best, True
+    c.tokens = count(c.text)
+
+
+def pack(candidates: list[Candidate], budget: int, max_items: int, count, *, query: str,
+         wanted_names: set[str], already: str = "", overhead=None) -> tuple[list[Candidate], int, int]:
+    """(picks in value order, tokens used, candidates left out by the budget).
+
+    `count(text) -> tokens`; `overhead(c) -> tokens` is what showing `c` adds beyond its text
+    (its header line); `already` is the prompt text outside this block: an item it holds is skipped.
+    """
+    held = normal(already)
+    seen: set[str] = set()
+    pool = []
+    for c in candidates:
+        key = normal(c.text)
+        if not key or key in seen or (len(key) > 20 and key in held):
+            continue        # the same item copied into cold and the archive, or a blocker hot shows already
+        seen.add(key)
+        c.value = value(c, wanted_names)
+        if c.value <= 0:
+            continue
+        shorten(c, query, count)
+        pool.append(c)
+    pool.sort(key=lambda c: (-c.value / max(c.tokens, MIN_TOKENS), c.path, c.line))
+    picks: list[Candidate] = []
+    used = dropped = 0
+    for c in pool:
+        cost = c.tokens + (overhead(c) if overhead else 0)
+        if used + cost > budget or len(picks) >= max_items:
+            dropped += 1 if c.relevance > 0 else 0
+            continue
+        picks.append(c)
+        used += cost
+    picks.sort(key=lambda c: -c.value)
+    return picks, used, dropped
+
+
+def newest_first(files: list[tuple[str, list[tuple[str, str | None]]]]) -> list[str]:
+    """Item ids newest first, from each file's (tier, [(item id, date or None)] in line order).
+
+    A file's direction is read from its dated items (most Squad histories append, some
+    prepend); an undated item takes the date of the item written before it; the archive is
+    older than the other tiers on the same date."""
+    keyed = []
+    for tier, items in files:
+        dates = [d for _i, d in items if d]
+        rising = sum(1 for a, b in zip(dates, dates[1:]) if b > a)
+        falling = sum(1 for a, b in zip(dates, dates[1:]) if b < a)
+        written = items if rising >= falling else list(reversed(items))
+        last = ""
+        for pos, (item_id, day) in enumerate(written):
+            last = day or last
+            keyed.append(((last, 0 if tier == "archive" else 1, pos), item_id))
+    keyed.sort(key=lambda k: k[0], reverse=True)
+    return [item_id for _k, item_id in keyed]
