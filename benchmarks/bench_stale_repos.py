@@ -59,6 +59,7 @@ def main() -> None:
     parser.add_argument("--sample", type=Path, help="write a labelling sample here")
     parser.add_argument("--per-class", type=int, default=40)
     parser.add_argument("--seed", type=int, default=28)
+    parser.add_argument("--spawn", action="store_true", help="also: stale items context serves, before and after")
     args = parser.parse_args()
     from tiergit.core.citations import cites
 
@@ -73,6 +74,8 @@ def main() -> None:
                 row = (name, head, it.path, it.line, hashlib.sha256(line.encode()).hexdigest(),
                        report.reason(it.path, it.line) or "")
                 (flagged if row[5] else clean).append(row)
+        if args.spawn:
+            spawn_share(sorted(p for p in Path(tmp).iterdir() if p.is_dir()))
     print(f"pooled: {len(flagged)} flagged stale, {len(clean)} citing items not flagged")
     if args.sample:
         rng = random.Random(args.seed)
@@ -83,6 +86,40 @@ def main() -> None:
             for row in picked:
                 out.write("\t".join(map(str, row)) + "\n")
         print(f"sample of {len(picked)} written to {args.sample}")
+
+
+def spawn_share(src_dirs: list[Path]) -> None:
+    """Of the knowledge items `context` serves each agent (task: the agent's newest entry title), how many
+    are stale, with the check (today) and without it (before): the share served before and after."""
+    import re
+
+    from tiergit.features import context, staleness
+    from tiergit.shell.store import Store
+
+    real = staleness.for_spawn
+    for work in src_dirs:
+        store = Store.open(work)
+        flagged = staleness.check(store, staleness.store_items(store)).stale
+        served = {"before": [0, 0], "after": [0, 0]}
+        for hist in sorted((work / ".squad/agents").glob("*/history.md")):
+            agent = hist.parent.name
+            titles = re.findall(r"^#{2,4} (.+)$", hist.read_text(errors="replace"), re.M)
+            if not titles or not re.fullmatch(r"[a-z0-9][a-z0-9._-]*", agent):
+                continue
+            for label, hook in (("before", lambda s, c, n: c), ("after", real)):
+                staleness.for_spawn = hook
+                try:
+                    spawn = context.build(store, agent, task=titles[-1])
+                except Exception:  # noqa: BLE001 - an agent the layout cannot spawn is skipped
+                    continue
+                finally:
+                    staleness.for_spawn = real
+                picks = spawn.knowledge.picks if spawn.knowledge else []
+                served[label][0] += sum(1 for p in picks if (p.path, p.line) in flagged)
+                served[label][1] += len(picks)
+        for label, (stale, total) in served.items():
+            print(f"  {work.name} spawn {label:<6}: {stale} stale of {total} served items "
+                  f"({100 * stale / max(total, 1):.1f} %)")
 
 
 if __name__ == "__main__":

@@ -36,20 +36,28 @@ def score(pairs, predict) -> tuple[float, float, int]:
     return (tp / (tp + fp) if tp + fp else 1.0), (tp / (tp + fn) if tp + fn else 1.0), len(pairs)
 
 
+# The first set's held part was measured once (precision 0.80, recall 0.44) and then tuned on; the fresh
+# set was written after tuning and is the held-out figure.
+PARTS = (("tune", "supersede_pairs.tsv", "tune"), ("held-1*", "supersede_pairs.tsv", "held"),
+         ("held-2", "supersede_fresh.tsv", "held"))
+
+
 def main() -> None:
-    labelled = rows("supersede_pairs.tsv")
-    second = [r[1] for r in rows("supersede_pairs_reader2.tsv")]
-    first = [r[0] for r in labelled]
-    agree = sum(x == y for x, y in zip(first, second))
-    print(f"readers: {agree}/{len(first)} pairs agree, Cohen's kappa {kappa(first, second):.2f}")
+    for name, second_name in (("supersede_pairs.tsv", "supersede_pairs_reader2.tsv"),
+                              ("supersede_fresh.tsv", "supersede_fresh_reader2.tsv")):
+        first = [r[0] for r in rows(name)]
+        second = [r[1] for r in rows(second_name)]
+        agree = sum(x == y for x, y in zip(first, second))
+        print(f"{name}: readers agree on {agree}/{len(first)} pairs, Cohen's kappa {kappa(first, second):.2f}")
     systems = {"never supersede (serve both)": lambda o, n: False, "same subject words": same_subject,
                "tiergit supersede": lambda o, n: judge(o, n).supersedes}
-    print(f"{'part':<6} {'system':<30} {'precision':>9} {'recall':>7} {'pairs':>6}   target: P >= 0.90, R >= 0.80")
-    for part in ("tune", "held"):
-        pairs = [(r[0] == "supersedes", r[2], r[3]) for r in labelled if r[1] == part]
-        for name, predict in systems.items():
+    print(f"{'part':<8} {'system':<30} {'precision':>9} {'recall':>7} {'pairs':>6}   target: P >= 0.90, R >= 0.80")
+    for part, name, split in PARTS:
+        pairs = [(r[0] == "supersedes", r[2], r[3]) for r in rows(name) if r[1] == split]
+        for system, predict in systems.items():
             p, r, n = score(pairs, predict)
-            print(f"{part:<6} {name:<30} {p:>9.2f} {r:>7.2f} {n:>6}")
+            print(f"{part:<8} {system:<30} {p:>9.2f} {r:>7.2f} {n:>6}")
+    print("* measured once before tuning (precision 0.80, recall 0.44), then tuned on; held-2 is the held-out figure")
 
 
 if __name__ == "__main__":

@@ -166,3 +166,30 @@ def test_relations_mark_the_stale_and_the_superseded_among_a_few_items(history):
     assert marks[(COLD, 5)].note() == "stale: cites src/auth/token.ts, renamed to src/auth/session.ts"
     assert marks[(COLD, 7)].superseded_by == (COLD, 9) and marks[(COLD, 9)].supersedes == (COLD, 7)
     assert "superseded by" in marks[(COLD, 7)].note() and (COLD, 9) not in {k for k, v in marks.items() if v.stale}
+
+
+def test_context_leaves_stale_items_out_and_says_how_many(history):
+    done = tiergit(history, "context", "--agent", "picard", "--task", "Fix token cache expiry and parse_config setup",
+                   "--json")
+    assert done.returncode == 0, done.stderr
+    import json
+
+    spawn = json.loads(done.stdout)
+    prompt, notes = spawn["prompt"], " ".join(spawn["notes"])
+    assert "`TokenCache` is the one cache for tokens." in prompt          # live: served
+    assert "src/auth/token.ts" not in prompt and "docs/setup.md" not in prompt and "`parse_config()`" not in prompt
+    assert "stale item(s) left out" in notes
+    write(history / ".tiergit.yml", (history / ".tiergit.yml").read_text() + "spawn: {stale: mark}\n")
+    marked = json.loads(tiergit(history, "context", "--agent", "picard", "--task",
+                                "Fix token cache expiry and parse_config setup", "--json").stdout)
+    assert "(stale: cites src/auth/token.ts, renamed to src/auth/session.ts)" in marked["prompt"]
+
+
+def test_recall_marks_a_stale_hit_on_the_full_and_the_fast_path(history):
+    full = tiergit(history, "recall", "expired tokens in token.ts", "--no-log")
+    assert full.returncode == 0, full.stderr
+    assert "! stale: cites src/auth/token.ts, renamed to src/auth/session.ts" in full.stdout
+    from conftest import tiergit_process
+
+    fast = tiergit_process(history, "recall", "expired tokens in token.ts", "--no-log")   # index fresh: fast path
+    assert fast.returncode == 0 and fast.stdout == full.stdout

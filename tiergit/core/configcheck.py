@@ -262,7 +262,7 @@ def _check_spawn(spawn: Any, err: KeyErrors) -> None:
     if spawn is None:
         return
     # knowledge_tokens, min_score, min_relevance and max_items are checked by tiergit/features/knowledge.py.
-    known = {"escalation", "recent_actions", "knowledge_tokens", "min_score", "min_relevance", "max_items"}
+    known = {"escalation", "recent_actions", "knowledge_tokens", "min_score", "min_relevance", "max_items", "stale"}
     if not isinstance(spawn, dict) or set(spawn) - known:
         raise err("spawn", f"takes {', '.join(f'`{k}`' for k in sorted(known))}",
                   "example: spawn: {escalation: {blocked: Picard, risk: the owner}, recent_actions: 5}")

@@ -102,6 +102,8 @@ SCHEMA: dict[str, Field] = {
     "spawn.max_items": Field("int", lo=0),
     "spawn.min_score": Field("number", lo=0, hi=1),
     "spawn.min_relevance": Field("number", lo=0, hi=1),
+    "spawn.stale": Field("str", choices=("omit", "mark"), hint="omit (default) leaves stale items out of the "
+                         "spawn; mark serves them with the reason"),
 }
 
 TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {

@@ -48,6 +48,7 @@ class Candidate:
     value: float = 0.0
     tokens: int = 0
     cut: bool = False         # the text is the item's best sentences, not the whole item
+    date: str | None = None   # the item's date (ISO), for the staleness and supersede checks
 
 
 def names(text: str) -> set[str]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 RETIRING_RE = re.compile(
     r"(?i)\b(instead of|no longer|not \w+ any ?more|replaced (?:by|with)|replaces|switched (?:from|to)|"
     r"moved (?:to|from)|migrated (?:to|from)|renamed|dropped|retired|being retired|was removed|were removed|"
-    r"was deleted|deprecated|rather than)\b")
+    r"was deleted|deprecated|rather than|taken out|(?:was|were|is|are) gone)\b")
 # Words that announce a new value; the value itself must then differ.
 NEWS_RE = re.compile(r"(?i)\b(we now|from now on|now (?:use|uses|run|runs|expire|expires|live|lives|is|are|go|goes|"
                      r"deploy|deploys|one|two))\b")
@@ -40,6 +40,8 @@ all any each every also still just only not no new now use used uses using run r
 has have had do does did can could should must will would may might here there which who what where how about
 after before every""".split())
 MIN_SHARED = 2
+SHORT = {"max": "maximum", "min": "minimum", "config": "configuration", "repo": "repository", "env": "environment",
+         "handoff": "hand", "docs": "documentation", "deps": "dependencies", "db": "database"}
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,7 @@ class Shape:
     words: frozenset[str]       # every lowercased token and value, to tell "still mentions it"
     scopes: frozenset[str]      # staging, prod, python, … (also inside code: `infra-prod`)
     opening: str                # a capitalized first word (a name such as Maya, or just "The")
+    head: str                   # the first subject word: what the statement is about
 
 
 def _stem(word: str) -> str:
@@ -75,6 +78,7 @@ def shape(text: str) -> Shape:
     prose = CODE_RE.sub(" ", text)
     values.update(n.lower() for n in NUMBER_RE.findall(prose))
     subject: set[str] = set()
+    head = ""
     tokens = TOKEN_RE.findall(prose)
     opening = tokens[0].lower() if tokens and tokens[0][0].isupper() and tokens[0].lower() not in STOP else ""
     for i, tok in enumerate(tokens):
@@ -87,8 +91,9 @@ def shape(text: str) -> Shape:
         elif tok[0].isupper() and i > 0 and low not in STOP and low not in SCOPES:
             values.add(low)                       # a name: Redux, Datadog, Maya, Vite
         elif low not in STOP and len(low) > 2:
-            subject.add(_stem(low))
-    return Shape(frozenset(subject), frozenset(values), frozenset(words | values), frozenset(scopes), opening)
+            subject.add(_stem(SHORT.get(low, low)))
+            head = head or _stem(SHORT.get(low, low))
+    return Shape(frozenset(subject), frozenset(values), frozenset(words | values), frozenset(scopes), opening, head)
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,8 @@ def judge_shapes(a: Shape, b: Shape, newer: str) -> Verdict:
     if a.scopes != b.scopes and (a.scopes - b.words) and (b.scopes - a.words):
         return Verdict(False, f"different scope ({', '.join(sorted(a.scopes ^ b.scopes))})")
     shared = len(a.subject & b.subject) + len(a.values & b.values) + len(a.scopes & b.scopes)
+    if a.head and a.head == b.head and shared == MIN_SHARED - 1:
+        shared = MIN_SHARED        # both open on the same subject ("Secrets are kept …" / "Secrets live …")
     if shared < MIN_SHARED:
         return Verdict(False, "different subject")
     news = NEWS_RE.search(newer)

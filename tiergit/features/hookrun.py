@@ -94,10 +94,10 @@ def post_merge(repo: Path, as_json: bool = False) -> int:
 def _against_repo(repo: Path) -> str:
     """What the merge did to memory's citations and claims (features/staleness.py); never raises."""
     try:
-        from tiergit.features import staleness
+        from tiergit.features import staleness_merge
         from tiergit.shell.store import Store
 
-        return "\n".join(staleness.after_merge(Store.open(repo)))
+        return "\n".join(staleness_merge.after_merge(Store.open(repo)))
     except Exception as exc:  # noqa: BLE001 - a report must never fail a merge
         return f"tiergit: post-merge staleness check skipped ({type(exc).__name__}: {exc})"
 

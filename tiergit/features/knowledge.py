@@ -60,10 +60,13 @@ def settings(config) -> dict:
     if not isinstance(raw, dict):
         raise TiergitError(f"{config.path.name}: spawn: must be a mapping",
                            "example: spawn: {knowledge_tokens: 1000, min_score: 0.3}")
-    unknown = sorted(set(raw) - set(DEFAULTS) - {"escalation", "recent_actions"})   # spawn_template's keys
+    unknown = sorted(set(raw) - set(DEFAULTS) - {"escalation", "recent_actions", "stale"})   # spawn_template's; stale
     if unknown:
         raise TiergitError(f"{config.path.name}: spawn.{unknown[0]}: unknown key",
                            f"known: {', '.join(DEFAULTS)}")
+    if raw.get("stale", "omit") not in ("omit", "mark"):
+        raise TiergitError(f"{config.path.name}: spawn.stale: must be omit or mark (got {raw['stale']!r})",
+                           "example: spawn: {stale: mark}")
     out = {**DEFAULTS, **{k: v for k, v in raw.items() if k in DEFAULTS}}
     for key, value in out.items():
         integer = key in ("knowledge_tokens", "max_items")
@@ -116,6 +119,9 @@ def plan(store, agent: str | None, task: str | None, *, topics: dict[str, str], 
 
     task = DATE_RE.sub(" ", task).strip() or task     # a session title's date matches every entry of that day
     candidates, best_score = gather(store, agent, task, hot, cfg, set(skip_paths))
+    from tiergit.features import staleness
+
+    candidates = staleness.for_spawn(store, candidates, out.notes)
     wanted = knowledge_pack.names(task + "\n" + hot)
     by_path = {path: topic for topic, path in topics.items()}
     out.wiki_index = wiki_index(store, topics, read, [by_path[c.path] for c in sorted(
@@ -169,7 +175,7 @@ def gather(store, agent: str | None, task: str, hot: str, cfg: dict, skip_paths:
             if h.path in skip_paths or h.score < cfg["min_score"] or h.relevance < cfg["min_relevance"]:
                 continue
             c = found.setdefault(h.id, Pick(h.id, h.path, h.line, h.tier, h.entry, h.kind, (h.raw or h.text).strip(),
-                                            score=h.score))
+                                            score=h.score, date=h.date))
             # recall's relevance is relative to its best hit: scaled by the share of the task's words
             # the item holds, a weak best match (one common word) does not count as a strong one
             c.relevance = max(c.relevance, weight * h.relevance * h.score ** 0.5)
@@ -179,7 +185,8 @@ def gather(store, agent: str | None, task: str, hot: str, cfg: dict, skip_paths:
         for item_id, path, entry, day, kind, tier, line, raw in rows:
             if path in skip_paths or ages.get(item_id, 0) < 0.01:
                 continue
-            c = found.setdefault(item_id, Pick(item_id, path, int(line), tier, entry or "", kind, raw.strip()))
+            c = found.setdefault(item_id, Pick(item_id, path, int(line), tier, entry or "", kind, raw.strip(),
+                                               date=day))
             c.recency = ages[item_id]
     return list(found.values()), max((h.score for h in hits), default=0.0)
 

@@ -51,6 +51,7 @@ class Hit:
     relevance: float = 0.0   # the ranking value relative to the best hit (1.0), falls with the rank
     snippet: str = ""        # the best-matching sentence or sub-item (tiergit/core/snippet.py)
     raw: str = ""            # the item as written (nested list and all)
+    relation: str = ""       # stale against the repository, or superseded by / superseding another item
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -192,11 +193,31 @@ def recall(store, query: str, agent: str | None = None, tiers: list[str] | None 
         save_fast_row(store, db)
     finally:
         db.close()
+    mark(store, hits)
     if log and hits:
         from tiergit.shell import logs
 
         logs.append(store, logs.RECALLS, log_events(query, agent, hits))
     return hits, stats
+
+
+def mark(store, hits: list[Hit]) -> None:
+    """Each hit's relation to the repository and to the other hits (features/staleness.py)."""
+    from datetime import date
+
+    from tiergit.features import staleness
+
+    def day(text: str | None):
+        try:
+            return date.fromisoformat(text[:10]) if text else None
+        except ValueError:
+            return None
+
+    marks = staleness.relations(store, [staleness.Cited(h.path, h.line, h.id, h.raw or h.text, day(h.date), h.kind)
+                                        for h in hits])
+    for h in hits:
+        rel = marks.get((h.path, h.line))
+        h.relation = rel.note() if rel else ""
 
 
 def log_events(query: str, agent: str | None, hits: list[Hit]) -> list[dict]:
@@ -237,6 +258,8 @@ def render(query: str, agent: str | None, hits: list[Hit], files: int, full: boo
         # relevance (1.00 = best hit) falls with the rank; score is the share of the query the item holds
         out.append(f"{h.rank:>2}. {h.relevance:.2f}  {h.path}:{h.line}  {h.kind}  {h.date or '-'}  {h.id}")
         out.append(f"    {h.entry or '(no heading)'}  [matched: {', '.join(h.matched) or '-'}]")
+        if h.relation:
+            out.append(f"    ! {h.relation}")
         if full:
             import textwrap  # only --full prints whole items
 

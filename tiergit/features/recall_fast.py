@@ -90,14 +90,14 @@ def main(args: list[str], cwd: str | None = None) -> int | None:
         return None
     try:
         db.execute("BEGIN")   # one snapshot for the checks and the query, whatever a writer does
-        return _answer(db, repo, head, opts)
+        return _answer(db, repo, head, opts, statedir.under(Path(git_dir)))
     except sqlite3.Error:
         return None   # an old or damaged index: the full path rebuilds it
     finally:
         db.close()
 
 
-def _answer(db: sqlite3.Connection, repo: Path, head: str, opts: dict) -> int | None:
+def _answer(db: sqlite3.Connection, repo: Path, head: str, opts: dict, state: Path) -> int | None:
     row = db.execute("SELECT value FROM fastpath WHERE id = 1").fetchone()
     cfg = json.loads(row[0]) if row else None
     if not cfg or cfg["repo"] != str(repo):
@@ -120,6 +120,12 @@ def _answer(db: sqlite3.Connection, repo: Path, head: str, opts: dict) -> int | 
 
         logs.append_at(repo, Path(cfg["log"]), recall.log_events(text, opts["agent"], hits))
     files = db.execute("SELECT count(*) FROM files").fetchone()[0]   # as a warm full refresh counts
+    if hits:    # the stale / superseded notes the last full check at this HEAD left (features/staleness.py)
+        from tiergit.shell import stalemarks
+
+        marks = stalemarks.read(state, head)
+        for h in hits:
+            h.relation = marks.get(f"{h.path}:{h.line}", "")
     out = recall.render(text, opts["agent"], hits, files, opts["full"], opts["as_json"], not opts["no_log"])
     sys.stdout.write(out)
     sys.stdout.flush()

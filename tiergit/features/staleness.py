@@ -153,67 +153,6 @@ def store_items(store, tiers: list[str] | None = None) -> list[Cited]:
     return out
 
 
-def after_merge(store) -> list[str]:
-    """Lines for the post-merge hook: items the merge made stale (their citations were live at
-    ORIG_HEAD), and superseding pairs whose newer item the merge brought in. Never raises for
-    what it finds; an empty list when there is nothing to say."""
-    from tiergit.core.supersede import scan
-    from tiergit.shell import git
-    from tiergit.shell.treefacts import TreeFactsCache
-
-    orig = git.rev_parse(store.repo, "ORIG_HEAD")
-    if orig is None:
-        return []
-    items = store_items(store)
-    report = check(store, items)
-    lines: list[str] = []
-    made = []
-    if report.stale:
-        cache = TreeFactsCache(store.repo, memory_paths(store.config))
-        cited = [s for found in report.stale.values() for s in found]
-        before = cache.facts(orig, sorted({s.cited for s in cited if s.kind == "symbol"}),
-                             sorted({s.cited for s in cited if s.kind == "path"}))
-        cache.save()
-        for (path, line), found in sorted(report.stale.items()):
-            live_before = [s for s in found if (s.cited in before.words if s.kind == "symbol"
-                                               else citations._matches(s.cited, before.paths))]
-            if live_before:
-                made.append(f"  {path}:{line}: " + "; ".join(s.reason for s in live_before))
-    if made:
-        lines += [f"tiergit: the merge made {len(made)} memory item(s) stale:", *made]
-    old_texts = _texts_at(store, orig, sorted({it.path for it in items}))
-    brought = [it for it in items if it.text not in old_texts.get(it.path, set())]
-    if brought:
-        new_keys = {(it.path, it.line) for it in brought}
-        pairs = [(o, n, why) for o, n, why in scan([((it.path, it.line), it.day, it.text) for it in items
-                                                    if it.statement()], focus=new_keys)
-                 if (n in new_keys) != (o in new_keys)]
-        if pairs:
-            lines.append(f"tiergit: the merge brought {len(pairs)} item(s) that supersede another:")
-            lines += [f"  {n[0]}:{n[1]} supersedes {o[0]}:{o[1]} ({why})" for o, n, why in pairs]
-    if lines:
-        lines.append("  hint: `tiergit audit` proposes archiving stale and superseded items (a renamed path is "
-                     "rewritten); nothing was changed")
-    return lines
-
-
-def _texts_at(store, rev: str, paths: list[str]) -> dict[str, set[str]]:
-    """The item texts each memory file held at `rev`."""
-    from tiergit.shell import git
-
-    entries = {e.path: e.blob for e in git.tree_entries(store.repo, rev, paths)}
-    blobs = git.read_blobs(store.repo, sorted(set(entries.values())))
-    out: dict[str, set[str]] = {}
-    for path, blob in entries.items():
-        try:
-            text = rawtext.decode(blobs[blob], path, store.config.limits["max_file_bytes"])
-            doc = parse.parse(text, path, store.config.labels)
-        except (TiergitError, KeyError):
-            continue
-        out[path] = {item.text for sec in doc.sections for item in sec.items}
-    return out
-
-
 @dataclass(frozen=True)
 class Relation:
     stale: str | None = None             # why the item is stale against the repository
@@ -232,6 +171,32 @@ class Relation:
         return "; ".join(parts)
 
 
+def _remember(store, marks: dict[tuple[str, int], "Relation"], checked: list[Cited]) -> None:
+    """Save the notes of the items just checked, for HEAD (an item checked and found clean is cleared)."""
+    import json
+
+    from tiergit.shell import git, stalemarks, statedir
+    from tiergit.shell.fsutil import atomic_write
+
+    try:
+        state, head = statedir.state_dir(store.repo), git.rev_parse(store.repo, "HEAD")
+    except TiergitError:
+        return
+    if head is None:
+        return
+    known = stalemarks.read(state, head)
+    for it in checked:
+        known.pop(f"{it.path}:{it.line}", None)
+    known.update({f"{p}:{line}": rel.note() for (p, line), rel in marks.items() if rel.note()})
+    try:
+        state.mkdir(parents=True, exist_ok=True)
+        atomic_write(state / stalemarks.NAME, json.dumps(
+            {"head": head, "marks": dict(list(known.items())[-stalemarks.MAX_MARKS:])},
+            separators=(",", ":")).encode("utf-8"))
+    except OSError:
+        pass
+
+
 def relations(store, entries: list[Cited]) -> dict[tuple[str, int], Relation]:
     """Stale and superseded marks for a few items (recall's hits, spawn's candidates): the staleness
     check on them, and the supersede judgement among them. Costs nothing when none cites anything
@@ -246,4 +211,41 @@ def relations(store, entries: list[Cited]) -> dict[tuple[str, int], Relation]:
         out[older] = Relation(old.stale, newer, old.supersedes, why)
         new = out.get(newer, Relation())
         out[newer] = Relation(new.stale, new.superseded_by, older, new.why)
+    _remember(store, out, entries)
     return out
+
+
+def for_spawn(store, candidates: list, notes: list[str]) -> list:
+    """Spawn's candidates (knowledge_pack.Candidate) against the repository: stale ones left out (or marked, `spawn.stale: mark`) and the older of a superseding pair
+    left out when the newer is a candidate too, each counted in a note (features/staleness.py)."""
+    from datetime import date
+
+    def day(text: str | None):
+        try:
+            return date.fromisoformat(text[:10]) if text else None
+        except ValueError:
+            return None
+
+    marks = relations(store, [Cited(c.path, c.line, c.id, c.text, day(c.date), c.kind)
+                                        for c in candidates])
+    if not marks:
+        return candidates
+    mark = (store.config.data.get("spawn") or {}).get("stale") == "mark"
+    kept, stale, older = [], 0, 0
+    for c in candidates:
+        rel = marks.get((c.path, c.line))
+        if rel and rel.stale:
+            stale += 1
+            if not mark:
+                continue
+            c.text = f"(stale: {rel.stale}) {c.text}"
+        if rel and rel.superseded_by:
+            older += 1
+            continue
+        kept.append(c)
+    if stale:
+        notes.append(f"knowledge: {stale} stale item(s) {'marked' if mark else 'left out'}: they cite files or "
+                     "symbols gone from the repository (`tiergit audit` proposes the fix)")
+    if older:
+        notes.append(f"knowledge: {older} item(s) left out: a newer item supersedes each (served instead)")
+    return kept
