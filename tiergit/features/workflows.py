@@ -85,7 +85,7 @@ def store_paths(cfg: Config) -> list[str]:
     """Pathspecs for everything promote and archive may change: the store and repo-level tier files."""
     paths = [cfg.root.rstrip("/")]
     for tier in cfg.tiers.values():
-        if tier.path.startswith("/"):
+        if tier.path.startswith("/") and not tier.in_place:   # a tier read in place is never written
             paths.append(re.sub(r"\{[^}]*\}", "*", tier.path.lstrip("/")))
     return list(dict.fromkeys(paths))
 

@@ -25,7 +25,7 @@ def code_key(judges: tuple) -> str:
     change to any of them is a new key for every file."""
     h = hashlib.sha1()
     for module in judges:
-        with open(module.__file__, "rb") as fh:
+        with open(module.__spec__.origin, "rb") as fh:   # the source file the module was loaded from
             h.update(fh.read())
     return h.hexdigest()
 

@@ -51,7 +51,8 @@ def promotion_pathspecs(config, written: list[str] | None = None) -> list[str]:
     """What a promotion commit may hold: the store root, every tier and staging path outside it
     (openclaw's repo-root MEMORY.md) as a glob, and the files this run wrote."""
     specs = [config.root]
-    outside = [t.path for t in config.tiers.values()] + ([config.staging] if config.staging else [])
+    # A tier read in place (Squad's decisions.md) is never written by tiergit: not part of a promotion.
+    outside = [t.path for t in config.tiers.values() if not t.in_place] + ([config.staging] if config.staging else [])
     for path in outside:
         if path.startswith("/"):
             specs.append(":(glob)" + re.sub(r"\{[^}]*\}", "*", config.repo_path(path)))
