@@ -189,7 +189,8 @@ def test_report_renders_chart_and_every_tier_without_console_errors(browser, rep
     })""")
     seen = json.loads(seen)
     assert seen["growth"][0] > 300 and seen["growth"][1] > 100, seen
-    assert seen["lines"] == 4, seen            # hot, cold, wiki and the legacy history.md
+    # hot, cold, wiki, Squad's decisions.md and governed store (tiers read in place), the legacy history.md
+    assert seen["lines"] == 6, seen
     assert seen["bars"] == 3, seen             # one bar per budgeted file
     assert [t[0] for t in seen["tiers"]] == ["hot", "cold", "wiki"]
     for name, width, height, visibility, display in seen["tiers"]:

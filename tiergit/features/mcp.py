@@ -221,10 +221,12 @@ def status(store) -> StatusResult:
                        "health": t.health} for t in data.tiers]}
 
 
-def _plain(report: dict) -> dict:
+def _plain(report) -> dict:
+    """A session report (a dict, or session end's typed EndReport) as plain JSON data."""
     import json
 
-    return json.loads(json.dumps(report, default=str))
+    data = report.as_dict() if hasattr(report, "as_dict") else report
+    return json.loads(json.dumps(data, default=str))
 
 
 def _resources(server, repo: Path) -> None:
