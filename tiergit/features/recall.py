@@ -203,18 +203,10 @@ def recall(store, query: str, agent: str | None = None, tiers: list[str] | None 
 
 def mark(store, hits: list[Hit]) -> None:
     """Each hit's relation to the repository and to the other hits (features/staleness.py)."""
-    from datetime import date
-
     from tiergit.features import staleness
 
-    def day(text: str | None):
-        try:
-            return date.fromisoformat(text[:10]) if text else None
-        except ValueError:
-            return None
-
-    marks = staleness.relations(store, [staleness.Cited(h.path, h.line, h.id, h.raw or h.text, day(h.date), h.kind)
-                                        for h in hits])
+    marks = staleness.relations(store, [staleness.Cited(h.path, h.line, h.id, h.raw or h.text,
+                                                        staleness.iso_day(h.date), h.kind) for h in hits])
     for h in hits:
         rel = marks.get((h.path, h.line))
         h.relation = rel.note() if rel else ""

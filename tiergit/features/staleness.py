@@ -215,19 +215,19 @@ def relations(store, entries: list[Cited]) -> dict[tuple[str, int], Relation]:
     return out
 
 
+def iso_day(text: str | None) -> date | None:
+    """The date an index row or hit carries as ISO text (None when absent or not a date)."""
+    try:
+        return date.fromisoformat(text[:10]) if text else None
+    except ValueError:
+        return None
+
+
 def for_spawn(store, candidates: list, notes: list[str]) -> list:
-    """Spawn's candidates (knowledge_pack.Candidate) against the repository: stale ones left out (or marked, `spawn.stale: mark`) and the older of a superseding pair
-    left out when the newer is a candidate too, each counted in a note (features/staleness.py)."""
-    from datetime import date
-
-    def day(text: str | None):
-        try:
-            return date.fromisoformat(text[:10]) if text else None
-        except ValueError:
-            return None
-
-    marks = relations(store, [Cited(c.path, c.line, c.id, c.text, day(c.date), c.kind)
-                                        for c in candidates])
+    """Spawn's candidates (knowledge_pack.Candidate) against the repository: stale ones left out (or
+    marked, `spawn.stale: mark`) and the older of a superseding pair left out when the newer is a
+    candidate too, each counted in a note."""
+    marks = relations(store, [Cited(c.path, c.line, c.id, c.text, iso_day(c.date), c.kind) for c in candidates])
     if not marks:
         return candidates
     mark = (store.config.data.get("spawn") or {}).get("stale") == "mark"
