@@ -22,6 +22,12 @@ TESTS = PROJECT / "tests"
 for _layer in ("core", "features", "e2e"):
     if str(TESTS / _layer) not in sys.path:
         sys.path.insert(0, str(TESTS / _layer))
+# One day for the whole run: a suite that crosses midnight (UTC) would otherwise see tiergit's
+# today() and a test's own date disagree by one. Tests ask `clock.today()` / `clock.now()`, never
+# date.today(); subprocesses inherit the pin. A test that needs another day sets its own.
+if not os.environ.get("TIERGIT_TODAY"):
+    from datetime import datetime, timezone
+    os.environ["TIERGIT_TODAY"] = datetime.now(timezone.utc).date().isoformat()
 CORPUS = Path(os.environ.get("TIERGIT_CORPUS", PROJECT.parent / "shared" / "corpus"))
 # The real-memory corpus lives beside the project on the maintainers' machines and CI only.
 HAVE_CORPUS = CORPUS.is_dir() and any(CORPUS.glob("*/"))

@@ -22,6 +22,7 @@ from delivery_fixtures import squad_repo, squad_template  # noqa: F401
 from tiergit.core.parse import item_id
 from tiergit.shell import logs
 from tiergit.shell.store import Store
+from tiergit.shell import clock
 
 pytestmark = pytest.mark.e2e
 
@@ -73,7 +74,7 @@ def test_check_annotates_an_over_budget_file_and_fails(squad_repo, tmp_path):
     assert "picard.md" in summary
 
 
-TODAY = date.today()
+TODAY = clock.today()
 COLD = f"""# Picard: cold memory
 
 ## Core Context

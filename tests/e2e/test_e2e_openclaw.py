@@ -9,13 +9,14 @@ from datetime import date, timedelta
 
 import pytest
 from conftest import commit, git, ok, tiergit_process, write
+from tiergit.shell import clock
 
 pytestmark = pytest.mark.e2e
 
 HOT = ".tiergit/hot/MEMORY.md"
 WARM = ".tiergit/warm/MEMORY.md"
 DREAMS = ".tiergit/candidates.md"
-TODAY = date.today()
+TODAY = clock.today()
 
 
 def d(days_ago: int) -> date:

@@ -14,6 +14,7 @@ from conftest import CORPUS, commit, git, ok, tiergit_process
 
 from tiergit.features.budget import line_count
 from tiergit.shell.config import load
+from tiergit.shell import clock
 
 pytestmark = [pytest.mark.e2e, pytest.mark.corpus]
 WORKSPACE = CORPUS / "openclaw_robertsong2019_openclaw-workspace"
@@ -82,7 +83,7 @@ def test_openclaw_day_prunes_memory_md_through_review(repo):
     memory_row = next(f for f in after["files"] if f["path"] == "MEMORY.md")
     assert memory_row["health"] == "healthy"
     cfg = load(repo)
-    note = cfg.tier_file("daily", date=date.today().isoformat())
+    note = cfg.tier_file("daily", date=clock.today().isoformat())
     lines = note.read_text().splitlines()
     assert any(re.fullmatch(r"- \[\d\d:\d\d\] Dream review: accepted 0, rejected 0; pruned \d+, kept \d+", ln)
                for ln in lines)

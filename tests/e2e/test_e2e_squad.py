@@ -10,6 +10,7 @@ from datetime import date, timedelta
 
 import pytest
 from conftest import commit, git, ok, tiergit_process
+from tiergit.shell import clock
 
 pytestmark = pytest.mark.e2e
 
@@ -118,7 +119,7 @@ def test_squad_team_flow(squad_repo, tmp_path):
     assert len((repo / RECALLS).read_text().splitlines()) == before + len(hits)
 
     # Time travel: the entries are weeks old (as if written then), and recalled on several queries.
-    today = date.today()
+    today = clock.today()
     ages = iter([60, 45, 41])
     cold = re.sub(r"^### \d{4}-\d\d-\d\d · ",
                   lambda m: f"### {today - timedelta(days=next(ages))} · ", cold, flags=re.M)

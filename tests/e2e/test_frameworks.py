@@ -16,6 +16,7 @@ from pathlib import Path
 import frameworks
 import pytest
 from conftest import commit, git, ok, tiergit, write
+from tiergit.shell import clock
 
 pytestmark = [
     pytest.mark.e2e,
@@ -23,7 +24,7 @@ pytestmark = [
     pytest.mark.skipif(os.environ.get("TIERGIT_FRAMEWORKS") != "1",
                        reason="slow: installs Squad and OpenClaw from npm; run with TIERGIT_FRAMEWORKS=1"),
 ]
-TODAY = date.today()
+TODAY = clock.today()
 
 
 def _cli(which):

@@ -6,8 +6,9 @@ import json
 from datetime import date, timedelta
 
 from conftest import git, tiergit, write
+from tiergit.shell import clock
 
-TODAY = date.today()
+TODAY = clock.today()
 
 
 def d(days: int) -> str:

@@ -11,6 +11,7 @@ from conftest import commit, git, ok, tiergit, write
 from tiergit.core import parse
 from tiergit.features.importing.squad_compat import agent_slug, two_layer_notes
 from tiergit.features.promotion import openclaw_format
+from tiergit.shell import clock
 
 TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"   # split so this file holds no token
 
@@ -148,11 +149,11 @@ def test_a_labelled_item_promoted_into_memory_md_keeps_its_id(repo):
 
     ok(tiergit(repo, "init", "--preset", "openclaw"))
     item = "- **Pattern:** Pin every base image by digest #docker"
-    old = (date.today() - timedelta(days=45)).isoformat()
+    old = (clock.today() - timedelta(days=45)).isoformat()
     write(repo / ".tiergit/warm/MEMORY.md", f"# Warm\n\n### Build ({old})\n\n{item}\n")
     iid = parse.item_id(item)[0]
     logs.append(Store.open(repo), logs.RECALLS, [
-        {"ts": f"{(date.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z", "query": f"q{i}",
+        {"ts": f"{(clock.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z", "query": f"q{i}",
          "agent": "main", "id": iid, "path": "x", "entry": "x", "score": 0.95, "rank": 1} for i in range(5)])
     commit(repo, "warm")
     assert json.loads(ok(tiergit(repo, "promote", "--apply", "--json")).stdout)["promote"] == 1
@@ -170,7 +171,7 @@ def test_what_openclaw_promoted_is_not_proposed_again(repo):
     from tiergit.shell.store import Store
 
     ok(tiergit(repo, "init", "--preset", "openclaw"))
-    day = (date.today() - timedelta(days=40)).isoformat()
+    day = (clock.today() - timedelta(days=40)).isoformat()
     note = f"memory/{day}.md"
     write(repo / note, f"# {day}\n\n- [rule] Always pin Docker image digests.\n- [rule] Rotate signing keys yearly.\n")
     # OpenClaw's Deep phase promoted a chunk holding the first item (its marker, its format).
@@ -182,7 +183,7 @@ def test_what_openclaw_promoted_is_not_proposed_again(repo):
     ids = [parse.item_id(t)[0] for t in ("- [rule] Always pin Docker image digests.",
                                           "- [rule] Rotate signing keys yearly.")]
     logs.append(Store.open(repo), logs.RECALLS, [
-        {"ts": f"{(date.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z", "query": f"q{i}",
+        {"ts": f"{(clock.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z", "query": f"q{i}",
          "agent": "main", "id": iid, "path": note, "entry": "x", "score": 0.95, "rank": 1}
         for i in range(5) for iid in ids])
     commit(repo, "staged")

@@ -8,10 +8,11 @@ from datetime import datetime, timedelta, timezone
 from conftest import git, ok, tiergit, write
 
 from tiergit.shell.config import load
+from tiergit.shell import clock
 
 
 def _commit_at(repo, message: str, hours_ago: float) -> None:
-    when = (datetime.now(timezone.utc) - timedelta(hours=hours_ago)).strftime("%Y-%m-%dT%H:%M:%S+0000")
+    when = (clock.now() - timedelta(hours=hours_ago)).strftime("%Y-%m-%dT%H:%M:%S+0000")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", message, env={"GIT_COMMITTER_DATE": when, "GIT_AUTHOR_DATE": when,
                                                   "TIERGIT": "0"})
@@ -33,7 +34,7 @@ def test_the_promotion_workflow_turns_the_checks_on_hour_by_hour(repo):
     ok(tiergit(repo, "init", "--preset", "openclaw", "--with-workflows", "--install-spec", "tiergit==0.1.0"))
     cfg = load(repo)
     dreams = repo / "DREAMS.md"        # OpenClaw's own Dreaming output, at the workspace root
-    today = datetime.now(timezone.utc).date()
+    today = clock.now().date()
     write(dreams, "# Dreams\n\n- [rule] a candidate\n")
     write(cfg.tier_file("daily", date=today.isoformat()), "# today\n\n- a note\n")
     _commit_at(repo, "dreaming ran 47 hours ago", 47)
@@ -71,7 +72,7 @@ def test_no_daily_note_for_two_days_warns(repo):
     cfg_file = repo / ".tiergit.yml"
     cfg_file.write_text(cfg_file.read_text() + 'schedule: "0 3 * * *"\n')
     cfg = load(repo)
-    day = datetime.now(timezone.utc).date() - timedelta(days=2)
+    day = clock.now().date() - timedelta(days=2)
     write(cfg.tier_file("daily", date=day.isoformat()), "# note\n")
     out = ok(tiergit(repo, "status")).stdout
     assert f"daily notes: newest {day.isoformat()} (WARN: over 48 h)" in out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import commit, ok, tiergit, write
+from tiergit.shell import clock
 
 DREAMS = """# Dream Diary
 
@@ -53,7 +54,7 @@ def test_age_comes_from_the_commit_that_introduced_the_line_even_after_uncommitt
 
     from conftest import git
 
-    old = (date.today() - timedelta(days=60)).isoformat()
+    old = (clock.today() - timedelta(days=60)).isoformat()
     staging = squad_repo / ".squad/memory/staging/imported.md"
     write(staging, "# Staged\n\n- [rule] Name feature flags after the team that owns them\n")
     git(squad_repo, "add", "-A")

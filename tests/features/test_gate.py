@@ -17,8 +17,9 @@ from tiergit.features.promotion.gate import (
 )
 from tiergit.shell import logs
 from tiergit.shell.store import Store
+from tiergit.shell import clock
 
-OLD = (date.today() - timedelta(days=60)).isoformat()
+OLD = (clock.today() - timedelta(days=60)).isoformat()
 TOKEN = "ghp_" + "A1b2C3d4E5" * 3 + "F6g7H8"
 
 BAD = {
@@ -45,7 +46,7 @@ WIKI = "# Auth\n\n- [rule] Refresh tokens in the gateway, never in the browser c
 
 
 def _recalls(iid: str) -> list[dict]:
-    return [{"ts": f"{(date.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z",
+    return [{"ts": f"{(clock.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z",
              "query": f"q{i}", "agent": "picard", "id": iid, "path": "x", "entry": "x", "score": 0.95, "rank": 1}
             for i in range(5)]
 
@@ -86,7 +87,7 @@ def test_bad_promotions_are_rejected_with_the_right_reason_and_a_good_one_passes
 
 
 def test_young_and_rarely_recalled_items_wait(squad_repo):
-    young = (date.today() - timedelta(days=5)).isoformat()
+    young = (clock.today() - timedelta(days=5)).isoformat()
     write(squad_repo / ".squad/memory/cold/picard.md",
           f"# Picard\n\n### New ({young})\n\n- [rule] Cache the JWKS for ten minutes\n\n"
           f"### Old ({OLD})\n\n- [rule] Log the correlation id on every gateway error\n")

@@ -17,6 +17,7 @@ from tiergit.core.parse import item_id
 from tiergit.features.promotion import gate
 from tiergit.shell import logs
 from tiergit.shell.store import Store
+from tiergit.shell import clock
 
 STATEMENTS = [
     # (line, shape)
@@ -71,7 +72,7 @@ def test_the_kind_check_admits_a_standing_statement_only_from_a_tier():
     assert "not durable" in gate.kind_check(_cand(claim, staged=True))
 
 
-OLD = (date.today() - timedelta(days=60)).isoformat()
+OLD = (clock.today() - timedelta(days=60)).isoformat()
 
 
 def test_a_recalled_statement_graduates_and_a_recalled_report_does_not(squad_repo):
@@ -80,7 +81,7 @@ def test_a_recalled_statement_graduates_and_a_recalled_report_does_not(squad_rep
           f"# Picard\n\n### Billing ({OLD})\n\n" + "\n".join(lines) + "\n")
     store = Store.open(squad_repo)
     logs.append(store, logs.RECALLS, [
-        {"ts": f"{(date.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z", "query": f"q{i}",
+        {"ts": f"{(clock.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z", "query": f"q{i}",
          "agent": "picard", "id": item_id(line)[0], "path": "x", "entry": "x", "score": 0.95, "rank": 1}
         for line in lines for i in range(5)])
     rows = {r["id"]: r for r in json.loads(tiergit(squad_repo, "promote", "--json").stdout)["candidates"]}

@@ -10,6 +10,7 @@ from conftest import git, tiergit, write
 from tiergit.core import parse
 from tiergit.features.importing import staged
 from tiergit.shell.store import Store
+from tiergit.shell import clock
 
 # Shaped like the corpus histories (bradygaster/squad, MIT): a title, Core Context, dated ### entries.
 ENTRY = """### {title} ({day})
@@ -111,7 +112,7 @@ def test_import_squad_without_squad_layout_is_a_clear_error(squad_repo):
 
 def test_import_openclaw(repo):
     assert tiergit(repo, "init", "--preset", "openclaw").returncode == 0
-    today = date.today()
+    today = clock.today()
     recent, old = today - timedelta(days=2), today - timedelta(days=60)
     write(repo / "MEMORY.md", "# Memory\n\n- [rule] Never push to main.\n")
     write(repo / ".tiergit" / "warm" / "MEMORY.md", "# Warm\n\n- [preference] Short answers.\n")

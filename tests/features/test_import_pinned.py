@@ -13,6 +13,7 @@ import pytest
 from conftest import CORPUS, HAVE_CORPUS, git, tiergit, write
 
 from tiergit.core import parse, rawtext
+from tiergit.shell import clock
 
 ARCHIVE = ".squad/memory/archive"
 
@@ -52,7 +53,7 @@ def test_pinned_sections_that_cannot_fit_move_with_a_pointer(squad_repo):
     assert worf["over_budget"] is False
     cold = (squad_repo / ".squad/memory/cold/worf.md").read_text()
     archived = _archived_text(squad_repo)
-    month = date.today().strftime("%Y-%m")
+    month = clock.today().strftime("%Y-%m")
     assert "## Core Context" in cold and f"Moved to `{ARCHIVE}/{month}/cold/worf.md` by tiergit" in cold
     assert "Rule 0:" not in cold and "Rule 0:" in archived and "Rule 89:" in archived
     assert "staging cluster" in cold and "staging cluster" not in archived    # the small one stays

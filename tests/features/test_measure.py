@@ -9,6 +9,7 @@ from conftest import tiergit, write
 from tiergit.features import measure
 from tiergit.shell.store import Store
 from tiergit.shell.tokens import count_text
+from tiergit.shell import clock
 
 
 def _tokens(text: str) -> int:
@@ -20,7 +21,7 @@ def test_columns_add_up_and_savings_are_against_legacy(squad_repo):
     hot = "# hot\n\n## Current task\n\n- Fix login.\n"
     cold = "# cold\n\n### Login bug (2026-05-01)\n\n- **Fix:** refresh the token on 401.\n"
     wiki = "# Auth\n\n- [decision] MSAL everywhere.\n"
-    old_day = date.today() - timedelta(days=90)
+    old_day = clock.today() - timedelta(days=90)
     legacy = (f"# Picard\n\n## Core Context\n\n- Captain.\n\n### Old work ({old_day})\n\n"
               + "".join(f"- step {i} of the old work\n" for i in range(200)))
     write(root / "hot" / "picard.md", hot)

@@ -17,8 +17,9 @@ from test_action import seed_candidates
 from tiergit.core.parse import item_id
 from tiergit.shell import logs
 from tiergit.shell.store import Store
+from tiergit.shell import clock
 
-OLD = (date.today() - timedelta(days=40)).isoformat()
+OLD = (clock.today() - timedelta(days=40)).isoformat()
 
 FAKE_GH = Path(__file__).parents[1] / "fixtures" / "gh"   # records its argv, answers like gh
 
@@ -139,7 +140,7 @@ def test_openclaw_memory_md_at_the_repo_root_is_in_the_pushed_commit(repo, tmp_p
     rule = "- [preference] Use pnpm, not npm, in every workspace"
     write(repo / ".tiergit/warm/MEMORY.md", f"# Warm memory\n\n### Preferences ({OLD})\n\n{rule}\n")
     logs.append(Store.open(repo), logs.RECALLS, [
-        {"ts": f"{(date.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z", "query": f"q{i}",
+        {"ts": f"{(clock.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z", "query": f"q{i}",
          "agent": "main", "id": item_id(rule)[0], "path": "x", "entry": "x", "score": 0.9, "rank": 1}
         for i in range(4)])
     git(repo, "add", "-A")

@@ -10,8 +10,9 @@ from conftest import git, tiergit, write
 from tiergit.core.parse import item_id
 from tiergit.shell import logs
 from tiergit.shell.store import Store
+from tiergit.shell import clock
 
-OLD = (date.today() - timedelta(days=45)).isoformat()
+OLD = (clock.today() - timedelta(days=45)).isoformat()
 RULES = ["- [rule] Retries must be idempotent across gateway pods",
          "- [rule] Cache the signing keys for ten minutes at most",
          "- [rule] Dead-letter a queue message after five failed deliveries",
@@ -22,7 +23,7 @@ def _repo(repo) -> None:
     write(repo / ".squad/memory/cold/picard.md", f"# P\n\n### Work ({OLD})\n\n" + "\n".join(RULES) + "\n")
     store = Store.open(repo)
     logs.append(store, logs.RECALLS, [
-        {"ts": f"{(date.today() - timedelta(days=1 + 2 * i)).isoformat()}T00:00:00Z", "query": f"q{i}",
+        {"ts": f"{(clock.today() - timedelta(days=1 + 2 * i)).isoformat()}T00:00:00Z", "query": f"q{i}",
          "id": item_id(r)[0], "score": 0.9 - 0.01 * n} for n, r in enumerate(RULES) for i in range(5)])
 
 
@@ -75,7 +76,7 @@ def test_pr_body_stays_under_githubs_limit_with_thousands_of_candidates(squad_re
     lines = [f"- [rule] Prefer {words(n)} in every service" for n in range(1500)]
     write(squad_repo / ".squad/memory/cold/picard.md", f"# P\n\n### Work ({OLD})\n\n" + "\n".join(lines) + "\n")
     store = Store.open(squad_repo)
-    logs.append(store, logs.RECALLS, [{"ts": f"{(date.today() - timedelta(days=1 + 2 * i)).isoformat()}T00:00:00Z",
+    logs.append(store, logs.RECALLS, [{"ts": f"{(clock.today() - timedelta(days=1 + 2 * i)).isoformat()}T00:00:00Z",
                                        "query": f"q{i}", "id": item_id(ln)[0], "score": 0.9}
                                       for ln in lines[:600] for i in range(5)])
     body = tmp_path / "body.md"

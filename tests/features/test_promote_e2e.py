@@ -11,8 +11,9 @@ from conftest import git, tiergit, write
 
 from tiergit.shell import logs
 from tiergit.shell.store import Store
+from tiergit.shell import clock
 
-TODAY = date.today()
+TODAY = clock.today()
 
 
 def d(days_ago: int) -> str:

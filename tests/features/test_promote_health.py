@@ -10,20 +10,21 @@ from conftest import tiergit, write
 from tiergit.core.parse import item_id
 from tiergit.shell import logs
 from tiergit.shell.store import Store
+from tiergit.shell import clock
 
 
 def test_status_shows_waiting_candidates_last_promotion_and_over_budget(squad_repo):
     repo = squad_repo
     cfg = repo / ".tiergit.yml"
     cfg.write_text(cfg.read_text() + 'schedule: "0 3 * * *"\n')
-    old = (date.today() - timedelta(days=40)).isoformat()
+    old = (clock.today() - timedelta(days=40)).isoformat()
     write(repo / ".squad/memory/cold/picard.md", f"# P\n\n### Work ({old})\n\n- [rule] Keep retries idempotent\n")
     write(repo / ".squad/memory/hot/picard.md", "# Hot\n\n" + "- note\n" * 800)
     store = Store.open(repo)
     iid = item_id("- [rule] Keep retries idempotent")[0]
-    logs.append(store, logs.RECALLS, [{"ts": f"{(date.today() - timedelta(days=i)).isoformat()}T00:00:00Z",
+    logs.append(store, logs.RECALLS, [{"ts": f"{(clock.today() - timedelta(days=i)).isoformat()}T00:00:00Z",
                                        "query": f"q{i}", "id": iid, "score": 0.95} for i in range(1, 10, 2)])
-    logs.append(store, logs.REVIEWS, [{"ts": f"{(date.today() - timedelta(days=5)).isoformat()}T00:00:00Z",
+    logs.append(store, logs.REVIEWS, [{"ts": f"{(clock.today() - timedelta(days=5)).isoformat()}T00:00:00Z",
                                        "id": "m-99999999", "action": "proposed", "text": "x"}])
     run = tiergit(repo, "status")
     assert run.returncode == 1, run.stderr          # hot is over its max: CRIT exits 1

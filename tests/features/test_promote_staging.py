@@ -12,12 +12,13 @@ from tiergit.core import parse
 from tiergit.core.parse import item_id
 from tiergit.shell import logs
 from tiergit.shell.store import Store
+from tiergit.shell import clock
 
-OLD = (date.today() - timedelta(days=40)).isoformat()
+OLD = (clock.today() - timedelta(days=40)).isoformat()
 
 
 def _recalls(iid: str, n: int = 4) -> list[dict]:
-    return [{"ts": f"{(date.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z", "query": f"q{i}",
+    return [{"ts": f"{(clock.today() - timedelta(days=1 + 2 * i)).isoformat()}T09:00:00Z", "query": f"q{i}",
              "agent": "main", "id": iid, "path": "x", "entry": "x", "score": 0.9, "rank": 1} for i in range(n)]
 
 
@@ -83,7 +84,7 @@ def test_openclaw_promotes_into_memory_md_reading_dreams_and_listing_candidates_
     assert out["promote"] == 1
     memory = (repo / "MEMORY.md").read_text()
     assert memory.startswith("# Memory\n\n## Rules\n\n- [rule] Answer in English unless asked otherwise\n\n"
-                             f"## Promoted From Short-Term Memory ({date.today().isoformat()})\n\n"
+                             f"## Promoted From Short-Term Memory ({clock.today().isoformat()})\n\n"
                              "<!-- openclaw-memory-promotion:memory:.tiergit/warm/MEMORY.md:5:5 -->\n"
                              "- [rule] Use pnpm, not npm, in every workspace [score=")
     assert "tiergit" not in memory.replace(".tiergit/warm/MEMORY.md", "") and "^m-" not in memory

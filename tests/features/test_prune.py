@@ -15,6 +15,7 @@ from tiergit.features.promotion.prune import fit_cuts, prune_events
 from tiergit.core.cuts import cut_lines
 from tiergit.shell import config, logs
 from tiergit.shell.store import Store
+from tiergit.shell import clock
 
 TODAY = date(2026, 6, 30)
 
@@ -79,7 +80,7 @@ def test_undated_items_go_by_blame_date_only_when_entries_are_not_enough(tmp_pat
 
 def _day_note(repo: Path, store: Store) -> Path:
     tier = store.config.tiers["daily"]
-    return repo / store.config.repo_path(tier.path.replace("{date}", date.today().isoformat()))
+    return repo / store.config.repo_path(tier.path.replace("{date}", clock.today().isoformat()))
 
 
 def test_openclaw_day_over_budget_to_reviewed_cut_to_within_budget(repo):

@@ -9,8 +9,9 @@ from conftest import git, tiergit, write
 from tiergit.core.parse import item_id
 from tiergit.shell import logs
 from tiergit.shell.store import Store
+from tiergit.shell import clock
 
-OLD = (date.today() - timedelta(days=50)).isoformat()
+OLD = (clock.today() - timedelta(days=50)).isoformat()
 RULE = "- [rule] Keep retries idempotent across gateway pods ^m-abcd1234"
 
 
@@ -18,7 +19,7 @@ def _setup(repo, line: str = RULE) -> str:
     write(repo / ".squad/memory/cold/picard.md", f"# P\n\n### Work ({OLD})\n\n{line}\n")
     iid = item_id(line)[0]
     logs.append(Store.open(repo), logs.RECALLS, [
-        {"ts": f"{(date.today() - timedelta(days=i)).isoformat()}T00:00:00Z", "query": f"q{i}", "id": iid,
+        {"ts": f"{(clock.today() - timedelta(days=i)).isoformat()}T00:00:00Z", "query": f"q{i}", "id": iid,
          "score": 0.95, "agent": "p", "path": "x", "entry": "x", "rank": 1} for i in range(1, 12, 2)])
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "memory")
@@ -80,8 +81,8 @@ def test_openclaw_review_line_goes_to_the_daily_note(repo):
     run = tiergit(repo, "review", "sync")
     assert run.returncode == 0, run.stderr
     assert "Dream review: accepted 1, rejected 1" in run.stdout
-    note = (repo / f"memory/{date.today().isoformat()}.md").read_text()
-    assert note.startswith(f"# {date.today().isoformat()}\n")
+    note = (repo / f"memory/{clock.today().isoformat()}.md").read_text()
+    assert note.startswith(f"# {clock.today().isoformat()}\n")
     last = note.rstrip("\n").splitlines()[-1]
     assert last.startswith("- [") and last.endswith("] Dream review: accepted 1, rejected 1")
     assert len(last.split("]")[0]) == len("- [HH:MM")

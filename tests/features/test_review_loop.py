@@ -15,6 +15,7 @@ from tiergit.features.promotion.review_loop import (
 )
 from tiergit.shell import logs
 from tiergit.shell.store import Store
+from tiergit.shell import clock
 
 DREAMS = (
     "# Dreams\n\n## Candidates\n\n"
@@ -80,7 +81,7 @@ def test_openclaw_sync_clears_dreams_and_logs_the_dream_review_line(repo):
     assert reasons["m-33334444"].startswith("deleted in review")
     text = dreams.read_text()
     assert "m-11112222" not in text and "m-33334444" not in text and "m-55556666" in text
-    note = repo / store.config.repo_path(store.config.tiers["daily"].path.replace("{date}", date.today().isoformat()))
+    note = repo / store.config.repo_path(store.config.tiers["daily"].path.replace("{date}", clock.today().isoformat()))
     last = note.read_text().rstrip("\n").splitlines()[-1]
     assert last.startswith("- [") and last.endswith("] Dream review: accepted 1, rejected 1")
     again = json.loads(tiergit(repo, "review", "sync", "--json").stdout)

@@ -14,6 +14,7 @@ from tiergit.core.parse import item_id
 from tiergit.features.promotion.scoring import concepts, recall_stats, score
 from tiergit.shell import logs
 from tiergit.shell.store import Store
+from tiergit.shell import clock
 
 TODAY = date(2026, 6, 1)
 
@@ -57,7 +58,7 @@ def test_weights_come_from_the_config(squad_repo):
     cfg.write_text(cfg.read_text() + "scoring:\n  weights: {relevance: 1.0, frequency: 0, diversity: 0, "
                    "recency: 0, consolidation: 0, conceptual: 0}\n")
     assert scoring_settings({"weights": {"relevance": 1.0, "bogus": 3}}).weights["relevance"] == 1.0
-    old = (date.today() - timedelta(days=50)).isoformat()
+    old = (clock.today() - timedelta(days=50)).isoformat()
     write(squad_repo / ".squad/memory/cold/picard.md", f"# P\n\n### Work ({old})\n\n- [rule] Keep retries idempotent\n")
     iid = item_id("- [rule] Keep retries idempotent")[0]
     logs.append(Store.open(squad_repo), logs.RECALLS,

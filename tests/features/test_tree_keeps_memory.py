@@ -6,8 +6,9 @@ import json
 from datetime import date, timedelta
 
 from conftest import commit, git, ok, tiergit, write
+from tiergit.shell import clock
 
-TODAY = date.today()
+TODAY = clock.today()
 
 
 def _merge_attr(repo, rel: str) -> str:
