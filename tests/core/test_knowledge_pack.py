@@ -58,3 +58,18 @@ def test_names_finds_identifiers_paths_and_code():
     found = kp.names("Fix `rally dispatch clean` in lib/ui/Dashboard.jsx; ControlSkin.BorderStyle and token_cache.")
     assert {"rally dispatch clean", "lib/ui/dashboard.jsx", "controlskin.borderstyle", "token_cache"} <= found
     assert "fix" not in found
+
+
+def test_name_index_lists_recurring_names_by_spread_and_skips_what_the_prompt_shows():
+    entries = [("e1", "Moved `init_auth_db` into auth/db.py; SolrClient retries twice"),
+               ("e2", "init_auth_db now writes schema_version; SolrClient timeout 30 s"),
+               ("e3", "SolrClient pool size 8; see docker-compose.ssl.yml"),
+               ("e3", "docker-compose.ssl.yml again, same entry"),            # one entry counts once
+               ("e4", "PaymentGateway retries"), ]
+    names = kp.name_index(entries, shown="The task: fix PaymentGateway", max_chars=200)
+    assert names[0] == "SolrClient"                    # in three entries
+    assert "init_auth_db" in names                     # in two, written as the memory writes it
+    assert "docker-compose.ssl.yml" not in names       # twice, but in one entry
+    assert "PaymentGateway" not in names               # once only, and the prompt shows it anyway
+    assert kp.name_index(entries, shown="solrclient and INIT_AUTH_DB", max_chars=200) == []
+    assert kp.name_index(entries, shown="", max_chars=14) == ["SolrClient"]   # the budget is characters

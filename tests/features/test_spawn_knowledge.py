@@ -196,3 +196,20 @@ def test_wiki_index_is_capped_with_the_tasks_topics_first(squad_repo):
     index = out["knowledge"]["wiki_index"]
     assert len(index) == 21 and index[-1] == "- … and 7 more topics (`tiergit recall` searches them all)"
     assert index[0].startswith("- `gateway`")          # the topic the task matched comes first
+
+
+def test_the_closing_lists_names_memory_keeps_using_that_the_budget_left_out(squad_repo):
+    """A name three sessions used is worth knowing about even when its items do not fit: the closing lists it
+    (as written) for `recall`, and never a name the prompt already shows or one written only once."""
+    root = _store(squad_repo, "spawn: {knowledge_tokens: 60}\n")
+    entries = "".join(f"### Session {n} (2026-05-{10 + n:02d})\n\n- Tuned `ReplicaPool.warmup` for shard {n}; "
+                      f"the InvoiceLedger export ran {n} times.\n- Filler line {n} about the weather.\n\n"
+                      for n in range(1, 4))
+    write(root / "cold" / "riker.md", COLD + "\n" + entries + "### Once (2026-05-20)\n\n- OneOffHelper ran.\n")
+    prompt = _context(squad_repo, "--task", "rotate signing keys for the gateway")["prompt"]
+    closing = prompt.split("## Recall", 1)[1]
+    listed = closing.split("Names your memory keeps using", 1)[1].split("\n", 1)[0]
+    assert "`ReplicaPool.warmup`" in listed and "`InvoiceLedger`" in listed
+    assert "OneOffHelper" not in listed
+    shown = prompt.split("## Recall", 1)[0]
+    assert all(f"`{name}`" not in listed for name in ("GatewaySigner.RotateKeys",) if name in shown)

@@ -16,6 +16,7 @@ Cost: linear in the candidates (a few hundred at most).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from tiergit.core import snippet
@@ -28,6 +29,7 @@ LONG_TOKENS = 90              # an item over this is cut to its best sentences
 SNIPPET_CHARS = 320
 MIN_TOKENS = 12               # value per token: a tiny item is not worth more than a short line
 SHOWN_FIRST = 0.3             # picks the task matched at least this well are shown first
+NAMES_CHARS = 400             # the closing's index of names memory mentions in several entries
 LOW_RELEVANCE = 0.35          # best relevance under this: the block says the task matched little
 NAME_RE = re.compile(r"`([^`\n]{3,60})`|[\w.-]+/[\w./-]+"
                      r"|\b(?:\w+(?:\.\w+)+|[A-Za-z]+[a-z0-9]*[A-Z]\w*|\w+_\w+)\b")
@@ -144,3 +146,31 @@ def newest_first(files: list[tuple[str, list[tuple[str, str | None]]]]) -> list[
             keyed.append(((last, 0 if tier == "archive" else 1, pos), item_id))
     keyed.sort(key=lambda k: k[0], reverse=True)
     return [item_id for _k, item_id in keyed]
+
+
+def name_index(entries: list[tuple[str, str]], shown: str, max_chars: int) -> list[str]:
+    """The names (identifiers, paths, code spans) the agent's memory mentions in the most entries and the
+    prompt does not show yet, as written, most entries first, within `max_chars`: an index of what
+    `recall` can bring back. `entries` is (entry heading, item text); a name counts once per entry
+    and must recur (two entries or more) to be listed."""
+    spread: dict[str, set[str]] = {}
+    written: dict[str, str] = {}
+    for entry, text in entries:
+        for m in NAME_RE.finditer(text):
+            raw = (m.group(1) or m.group(0)).strip().strip(".,;:")
+            low = raw.lower()
+            if len(low) < 4 or re.fullmatch(r"[\d.:/-]+", low) or "`" in raw:
+                continue
+            spread.setdefault(low, set()).add(entry)
+            written.setdefault(low, raw)
+    held = shown.lower()
+    ranked = sorted((n for n, where in spread.items() if len(where) >= 2 and n not in held),
+                    key=lambda n: (-len(spread[n]), n))
+    out, used = [], 0
+    for name in ranked:
+        cost = len(written[name]) + 4
+        if used + cost > max_chars:
+            break
+        out.append(written[name])
+        used += cost
+    return out

@@ -51,6 +51,7 @@ class Knowledge:
     dropped: int = 0          # relevant items left out by the budget
     low_relevance: bool = False   # the task matched little: the block is mostly the newest items
     more: list[str] = field(default_factory=list)   # entries of valued items the budget left out, best first
+    names: list[str] = field(default_factory=list)  # names the agent's memory keeps using, not in the prompt
     notes: list[str] = field(default_factory=list)
 
 
@@ -118,7 +119,7 @@ def plan(store, agent: str | None, task: str | None, *, topics: dict[str, str], 
         return count_text(text, enc).tokens
 
     task = DATE_RE.sub(" ", task).strip() or task     # a session title's date matches every entry of that day
-    candidates, best_score = gather(store, agent, task, hot, cfg, set(skip_paths))
+    candidates, best_score, own_texts = gather(store, agent, task, hot, cfg, set(skip_paths))
     from tiergit.features import staleness
 
     candidates = staleness.for_spawn(store, candidates, out.notes)
@@ -142,6 +143,8 @@ def plan(store, agent: str | None, task: str | None, *, topics: dict[str, str], 
     left = sorted((c for c in candidates if c.value > 0 and c not in picks and c.entry not in shown),
                   key=lambda c: -c.value)
     out.more = list(dict.fromkeys(c.entry for c in left if c.entry))[:MORE_ENTRIES]
+    out.names = knowledge_pack.name_index(own_texts, "\n".join([task, hot, render_items(picks, False), *out.more]),
+                                          int(knowledge_pack.NAMES_CHARS))
     if out.dropped:
         out.notes.append(f"knowledge: {len(picks)} item(s), {out.tokens} tokens; {out.dropped} more relevant "
                          f"item(s) over the {out.budget}-token budget (`tiergit recall` finds them)")
@@ -154,9 +157,11 @@ def plan(store, agent: str | None, task: str | None, *, topics: dict[str, str], 
     return out
 
 
-def gather(store, agent: str | None, task: str, hot: str, cfg: dict, skip_paths: set[str]) -> tuple[list[Pick], float]:
-    """(candidates, the best hit's share of the task's words): recall's hits for the task and for
-    hot's names, and the agent's newest items, each once, with its relevance and recency."""
+def gather(store, agent: str | None, task: str, hot: str, cfg: dict,
+           skip_paths: set[str]) -> tuple[list[Pick], float, list[tuple[str, str]]]:
+    """(candidates, the best hit's share of the task's words, the agent's newest items as (entry, text)):
+    recall's hits for the task and for hot's names, and the agent's newest items, each once, with its
+    relevance and recency."""
     from tiergit.features import recall, recall_index
 
     tiers = source_tiers(store.config)
@@ -188,7 +193,9 @@ def gather(store, agent: str | None, task: str, hot: str, cfg: dict, skip_paths:
             c = found.setdefault(item_id, Pick(item_id, path, int(line), tier, entry or "", kind, raw.strip(),
                                                date=day))
             c.recency = ages[item_id]
-    return list(found.values()), max((h.score for h in hits), default=0.0)
+    own_texts = [(f"{path}#{entry}", raw) for _tier, rows in own for _i, path, entry, _d, _k, _t, _l, raw in rows
+                 if path not in skip_paths]
+    return list(found.values()), max((h.score for h in hits), default=0.0), own_texts
 
 
 def _search(recall, db, query: str, tiers: list[str], agent: str | None, limit: int) -> list:
@@ -250,6 +257,9 @@ def closing(k: Knowledge) -> str:
                   "\n".join(k.wiki_index) + "\n"]
     if k.more:
         lines.append("More in memory, left out by the budget: " + "; ".join(k.more) + ".\n")
+    if k.names:
+        lines.append("Names your memory keeps using (`tiergit recall NAME` for what it holds on one): "
+                     + ", ".join(f"`{n}`" for n in k.names) + ".\n")
     lines.append(RECALL_HINT)
     return "\n".join(lines) + "\n"
 
