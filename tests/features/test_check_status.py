@@ -140,3 +140,23 @@ def test_conflict_markers_left_by_a_merge_are_refused_by_the_hook(squad_repo):
     assert proc.returncode != 0 and "auth.md:3: MRG001" in proc.stdout + proc.stderr
     # A setext heading underline and markers inside a code fence are not conflicts.
     assert conflict_lines("Title\n=======\n\n```\n<<<<<<< HEAD\n```\n>>>>>>>x\n") == []
+
+
+def test_status_on_a_large_store_defers_the_promotion_count_to_deep(squad_repo, monkeypatch):
+    """A first `status` on a large store does not plan promotion (most of its time at 1,000 real-sized
+    files); the line says how to count, `--deep` counts, and the next plain run reuses that count."""
+    from tiergit.features.promotion import promotion_health
+
+    monkeypatch.setattr(promotion_health, "PLAN_FILES_MAX", 3)
+    populate(squad_repo)
+    write(squad_repo / ".squad/memory/cold/riker.md", "# Cold\n\n### Keys (2026-05-01)\n\n- [rule] rotate keys monthly\n")
+    plain = json.loads(tiergit(squad_repo, "status", "--json").stdout)
+    assert plain["promotion"]["candidates_waiting"] is None
+    assert any("not counted on a store of 4 memory files" in note and "--deep" in note for note in plain["notes"])
+    deep = json.loads(tiergit(squad_repo, "status", "--deep", "--json").stdout)
+    assert deep["promotion"]["candidates_considered"] >= 2
+    again = json.loads(tiergit(squad_repo, "status", "--json").stdout)
+    assert again["promotion"]["candidates_considered"] == deep["promotion"]["candidates_considered"]
+    monkeypatch.setattr(promotion_health, "PLAN_FILES_MAX", 200)    # a small store counts at once
+    (squad_repo / ".squad/memory/cold/riker.md").unlink()
+    assert json.loads(tiergit(squad_repo, "status", "--json").stdout)["promotion"]["candidates_considered"] >= 1

@@ -55,7 +55,8 @@ def render(model: StatusModel) -> str:
 
 
 @click.command()
-@click.option("--deep", is_flag=True, help="Count tokens exactly for every file and parse entries.")
+@click.option("--deep", is_flag=True, help="Count tokens exactly for every file, parse entries, and count "
+              "promotion candidates on a store of over 200 memory files.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
 def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
@@ -73,7 +74,7 @@ def status(ctx: click.Context, deep: bool, as_json: bool) -> None:
     store = open_store(ctx)
     model = collect(store, deep=deep)
     add_sparks(store, model)
-    extra = _extras(store, model.files)
+    extra = _extras(store, model.files, deep)
     if extra:
         model.promotion = extra["promotion"]
         model.notes += extra.get("notes", [])
@@ -111,11 +112,11 @@ def _echo_places(model: StatusModel) -> None:
         click.echo(line)
 
 
-def _extras(store: Store, files: list[FileStatus]) -> dict:
+def _extras(store: Store, files: list[FileStatus], deep: bool) -> dict:
     """Promotion health: candidates waiting, days since the last promotion, files over budget."""
     from tiergit.features.promotion import promotion_health
 
-    return promotion_health.extras(store, files)
+    return promotion_health.extras(store, files, deep)
 
 
 def _hook_notes(repo: Path) -> list[str]:
