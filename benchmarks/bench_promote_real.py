@@ -122,19 +122,22 @@ def read_labels(path: Path) -> dict[tuple[str, int, str], tuple[str, str]]:
 
 
 def tally(refs: list[str], labels: dict) -> dict[str, list[int]]:
-    """split -> [labelled good, labelled] among the refs."""
-    out = {"tuned": [0, 0], "held-out": [0, 0]}
+    """split -> [labelled good, labelled] among the refs; "unlabelled" -> [0, refs outside the labels]."""
+    out = {"tuned": [0, 0], "held-out": [0, 0], "unlabelled": [0, 0]}
     for r in refs:
         p, line, sha = r.split("\t")
         hit = labels.get((p, int(line), sha))
         if hit:
             out[hit[1]][1] += 1
             out[hit[1]][0] += hit[0] == "good"
+        else:
+            out["unlabelled"][1] += 1
     return out
 
 
 def _prec(t: dict[str, list[int]]) -> str:
-    return "  ".join(f"{k} {g}/{n}" + (f" ({g / n:.0%})" if n else "") for k, (g, n) in t.items())
+    return "  ".join(f"{k} {g}/{n}" + (f" ({g / n:.0%})" if n else "") for k, (g, n) in t.items()
+                     if k != "unlabelled") + f"  (unlabelled: {t['unlabelled'][1]})"
 
 
 def run_agent(corpus: Path, agent_dir: Path) -> dict:
@@ -187,7 +190,7 @@ def main() -> None:  # long: one table row per replayed agent, then the totals b
             continue
         res = run_agent(corpus, agent_dir)
         promo, cold = res["spawn+recall"], res["cold"]
-        durable = [r for r in promo.rows if r.cand.kind in DURABLE]
+        durable = [r for r in promo.rows if r.cand.kind in DURABLE]   # the labelled pool: durable kinds only
         failed.update(r.verdict.failed for r in durable)
         s = promo.settings
         aged = [r for r in durable if r.verdict.failed == "age" and r.recalls >= s.min_recalls
