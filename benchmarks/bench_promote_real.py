@@ -3,16 +3,19 @@
 For each replayed agent in the corpus (corpus/*/replay/<agent>/, its history.md's committed
 versions): the version at 40 % of the history (PROMOTE_REAL_CUT) becomes the agent's cold memory, committed on that
 version's day; every later version is a session, whose task (its first dated heading, as
-tests/replay.py reads it) is recalled on that session's day, as the coordinator's spawn and the
-agent's `recall` would: one recall event per hit, dated that day. Then `promote` runs the day
-after the last version. Baseline beside it: the same stores with no recall events (the gate
-before real-use signals), and "keep everything" (every durable candidate).
+tests/replay.py reads it) is used on that session's day the two ways a Squad session uses
+memory: the coordinator's spawn (`tiergit context --task`, its served items logged as
+features/promotion/served.py does) and the agent's `recall` of the task (five hits), each event
+dated that day. Then `promote` runs the day after the last version. Beside it: the same stores
+with no recall events, with the recalls only, "keep everything" (every durable candidate) and
+"recency" (the most recently recalled durable items, as many as the gate proposes).
 
-Prints per project: candidates, proposed with and without replayed recalls, and writes the
-proposed items by reference (path under the corpus, 1-based line, sha256 of the line) to
---sample, a seeded sample for labelling (tests/labels/promote_real.tsv holds the labels).
+Prints per project: candidates, proposed (spawn + recall / recall only / none), and the
+precision against tests/labels/promote_real.tsv (labels by reference: path under the corpus,
+1-based line, sha256 of the line; the tuned and held-out parts apart). --pool writes every
+durable candidate by reference (how the labelled sample was drawn: docs/promotion.md).
 
-    python benchmarks/bench_promote_real.py [--corpus PATH] [--sample FILE] [--per-project 8]
+    python benchmarks/bench_promote_real.py [--corpus PATH] [--pool FILE]
 """
 from __future__ import annotations
 
@@ -80,55 +83,145 @@ def replay_recalls(root: Path, sessions: list[tuple[date, str]], agent: str) -> 
     return len(events)
 
 
+def replay_spawns(root: Path, sessions: list[tuple[date, str]], agent: str) -> int:
+    """Each session's spawn, as `tiergit context --agent A --task T` runs it on the session's day
+    (the clock pinned to it): the served items are logged by log_served."""
+    from tiergit.features import context as ctx_mod
+    from tiergit.features.promotion.served import log_served
+    from tiergit.shell.store import Store
+
+    pinned, n = os.environ.get("TIERGIT_TODAY"), 0
+    try:
+        for day, task in sessions:
+            os.environ["TIERGIT_TODAY"] = day.isoformat()
+            store = Store.open(root)
+            n += log_served(store, agent, task, ctx_mod.build(store, agent, task=task).knowledge)
+    finally:
+        if pinned is not None:
+            os.environ["TIERGIT_TODAY"] = pinned
+    return n
+
+
 def ref(corpus: Path, src: Path, line: int) -> str:
     text = src.read_text(encoding="utf-8", errors="replace").splitlines()[line - 1]
     return f"{src.relative_to(corpus).as_posix()}\t{line}\t{hashlib.sha256(text.encode('utf-8')).hexdigest()}"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--corpus", default=os.environ.get("TIERGIT_CORPUS", str(PROJECT.parent / "shared" / "corpus")))
-    ap.add_argument("--sample", default=None)
-    ap.add_argument("--per-project", type=int, default=8)
-    args = ap.parse_args()
-    corpus = Path(args.corpus)
+DURABLE = ("decision", "rule", "fact", "correction")
+NIGHTS = int(os.environ.get("PROMOTE_REAL_NIGHTS", "30"))   # nightly runs after the last session
+
+
+def read_labels(path: Path) -> dict[tuple[str, int, str], tuple[str, str]]:
+    """(path, line, sha256) -> (label, split) from tests/labels/promote_real.tsv."""
+    out = {}
+    for ln in path.read_text(encoding="utf-8").splitlines():
+        if ln.strip() and not ln.startswith("#"):
+            f = ln.split("\t")
+            out[(f[0], int(f[1]), f[2])] = (f[6], f[5])
+    return out
+
+
+def tally(refs: list[str], labels: dict) -> dict[str, list[int]]:
+    """split -> [labelled good, labelled] among the refs; "unlabelled" -> [0, refs outside the labels]."""
+    out = {"tuned": [0, 0], "held-out": [0, 0], "unlabelled": [0, 0]}
+    for r in refs:
+        p, line, sha = r.split("\t")
+        hit = labels.get((p, int(line), sha))
+        if hit:
+            out[hit[1]][1] += 1
+            out[hit[1]][0] += hit[0] == "good"
+        else:
+            out["unlabelled"][1] += 1
+    return out
+
+
+def _prec(t: dict[str, list[int]]) -> str:
+    return "  ".join(f"{k} {g}/{n}" + (f" ({g / n:.0%})" if n else "") for k, (g, n) in t.items()
+                     if k != "unlabelled") + f"  (unlabelled: {t['unlabelled'][1]})"
+
+
+def run_agent(corpus: Path, agent_dir: Path) -> dict:
+    """One replayed agent: its rows with no use, with recalls only, with spawns and recalls."""
     from tiergit.features.promotion import promote
     from tiergit.shell.store import Store
 
+    out: dict = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "repo"
+        sessions, last, cold_src = build(root, agent_dir)
+        os.environ["TIERGIT_TODAY"] = last.isoformat()
+        out["none"] = promote.build(Store.open(root), today=last)
+        out["events"] = replay_recalls(root, sessions, agent_dir.name)
+        out["recall"] = promote.build(Store.open(root), today=last)
+        out["events"] += replay_spawns(root, sessions, agent_dir.name)
+        out["spawn+recall"] = promote.build(Store.open(root), today=last)
+        # the nightly job keeps running after the last session: what its next NIGHTS runs propose
+        # (no new use: recency decays, items age past gate.min_age_days)
+        out["nightly"], out["first night"] = {}, None
+        for k in range(1, NIGHTS + 1):
+            day = last + timedelta(days=k)
+            os.environ["TIERGIT_TODAY"] = day.isoformat()
+            for r in promote.build(Store.open(root), today=day).accepted:
+                out["nightly"].setdefault(r.cand.line, r)
+                out["first night"] = out["first night"] or k
+    out["sessions"], out["cold"] = sessions, cold_src
+    return out
+
+
+def main() -> None:  # long: one table row per replayed agent, then the totals beside the baselines
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", default=os.environ.get("TIERGIT_CORPUS", str(PROJECT.parent / "shared" / "corpus")))
+    ap.add_argument("--labels", default=str(PROJECT / "tests" / "labels" / "promote_real.tsv"))
+    ap.add_argument("--pool", default=None, help="write every durable candidate by reference to this file")
+    args = ap.parse_args()
+    corpus = Path(args.corpus)
+    labels = read_labels(Path(args.labels))
     from collections import Counter
 
     failed: Counter = Counter()
-    rng = random.Random(23)
-    sample: list[str] = []
-    totals = [0, 0, 0, 0]
-    print("project / agent                          sessions  events  candidates  durable  proposed  (no recalls)")
+    pool: list[str] = []
+    refs: dict[str, list[str]] = {k: [] for k in ("keep everything", "recency", "none", "recall", "spawn+recall",
+                                                  "nightly")}
+    totals = Counter()
+    print("project / agent                          sessions  events  candidates  durable  proposed: spawn+recall  recall"
+          f"  none  nightly {NIGHTS} d (first night)")
     for agent_dir in replay.agent_dirs(corpus):
         if agent_dir.name == "MEMORY" or len(replay.versions(agent_dir)) < 3:
             continue
-        with tempfile.TemporaryDirectory() as tmp:
-            root = Path(tmp) / "repo"
-            sessions, last, cold_src = build(root, agent_dir)
-            os.environ["TIERGIT_TODAY"] = last.isoformat()
-            before = promote.build(Store.open(root), today=last)
-            n_events = replay_recalls(root, sessions, agent_dir.name)
-            promo = promote.build(Store.open(root), today=last)
-        durable = sum(r.cand.kind in ("decision", "rule", "fact", "correction") for r in promo.rows)
-        failed.update(r.verdict.failed for r in promo.rows if r.cand.kind in ("decision", "rule", "fact", "correction"))
+        res = run_agent(corpus, agent_dir)
+        promo, cold = res["spawn+recall"], res["cold"]
+        durable = [r for r in promo.rows if r.cand.kind in DURABLE]   # the labelled pool: durable kinds only
+        failed.update(r.verdict.failed for r in durable)
+        s = promo.settings
+        aged = [r for r in durable if r.verdict.failed == "age" and r.recalls >= s.min_recalls
+                and r.score.total >= s.min_score]
+        pool += [f"{ref(corpus, cold, r.cand.line)}\t{agent_dir.parent.parent.name}/{agent_dir.name}\t{r.cand.kind}"
+                 f"\t{r.recalls}" for r in durable]
+        refs["keep everything"] += [ref(corpus, cold, r.cand.line) for r in durable]
+        for k in ("none", "recall", "spawn+recall"):
+            refs[k] += [ref(corpus, cold, r.cand.line) for r in res[k].accepted]
+        refs["nightly"] += [ref(corpus, cold, line) for line in res["nightly"]]
+        recent = sorted((r for r in durable if r.recalls), key=lambda r: (-r.score.signals["recency"], r.cand.line))
+        refs["recency"] += [ref(corpus, cold, r.cand.line) for r in recent[:len(promo.accepted)]]
         name = f"{agent_dir.parent.parent.name}/{agent_dir.name}"
-        print(f"{name[:40]:40} {len(sessions):8} {n_events:7} {len(promo.rows):11} {durable:8} "
-              f"{len(promo.accepted):9}  ({len(before.accepted)})")
-        totals = [totals[0] + len(promo.rows), totals[1] + durable, totals[2] + len(promo.accepted),
-                  totals[3] + len(before.accepted)]
-        picked = rng.sample(promo.accepted, min(args.per_project, len(promo.accepted)))
-        for r in sorted(picked, key=lambda r: r.cand.line):
-            sample.append(f"{ref(corpus, cold_src, r.cand.line)}\t{name}\t{r.cand.kind}\t{r.verdict.safeguard or ''}")
-    print(f"failed checks of durable candidates: {dict(failed.most_common())}")
-    print(f"total: {totals[0]} candidates, keep-everything baseline {totals[1]} durable items, "
-          f"{totals[2]} proposed with replayed recalls, {totals[3]} without any")
-    if args.sample:
-        Path(args.sample).write_text("# path\tline\tsha256\tproject/agent\tkind\tsafeguard section\n"
-                                     + "\n".join(sample) + "\n", encoding="utf-8")
-        print(f"sample of {len(sample)} proposed items (by reference) written to {args.sample}")
+        print(f"{name[:40]:40} {len(res['sessions']):8} {res['events']:7} {len(promo.rows):11} {len(durable):8} "
+              f"{len(promo.accepted):23} {len(res['recall'].accepted):7} {len(res['none'].accepted):5}"
+              f"  {len(res['nightly']):7} ({res['first night'] or '-'})")
+        totals.update({"rows": len(promo.rows), "durable": len(durable), "projects": 1,
+                       "firing": bool(promo.accepted), "aged": len(aged), "aged_projects": bool(aged),
+                       "nightly": bool(res["nightly"])})
+    print(f"failed checks of durable candidates (spawn+recall): {dict(failed.most_common())}")
+    print(f"projects where the gate proposes something: {totals['firing']} of {totals['projects']}; "
+          f"{totals['aged']} more durable items in {totals['aged_projects']} projects pass recalls and score "
+          f"but are younger than gate.min_age_days; with {NIGHTS} more nightly runs: {totals['nightly']} of "
+          f"{totals['projects']}")
+    print("precision against tests/labels/promote_real.tsv (labelled good / labelled, of what each proposes):")
+    for k, v in refs.items():
+        print(f"  {k:16} {len(v):4} proposed   {_prec(tally(v, labels))}")
+    if args.pool:
+        Path(args.pool).write_text("# path\tline\tsha256\tproject/agent\tkind\trecalls\n" + "\n".join(pool) + "\n",
+                                   encoding="utf-8")
+        print(f"{len(pool)} durable candidates (by reference) written to {args.pool}")
 
 
 if __name__ == "__main__":

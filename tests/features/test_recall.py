@@ -99,7 +99,7 @@ def test_each_hit_is_logged_unless_no_log(squad_repo):
     _hits(tiergit(squad_repo, "recall", "MSAL", "--agent", "picard", "--json"))
     events = [json.loads(x) for x in log.read_text().splitlines()]
     assert events and {e["query"] for e in events} == {"MSAL"}
-    assert set(events[0]) == {"ts", "query", "agent", "id", "path", "entry", "score", "rank"}
+    assert set(events[0]) == {"ts", "query", "agent", "id", "path", "entry", "score", "relevance", "rank"}
     assert events[0]["agent"] == "picard" and events[0]["rank"] == 1
     before = log.read_text()
     _hits(tiergit(squad_repo, "recall", "MSAL", "--no-log", "--json"))

@@ -213,9 +213,10 @@ def mark(store, hits: list[Hit]) -> None:
 
 
 def log_events(query: str, agent: str | None, hits: list[Hit]) -> list[dict]:
-    """One recall-log event per hit."""
+    """One recall-log event per hit: `score` the share of the query's words the item holds,
+    `relevance` how well it answered the query (1.0: the best hit), which promotion's relevance averages."""
     return [{"query": query, "agent": agent, "id": h.id, "path": h.path, "entry": h.entry,
-             "score": h.score, "rank": h.rank} for h in hits]
+             "score": h.score, "relevance": h.relevance, "rank": h.rank} for h in hits]
 
 
 def save_fast_row(store, db: sqlite3.Connection) -> None:

@@ -89,7 +89,9 @@ def recall_stats(events: Iterable[dict[str, Any]]) -> dict[str, RecallStats]:
     day_of: dict[str, date | None] = {}
     stats: dict[str, RecallStats] = {}
     for iid, evs in grouped.items():
-        scores = [ev.get("score") for ev in evs]
+        # how well the item answered each query: `relevance` (1.0 = the query's best hit), else, in
+        # logs written before it was logged and in other tools' events, the share of the query's words
+        scores = [ev.get("relevance", ev.get("score")) for ev in evs]
         queries = [ev.get("query") for ev in evs]
         stamps = {ts[:10] for ts in (ev.get("ts") for ev in evs) if type(ts) is str}
         for stamp in stamps:
