@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from dataclasses import dataclass
+from collections import namedtuple
 from datetime import date, datetime, timezone
 from pathlib import Path
 
@@ -88,11 +88,9 @@ def config_unset(repo: Path, key: str) -> None:
     run(["config", "--unset-all", key], repo, check=False)
 
 
-@dataclass(frozen=True)
-class IndexEntry:
-    mode: str
-    blob: str
-    path: str
+# Plain named tuples, not dataclasses: the hook imports this module, and `dataclasses` (with
+# `inspect`) is the largest import on its path.
+IndexEntry = namedtuple("IndexEntry", "mode blob path")
 
 
 def staged_entries(repo: Path) -> list[IndexEntry]:
@@ -221,20 +219,14 @@ def merge_file(ours: Path, base: Path, theirs: Path, labels: tuple[str, str, str
     return proc.stdout, (code if code < 128 else -1)
 
 
-@dataclass(frozen=True)
-class RawChange:
-    status: str   # A, M, D or T (renames are split into D + A)
-    mode: str     # new mode ("000000" when deleted)
-    blob: str     # new blob id ("0" * 40 when deleted)
-    path: str     # relative to the folder git ran in
+# status: A, M, D or T (renames are split into D + A); mode: new mode ("000000" when deleted);
+# blob: new blob id ("0" * 40 when deleted); path: relative to the folder git ran in
+RawChange = namedtuple("RawChange", "status mode blob path")
 
 
-@dataclass(frozen=True)
-class LogCommit:
-    commit: str
-    time: int     # committer time (author time with log_changes(author_time=True)), unix seconds
-    subject: str
-    changes: tuple[RawChange, ...]
+# time: committer time (author time with log_changes(author_time=True)), unix seconds;
+# changes: a tuple of RawChange
+LogCommit = namedtuple("LogCommit", "commit time subject changes")
 
 
 def log_changes(repo: Path, pathspecs: list[str], rev: str = "HEAD", max_count: int | None = None,
