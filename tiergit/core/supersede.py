@@ -16,122 +16,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# Words that retire the old value, even when the newer item still names it ("Redux is no longer used").
-RETIRING_RE = re.compile(
-    r"(?i)\b(instead of|no longer|not \w+ any ?more|any ?more|replaced (?:by|with)|replaces|"
-    r"(?:switched|moved|migrated) (?:\w+ )?(?:to|from|into|over)|renamed|dropped|retired|"
-    r"being (?:retired|removed|phased out)|(?:was|were|is|are|been) (?:removed|deleted|archived)|deprecated|"
-    r"rather than|taken out|(?:was|were|is|are) gone|took over(?: from)?|stopped using|phased out|"
-    r"(?:do|does|did)(?:n[’']t| not) use|(?:is|are)(?:n[’']t| not) used|not used|not (?:in use|supported)|"
-    r"(?:was|were) lowered|(?:was|were) raised|(?:was|were) bumped|upgraded to|downgraded to)\b")
-# Of these, the ones followed by the old value ("instead of Jest"); the others follow it ("Redux is no longer used").
-FORWARD_RE = re.compile(r"(?i)^(instead of|rather than|replaces|stopped using|do|does|did)|\bfrom$")
-# And the ones followed by the new value ("moved to Datadog"): they retire nothing by name.
-TOWARD_RE = re.compile(r"(?i)\b(to|into|over)$")
-# Words that announce a new value; the value itself must then differ.
-NEWS_RE = re.compile(r"(?i)\b(now(?=[.;,)]|$)|we now|from now on|now (?:use|uses|run|runs|expire|expires|live|lives|is|are|go|goes|"
-                     r"deploy|deploys|one|two))\b")
-CODE_RE = re.compile(r"`([^`]+)`")
-NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.:,]\d+)*(?:[a-zA-Z%]{1,3})?(?![\w])")
-TOKEN_RE = re.compile(r"[A-Za-z][\w.+#/-]*[\w+#]|[A-Za-z]")
-NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten twice once".split())
-# A word that says which part of the world a statement is about: two items that differ in one
-# of these are about different things, whatever else they share.
-SCOPES = frozenset("""staging stage prod production dev development local test testing qa ci preview sandbox
-public internal external admin private frontend backend mobile web desktop ios android windows linux macos
-python typescript javascript csharp java kotlin swift golang rust ruby php go node dotnet
-access refresh read write primary replica worker cli api docs""".split())
-STOP = frozenset("""a an the and or but of to in on at by for from with without is are was were be been being it
-its this that these those as into over under via per than then so if when while we our you your they them their
-all any each every also still just only not no new now use used uses using run runs ran lives live lies goes go
-has have had do does did can could should must will would may might here there which who what where how about
-after before every""".split())
-MIN_SHARED = 2
-ARTICLES = frozenset({"a", "an", "the", "-", "*", "+"})
-SHORT = {"max": "maximum", "min": "minimum", "config": "configuration", "repo": "repository", "env": "environment",
-         "handoff": "hand", "docs": "documentation", "deps": "dependencies", "db": "database",
-         "owner": "own", "owned": "own", "ownership": "own"}
+from tiergit.core.supersede_shape import (  # noqa: F401  (MIN_SHARED, shape: the benchmark's imports)
+    CODE_RE, FORWARD_RE, MIN_SHARED, NEGATION_RE, NEWS_RE, RETIRING_RE, SCOPES, STOP, TOKEN_RE, TOWARD_RE, Shape, kind,
+    shape)
 
 
-@dataclass(frozen=True)
-class Shape:
-    subject: frozenset[str]     # stems of the content words that are not values
-    values: frozenset[str]      # numbers, versions, names, paths, code
-    words: frozenset[str]       # every lowercased token and value, to tell "still mentions it"
-    scopes: frozenset[str]      # staging, prod, python, … (also inside code: `infra-prod`)
-    opening: str                # a capitalized first word (a name such as Maya, or just "The")
-    head: str                   # the first subject word: what the statement is about
-    families: frozenset[tuple[str, str]] = frozenset()   # (family, value): ("ubuntu", "ubuntu-22.04")
-    frame: tuple[str, ...] = ()  # the opening words, articles left out: "password hashing uses bcrypt"
-
-
-def _stem(word: str) -> str:
-    """A crude stem (pinned, pins -> pin; bundled, bundling -> bundl) so inflections match."""
-    if word.endswith("ies") and len(word) > 5:
-        word = word[:-3] + "y"
-    for suffix in ("ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou":
-        word = word[:-1]
-    return word[:5]
-
-
-def _families(values: set[str], tokens: list[str]) -> set[tuple[str, str]]:
-    """Values that are one of a family: a versioned name (`ubuntu-22.04`, `net6.0`, Postgres 14, Go 1.21)
-    or a path (`deploy/k8s/values.yaml`: the family is the file name)."""
-    out = set()
-    for v in values:
-        if "/" in v.strip("/") and not v.startswith("http"):
-            out.add(("file:" + v.rstrip("/").rsplit("/", 1)[-1], v))
-        elif any(c.isdigit() for c in v):
-            key = re.sub(r"[\d.:_-]+|(?<=\d)[a-z]{1,2}\b", "", v).strip()
-            if len(key) >= 2 and key.isalpha():
-                out.add((key, v))
-    for x, y in zip(tokens, tokens[1:]):            # "Postgres 14", "Go 1.21", "Node 20"
-        if x[0].isalpha() and not any(c.isdigit() for c in x) and re.fullmatch(r"\d+(?:\.\d+)*", y):
-            if x.lower() not in STOP and x.lower() not in NUMBER_WORDS:
-                out.add((x.lower(), f"{x.lower()} {y}"))
-    return out
-
-
-def shape(text: str) -> Shape:  # long: one pass over the tokens fills every field of the shape
-    text = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text)
-    text = re.sub(r"\*\*[^*]{1,40}:\*\*|\[[a-z]+\]", " ", text)   # labels are not content
-    values: set[str] = set()
-    words: set[str] = set()
-    scopes: set[str] = set()
-    code_tokens: list[str] = []
-    for code in CODE_RE.findall(text):
-        values.add(code.strip().lower())
-        code_tokens += TOKEN_RE.findall(code)
-        words.update(w.lower() for w in TOKEN_RE.findall(code))
-        scopes.update(p for p in re.split(r"[-_/.:]", code.lower()) if p in SCOPES)
-    prose = CODE_RE.sub(" ", text)
-    values.update(n.lower() for n in NUMBER_RE.findall(prose))
-    subject: set[str] = set()
-    head = ""
-    tokens = TOKEN_RE.findall(prose)
-    opening = tokens[0].lower() if tokens and tokens[0][0].isupper() and tokens[0].lower() not in STOP else ""
-    if opening and re.match(r"(?i)\S+\s+(?:owns|leads|maintains|manages|is (?:the|our))\b", prose.strip()):
-        values.add(opening)                       # "Maya owns …", "Ricardo is the owner …": a person
-    for i, tok in enumerate(tokens):
-        low = tok.lower().strip(".")
-        words.add(low)
-        if low in SCOPES:
-            scopes.add(low)
-        if low in NUMBER_WORDS or any(c.isdigit() for c in low) or ("/" in low or "." in low[1:]):
-            values.add(low)
-        elif tok[0].isupper() and i > 0 and low not in STOP and low not in SCOPES:
-            values.add(low)                       # a name: Redux, Datadog, Maya, Vite
-        elif low not in STOP and len(low) > 2:
-            subject.add(_stem(SHORT.get(low, low)))
-            head = head or _stem(SHORT.get(low, low))
-    frame = tuple(w.lower() for w in re.findall(r"`[^`]+`|[\w.:+#/-]+", text) if w.lower() not in ARTICLES)
-    families = _families(values, re.findall(r"[\w.:+#/-]+", prose))
-    return Shape(frozenset(subject), frozenset(values), frozenset(words | values), frozenset(scopes), opening,
-                 head, frozenset(families), frame[:12])
+EXCEPTION_RE = re.compile(r"(?i)\b(still|also|as well|except|only for|stays? (?:on|at|in))\b")
+LINKS = frozenset("with is are uses use in on at by to via from using through be".split())
 
 
 @dataclass(frozen=True)
@@ -142,7 +33,7 @@ class Verdict:
 
 def judge(older: str, newer: str) -> Verdict:
     """Whether `newer` supersedes `older`, with a one-line reason either way."""
-    return judge_shapes(shape(older), shape(newer), newer)
+    return judge_shapes(shape(older), shape(newer), newer, older)
 
 
 def _family_swap(a: Shape, b: Shape) -> str:
@@ -167,62 +58,108 @@ def _reframed(a: Shape, b: Shape) -> str:
     old, new = a.frame[n].strip("`.,;:"), b.frame[n].strip("`.,;:")
     if old in STOP or new in STOP or old in b.words or new in a.words:
         return ""
-    return f"{old} -> {new}" if new in b.values else ""
+    same_after = n + 1 < min(len(a.frame), len(b.frame)) and a.frame[n + 1].rstrip(":") == b.frame[n + 1].rstrip(":") \
+        and a.frame[n - 1] in LINKS                      # "merged with squash merge" / "… with rebase merge"
+    return f"{old} -> {new}" if new in b.values or same_after else ""
+
+
+def _narrower(a: Shape, b: Shape) -> str:
+    """The newer is about another part of the thing: its words before the verb put another word in place
+    of one of the older's ("… size for avatars" / "… size for document attachments") or add a name
+    that becomes its head ("Kafka runs …" / "Kafka UI runs …", but "default region" / "default AWS region")."""
+    if not set(a.lead) & set(b.lead) - STOP:
+        return ""
+    new = {w for w in b.lead if w not in a.words and shape(w).terms.isdisjoint(a.terms) and w not in STOP}
+    lost = {w for w in a.lead if w not in b.words and shape(w).terms.isdisjoint(b.terms) and w not in STOP}
+    if (new - b.values and lost) or (new and not lost and new <= b.values and b.lead[-1] in new):
+        return ", ".join(sorted(new))
+    return ""
+
+
+def _time_moved(a: Shape, b: Shape) -> str:
+    """"mondays -> tuesdays": the older's only times are gone and the newer states its own."""
+    old = {v for v in a.values if kind(v) == "time" and v not in b.words}
+    new = {v for v in b.values if kind(v) == "time" and v not in a.words}
+    if old and new and old == {v for v in a.values if kind(v) == "time"}:
+        return f"{', '.join(sorted(old))} -> {', '.join(sorted(new))}"
+    return ""
+
+
+def _denied(a: Shape, older: str, newer: str) -> str:
+    """"No deploys on Fridays" against "We deploy on Fridays …": the newer denies what the older states."""
+    older, newer = (re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", t) for t in (older, newer))
+    if NEGATION_RE.search(older):
+        return ""
+    for m in NEGATION_RE.finditer(newer):
+        denied = shape(m.group(2))
+        if len(denied.terms & a.terms) + len({v for v in denied.values & a.values if not v.isalpha()}) >= MIN_SHARED:
+            return m.group(1) + " " + m.group(2)
+    return ""
 
 
 def _retired(a: Shape, newer: str) -> tuple[str, list[str]]:
     """The first retiring words of `newer` and the older's values it retires: named in the clause after
-    forward words ("instead of Jest"), before the others ("Redux is no longer used")."""
+    forward words ("instead of Jest"), before the others ("Redux is no longer used"). Words that lead to
+    the new value ("moved to Datadog") retire nothing; if the older already names that value, the move is
+    what the older said, and the marker is dropped."""
     first, out = "", set()
     for m in RETIRING_RE.finditer(newer):
-        first = first or m.group(0)
         if TOWARD_RE.search(m.group(0)) and not FORWARD_RE.search(m.group(0)):
+            clause = re.split(r"[;,.](?:\s|$)", newer[m.end():], maxsplit=1)[0]
+            named = {w.lower().strip(".") for w in TOKEN_RE.findall(clause)} | {c.lower() for c in CODE_RE.findall(clause)}
+            if not named & a.values:
+                first = first or m.group(0)
             continue
-        clause = re.split(r"[;.](?:\s|$)", newer[m.start():], maxsplit=1)[0]   # "instead of Jest"
-        if not FORWARD_RE.search(m.group(0)):        # "Redux is no longer used", "we dropped Conventional Commits"
+        after = re.split(r"[;.](?:\s|$)", newer[m.end():], maxsplit=1)[0]
+        clause = " ".join(re.findall(r"`[^`]+`|\S+", after)[:3])      # "instead of Jest", "dropped Conventional Commits"
+        if not FORWARD_RE.search(m.group(0)):        # "Redux is no longer used"
             clause += " " + re.split(r"[;,]\s|\.\s", newer[: m.start()])[-1]
         words = {w.lower().strip(".") for w in TOKEN_RE.findall(clause)} | {c.lower() for c in CODE_RE.findall(clause)}
-        out |= {v for v in a.values if v in words and not v[0].isdigit()}
+        named = {v for v in a.values if v in words and not v[0].isdigit()}
+        if named or m.group(0) != ", not":       # ", not stored in slices" retires nothing
+            first = first or m.group(0)
+        out |= named
     return first, sorted(out)
 
 
-def _kind(value: str) -> str:
-    """What sort of value: a time of day or a weekday, a number or version, a path, a name."""
-    if re.fullmatch(r"\d{1,2}:\d\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday", value):
-        return "time"
-    if "/" in value:
-        return "path"
-    return "number" if any(c.isdigit() for c in value) or value in NUMBER_WORDS else "name"
-
-
 def _other_thing(a: Shape, b: Shape, dropped: set[str], added: set[str]) -> bool:
-    """The values swapped are not one thing's: different kinds (Q3 -> Monday), or versions of different
-    names (`worker:1.5.0` -> `scheduler:2.1.0`), or two files side by side (`api/Chart.yaml` -> `api/values.yaml`)."""
-    if ("time" in {_kind(v) for v in dropped}) != ("time" in {_kind(v) for v in added}):
+    """The values swapped are not one thing's: different kinds (Q3 -> Monday, Markdown -> `docs/`), or
+    two files side by side
+    (`api/Chart.yaml` -> `api/values.yaml`)."""
+    dropped, added = dropped & a.values, added & b.values      # an opening word is no value of a kind
+    if dropped and added and not {kind(v) for v in dropped} & {kind(v) for v in added}:
         return True
-    old = {k for k, v in a.families if v in dropped}
-    new = {k for k, v in b.families if v in added}
-    if old and new and not old & new and len(old) == len(dropped) and len(new) == len(added):
-        return all(k.startswith("file:") for k in old | new) and {v.rsplit("/", 1)[0] for v in dropped} == \
-            {v.rsplit("/", 1)[0] for v in added} or not any(k.startswith("file:") for k in old | new)
-    return False
+    old = {(k, v) for k, v in a.families if v in dropped}
+    new = {(k, v) for k, v in b.families if v in added}
+    if not old or not new or {k for k, _ in old} & {k for k, _ in new} or len(old) < len(dropped):
+        return False
+    return any(k.startswith("file:") for k, _ in old | new) and bool({v.rsplit("/", 1)[0] for _, v in old} & {v.rsplit("/", 1)[0] for _, v in new})
 
 
-def judge_shapes(a: Shape, b: Shape, newer: str) -> Verdict:  # long: the rules in order, each one readable
+def judge_shapes(a: Shape, b: Shape, newer: str, older: str = "") -> Verdict:  # long: the rules in order, each one readable
     """`judge` on shapes already made (a scan makes each item's shape once)."""
-    if a.scopes != b.scopes and (a.scopes - b.words) and (b.scopes - a.words):
+    if a.scopes != b.scopes and (a.scopes - b.words) and {x for x in b.scopes - a.words if x[:5] not in a.subject}:
         return Verdict(False, f"different scope ({', '.join(sorted(a.scopes ^ b.scopes))})")
-    shared = len(a.subject & b.subject) + len(a.values & b.values) + len(a.scopes & b.scopes)
+    lead_a, lead_b = SCOPES.intersection(a.lead), SCOPES.intersection(b.lead)
+    if lead_a and lead_b and not lead_a & lead_b:
+        return Verdict(False, f"different scope ({', '.join(sorted(lead_a | lead_b))})")   # "The backend runs …"
+    shared = len(a.terms & b.terms) + len({v for v in a.values & b.values if not v.isalpha()}) + len(a.scopes & b.scopes)
     if a.head and a.head == b.head and shared == MIN_SHARED - 1:
         shared = MIN_SHARED        # both open on the same subject ("Secrets are kept …" / "Secrets live …")
+    still = EXCEPTION_RE.search(newer)   # "… still uses UIKit", "… also allows": beside the older, not over it
     swap = _family_swap(a, b)
-    if swap and shared + 1 >= MIN_SHARED:
+    if swap and shared + 1 >= MIN_SHARED and not still:
         return Verdict(True, f"another version: {swap}")
     retiring, retired = _retired(a, newer)
     if retiring and retired and shared + 1 >= MIN_SHARED:
         return Verdict(True, f"says \"{retiring}\": {', '.join(retired)}")   # "we don't use Storybook anymore"
+    if shared == MIN_SHARED - 1 and NEWS_RE.search(newer) and _time_moved(a, b):
+        return Verdict(True, f"says \"{NEWS_RE.search(newer).group(0)}\": {_time_moved(a, b)}")   # Mondays -> Tuesdays
     if shared < MIN_SHARED:
         return Verdict(False, "different subject")
+    denied = _denied(a, older, newer)
+    if denied:
+        return Verdict(True, f"denies it: \"{denied}\"")
     news = NEWS_RE.search(newer)
     a_names = a.values | ({a.opening} if a.opening else set())
     b_names = b.values | ({b.opening} if b.opening else set())
@@ -230,7 +167,7 @@ def judge_shapes(a: Shape, b: Shape, newer: str) -> Verdict:  # long: the rules 
                                                                  and "`" + v + "`" in newer.lower())}
     dropped = {v for v in a_names - b_names if v not in b.words}
     if retiring:
-        if (added and (shared > MIN_SHARED or dropped)):
+        if added and (shared > MIN_SHARED or dropped) and not _other_thing(a, b, dropped, added):
             return Verdict(True, f"says \"{retiring}\": {', '.join(retired or sorted(added))}")
         return Verdict(False, f"says \"{retiring}\" about something else")
     if news:
@@ -240,14 +177,21 @@ def judge_shapes(a: Shape, b: Shape, newer: str) -> Verdict:  # long: the rules 
     reframed = _reframed(a, b)
     if reframed:
         return Verdict(True, f"same opening, another value: {reframed}")
+    if still:
+        return Verdict(False, f"says \"{still.group(0)}\": an exception beside the older")
+    if NEGATION_RE.search(re.sub(r"^\s*[-*+]\s+", "", newer)):
+        return Verdict(False, "forbids something else")       # "Use `npm ci`" / "Never run `npm install`"
     dropped = {v for v in a.values - b.values if v not in b.words}
     added = {v for v in b.values - a.values if v not in a.words}
     if not (dropped and added):
         return Verdict(False, "keeps the older value" if not dropped else "adds nothing in its place")
     if len(dropped) > 2 or len(added) > 3 or len(added) > len(dropped) + 1:
         return Verdict(False, "states many other things: not one value replaced")
-    if len(a.subject - b.subject) + len(b.subject - a.subject) > 3:
+    if len(a.subject ^ b.subject) > 3 and len((a.first or a.subject) ^ (b.first or b.subject)) > 3:
         return Verdict(False, "says something else about the subject")
+    narrower = _narrower(a, b)
+    if narrower:
+        return Verdict(False, f"about another part of it ({narrower})")
     if _other_thing(a, b, dropped, added):
         return Verdict(False, "the values are not one thing's")
     return Verdict(True, f"{', '.join(sorted(dropped))} -> {', '.join(sorted(added))}")
@@ -286,8 +230,8 @@ def scan(items: list[tuple[object, object, str]], focus: set | None = None,
         (ki, di, ti, si), (kj, dj, tj, sj) = dated[i], dated[j]
         if di == dj or (focus is not None and ki not in focus and kj not in focus):
             continue
-        (ko, so), (kn, sn, tn) = ((ki, si), (kj, sj, tj)) if di < dj else ((kj, sj), (ki, si, ti))
-        verdict = judge_shapes(so, sn, tn)
+        (ko, so, to), (kn, sn, tn) = ((ki, si, ti), (kj, sj, tj)) if di < dj else ((kj, sj, tj), (ki, si, ti))
+        verdict = judge_shapes(so, sn, tn, to)
         if verdict.supersedes:
             out.append((ko, kn, verdict.reason))
     return out
