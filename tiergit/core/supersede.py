@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tiergit.core.supersede_shape import (  # noqa: F401  (MIN_SHARED, shape: the benchmark's imports)
     CODE_RE, FORWARD_RE, MIN_SHARED, NEGATION_RE, NEWS_RE, RETIRING_RE, SCOPES, STOP, TOKEN_RE, TOWARD_RE, Shape, kind,
-    shape)
+    shape, term)
 
 
 EXCEPTION_RE = re.compile(r"(?i)\b(still|also|as well|except|only for|stays? (?:on|at|in))\b")
@@ -69,8 +70,8 @@ def _narrower(a: Shape, b: Shape) -> str:
     that becomes its head ("Kafka runs …" / "Kafka UI runs …", but "default region" / "default AWS region")."""
     if not set(a.lead) & set(b.lead) - STOP:
         return ""
-    new = {w for w in b.lead if w not in a.words and shape(w).terms.isdisjoint(a.terms) and w not in STOP}
-    lost = {w for w in a.lead if w not in b.words and shape(w).terms.isdisjoint(b.terms) and w not in STOP}
+    new = {w for w in b.lead if w not in a.words and term(w) not in a.terms and w not in STOP}
+    lost = {w for w in a.lead if w not in b.words and term(w) not in b.terms and w not in STOP}
     if (new - b.values and lost) or (new and not lost and new <= b.values and b.lead[-1] in new):
         return ", ".join(sorted(new))
     return ""
@@ -85,39 +86,63 @@ def _time_moved(a: Shape, b: Shape) -> str:
     return ""
 
 
+@lru_cache(maxsize=4096)
+def _denials(text: str) -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]:
+    """What a statement denies ("No deploys on Fridays"): (phrase, terms, values) per denial; () when
+    it denies nothing. Once per text: a scan judges one newer item against many older ones."""
+    text = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text)
+    out = []
+    for m in NEGATION_RE.finditer(text):
+        denied = shape(m.group(2))
+        out.append((m.group(1) + " " + m.group(2), denied.terms, frozenset(v for v in denied.values if not v.isalpha())))
+    return tuple(out)
+
+
 def _denied(a: Shape, older: str, newer: str) -> str:
     """"No deploys on Fridays" against "We deploy on Fridays …": the newer denies what the older states."""
-    older, newer = (re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", t) for t in (older, newer))
-    if NEGATION_RE.search(older):
+    if _denials(older):
         return ""
-    for m in NEGATION_RE.finditer(newer):
-        denied = shape(m.group(2))
-        if len(denied.terms & a.terms) + len({v for v in denied.values & a.values if not v.isalpha()}) >= MIN_SHARED:
-            return m.group(1) + " " + m.group(2)
+    for phrase, terms, values in _denials(newer):
+        if len(terms & a.terms) + len(values & a.values) >= MIN_SHARED:
+            return phrase
     return ""
 
 
-def _retired(a: Shape, newer: str) -> tuple[str, list[str]]:
-    """The first retiring words of `newer` and the older's values it retires: named in the clause after
-    forward words ("instead of Jest"), before the others ("Redux is no longer used"). Words that lead to
-    the new value ("moved to Datadog") retire nothing; if the older already names that value, the move is
-    what the older said, and the marker is dropped."""
-    first, out = "", set()
+def _words(text: str) -> frozenset[str]:
+    return frozenset({w.lower().strip(".") for w in TOKEN_RE.findall(text)} | {c.lower() for c in CODE_RE.findall(text)})
+
+
+@lru_cache(maxsize=4096)
+def _markers(newer: str) -> tuple[tuple[str, bool, frozenset[str]], ...]:
+    """The retiring words of a statement: (words, leads to the new value, the words of their window).
+    The window is the next three words after forward words ("instead of Jest"), with the clause before
+    for the others ("Redux is no longer used"), the rest of the clause for words that lead to the new
+    value ("moved to Datadog")."""
+    out = []
     for m in RETIRING_RE.finditer(newer):
         if TOWARD_RE.search(m.group(0)) and not FORWARD_RE.search(m.group(0)):
-            clause = re.split(r"[;,.](?:\s|$)", newer[m.end():], maxsplit=1)[0]
-            named = {w.lower().strip(".") for w in TOKEN_RE.findall(clause)} | {c.lower() for c in CODE_RE.findall(clause)}
-            if not named & a.values:
-                first = first or m.group(0)
+            out.append((m.group(0), True, _words(re.split(r"[;,.](?:\s|$)", newer[m.end():], maxsplit=1)[0])))
             continue
         after = re.split(r"[;.](?:\s|$)", newer[m.end():], maxsplit=1)[0]
-        clause = " ".join(re.findall(r"`[^`]+`|\S+", after)[:3])      # "instead of Jest", "dropped Conventional Commits"
-        if not FORWARD_RE.search(m.group(0)):        # "Redux is no longer used"
+        clause = " ".join(re.findall(r"`[^`]+`|\S+", after)[:3])
+        if not FORWARD_RE.search(m.group(0)):
             clause += " " + re.split(r"[;,]\s|\.\s", newer[: m.start()])[-1]
-        words = {w.lower().strip(".") for w in TOKEN_RE.findall(clause)} | {c.lower() for c in CODE_RE.findall(clause)}
-        named = {v for v in a.values if v in words and not v[0].isdigit()}
-        if named or m.group(0) != ", not":       # ", not stored in slices" retires nothing
-            first = first or m.group(0)
+        out.append((m.group(0), False, _words(clause)))
+    return tuple(out)
+
+
+def _retired(a: Shape, newer: str) -> tuple[str, list[str]]:
+    """The first retiring words of `newer` and the older's values they retire. Words that lead to the
+    new value retire nothing; if the older already names that value, the move is what the older said,
+    and the words are not counted; nor is ", not" that names none of the older's values."""
+    first, out = "", set()
+    for marker, toward, words in _markers(newer):
+        named = {v for v in a.values if v in words and (toward or not v[0].isdigit())}
+        if toward:
+            first = first or ("" if named else marker)
+            continue
+        if named or marker != ", not":       # ", not stored in slices" retires nothing
+            first = first or marker
         out |= named
     return first, sorted(out)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 # Words that retire the old value, even when the newer item still names it ("Redux is no longer used").
 RETIRING_RE = re.compile(
@@ -24,6 +25,14 @@ NEWS_RE = re.compile(r"(?i)\b(now(?=[.;,)]|$)|we now|from now on|now (?:use|uses
 # A statement the newer one denies: "No deploys on Fridays", "We never …".
 NEGATION_RE = re.compile(r"(?i)(?:^|[;:]\s*|\b(?:we|you|agents?)\s+)(no(?!\s+longer)|never|(?:do|does|must)(?:n[’']t| not))\b\s*(.*?)(?:[;.]\s|$)")
 CODE_RE = re.compile(r"`([^`]+)`")
+DIGIT_RE = re.compile(r"\d")
+NON_ALPHA_RE = re.compile(r"[^a-z]+")
+CODE_PARTS_RE = re.compile(r"[-_/.:]")
+MARKER_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+LABEL_RE = re.compile(r"\*\*[^*]{1,40}:\*\*|\[[a-z]+\]")
+VERSION_RE = re.compile(r"\d+(?:\.\d+)*")
+WORD_RE = re.compile(r"[\w.:+#/-]+")
+FRAME_RE = re.compile(r"`[^`]+`|[\w.:+#/-]+")
 CLAUSE_RE = re.compile(r";\s|\s\(|\s[—–]\s|,\s(?=so\b|because\b|since\b|which\b|as\b)")
 NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.:,]\d+)*(?:[a-zA-Z%]{1,3})?(?![\w])")
 TOKEN_RE = re.compile(r"[A-Za-z][\w.+#/-]*[\w+#]|[A-Za-z]")
@@ -55,19 +64,47 @@ SHORT = {"max": "maximum", "min": "minimum", "config": "configuration", "repo": 
 
 @dataclass(frozen=True)
 class Shape:
+    """What an item is about and what it states. The first fields are made for every item (a scan indexes
+    them); the rest only when a pair is judged."""
     subject: frozenset[str]     # stems of the content words that are not values
     values: frozenset[str]      # numbers, versions, names, paths, code
     words: frozenset[str]       # every lowercased token and value, to tell "still mentions it"
     scopes: frozenset[str]      # staging, prod, python, … (also inside code: `infra-prod`)
     opening: str                # a capitalized first word (a name such as Maya, or just "The")
     head: str                   # the first subject word: what the statement is about
-    families: frozenset[tuple[str, str]] = frozenset()   # (family, value): ("ubuntu", "ubuntu-22.04")
-    frame: tuple[str, ...] = ()  # the opening words, articles left out: "password hashing uses bcrypt"
     terms: frozenset[str] = frozenset()  # subject, and stems of names and of identifier parts (`.openclaw/…`)
-    lead: tuple[str, ...] = ()   # the words before the verb: "max upload size for avatars"
-    first: frozenset[str] | None = None   # the subject of the first clause, when there are more
+    text: str = ""              # the statement, list marker and labels left out
+    prose: str = ""             # the statement without its code spans
+
+    @cached_property
+    def families(self) -> frozenset[tuple[str, str]]:
+        """(family, value): ("ubuntu", "ubuntu-22.04"), ("postgres", "postgres 14"), ("file:values.yaml", …)."""
+        return frozenset(_families(self.values, [w.rstrip(".,;:") for w in WORD_RE.findall(self.prose)]))
+
+    @cached_property
+    def frame(self) -> tuple[str, ...]:
+        """The opening words, articles left out: ("password", "hashing", "uses", "bcrypt")."""
+        words = (w.lower().rstrip(".,;") for w in FRAME_RE.findall(self.text))
+        return tuple(w for w in words if w and w not in ARTICLES)[:12]
+
+    @cached_property
+    def lead(self) -> tuple[str, ...]:
+        """The words before the verb: ("max", "upload", "size", "for", "avatars")."""
+        out = []
+        for w in self.frame[:6]:
+            if w in VERBS or w.endswith(":") or w.startswith("`") or DIGIT_RE.search(w):
+                break
+            out.append(w)
+        return tuple(out)
+
+    @cached_property
+    def first(self) -> frozenset[str] | None:
+        """The subject of the first clause, when there are more ("…; ruff is configured to match")."""
+        clauses = CLAUSE_RE.split(self.text, maxsplit=1)
+        return shape(clauses[0]).subject if len(clauses) > 1 else None
 
 
+@lru_cache(maxsize=16384)
 def _stem(word: str) -> str:
     """A crude stem (pinned, pins -> pin; bundled, bundling -> bundl) so inflections match."""
     if word.endswith("ies") and len(word) > 5:
@@ -81,6 +118,11 @@ def _stem(word: str) -> str:
     return word[:5]
 
 
+def term(word: str) -> str:
+    """A word as a subject term: abbreviations spelled out, then stemmed."""
+    return _stem(SHORT.get(word, word))
+
+
 def _families(values: set[str], tokens: list[str]) -> set[tuple[str, str]]:
     """Values that are one of a family: a versioned name (`ubuntu-22.04`, `net6.0`, Postgres 14, Go 1.21)
     or a path (`deploy/k8s/values.yaml`: the family is the file name)."""
@@ -90,17 +132,18 @@ def _families(values: set[str], tokens: list[str]) -> set[tuple[str, str]]:
             continue
         if "/" in v.strip("/"):            # a path or a URL: `deploy/k8s/values.yaml`, `https://…/v1/search`
             out.add(("file:" + v.rstrip("/").rsplit("/", 1)[-1], v))
-        elif any(c.isdigit() for c in v):
+        elif DIGIT_RE.search(v):
             key = re.sub(r"[\d.:_-]+|(?<=\d)[a-z]{1,2}\b", "", v).strip()
             if len(key) >= 2 and key.isalpha():
                 out.add((key, v))
+    tokens = [t for t in tokens if t]
     for i, y in enumerate(tokens):      # "Postgres 14", "Go 1.21", "Gradle wrapper is at 8.5"
-        if not re.fullmatch(r"\d+(?:\.\d+)*", y):
+        if not VERSION_RE.fullmatch(y):
             continue
         for x in reversed(tokens[max(0, i - (4 if "." in y else 1)): i]):
             if re.search(r"[\d._/-]", x):        # another name's version: "golangci-lint 1.61"
                 break
-            if x[0].isupper() and not any(c.isdigit() for c in x) and x.lower() not in NUMBER_WORDS \
+            if x[0].isupper() and not DIGIT_RE.search(x) and x.lower() not in NUMBER_WORDS \
                     or x is tokens[i - 1] and x.isalpha() and x.lower() not in STOP | NUMBER_WORDS:
                 out.add((x.lower(), f"{x.lower()} {y}"))
                 break
@@ -108,8 +151,7 @@ def _families(values: set[str], tokens: list[str]) -> set[tuple[str, str]]:
 
 
 def shape(text: str) -> Shape:  # long: one pass over the tokens fills every field of the shape
-    text = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text)
-    text = re.sub(r"\*\*[^*]{1,40}:\*\*|\[[a-z]+\]", " ", text)   # labels are not content
+    text = LABEL_RE.sub(" ", MARKER_RE.sub("", text))   # list markers and labels are not content
     values: set[str] = set()
     words: set[str] = set()
     scopes: set[str] = set()
@@ -118,7 +160,7 @@ def shape(text: str) -> Shape:  # long: one pass over the tokens fills every fie
         values.add(code.strip().lower())
         code_tokens += TOKEN_RE.findall(code)
         words.update(w.lower() for w in TOKEN_RE.findall(code))
-        scopes.update(p for p in re.split(r"[-_/.:]", code.lower()) if p in SCOPES)
+        scopes.update(p for p in CODE_PARTS_RE.split(code.lower()) if p in SCOPES)
     prose = CODE_RE.sub(" ", text)
     values.update(n.lower() for n in NUMBER_RE.findall(prose))
     subject: set[str] = set()
@@ -132,27 +174,19 @@ def shape(text: str) -> Shape:  # long: one pass over the tokens fills every fie
         words.add(low)
         if low in SCOPES:
             scopes.add(low)
-        if low in NUMBER_WORDS or any(c.isdigit() for c in low) or ("/" in low or "." in low[1:]):
+        if low in NUMBER_WORDS or DIGIT_RE.search(low) or ("/" in low or "." in low[1:]):
             values.add(low)
-        elif (tok[0].isupper() and i > 0 and low not in STOP and low not in SCOPES) or (low in SETTINGS and i > 0 and tokens[i - 1].lower() in COPULAS):
+        elif tok[0].isupper() and i > 0 and low not in STOP and low not in SCOPES:
             values.add(low)                       # a name: Redux, Datadog, Maya, Vite
+        elif low in SETTINGS and i > 0 and tokens[i - 1].lower() in COPULAS:
+            values.add(low)                       # "Merge queue is disabled"
         elif low not in STOP and len(low) > 2:
             subject.add(_stem(SHORT.get(low, low)))
             head = head or _stem(SHORT.get(low, low))
-    frame = tuple(w.lower().rstrip(".,;") for w in re.findall(r"`[^`]+`|[\w.:+#/-]+", text)
-                  if w.lower() not in ARTICLES)
-    families = _families(values, [w.rstrip(".,;:") for w in re.findall(r"[\w.:+#/-]+", prose)])
-    parts = {p for v in values | {opening} for p in re.split(r"[^a-z]+", v) if len(p) > 2 and p not in STOP}
+    parts = {p for v in values | {opening} for p in NON_ALPHA_RE.split(v) if len(p) > 2 and p not in STOP}
     terms = subject | {_stem(SHORT.get(p, p)) for p in parts}
-    lead = []
-    for w in frame[:6]:
-        if w in VERBS or w.endswith(":") or w.startswith("`") or any(c.isdigit() for c in w):
-            break
-        lead.append(w)
-    clauses = CLAUSE_RE.split(text, maxsplit=1)
-    first = shape(clauses[0]).subject if len(clauses) > 1 else None
     return Shape(frozenset(subject), frozenset(values), frozenset(words | values), frozenset(scopes), opening,
-                 head, frozenset(families), frame[:12], frozenset(terms), tuple(lead), first)
+                 head, frozenset(terms), text, prose)
 
 
 def kind(value: str) -> str:
