@@ -16,6 +16,14 @@ import pytest
 from tiergit.core.supersede import judge, scan
 
 SUPERSEDES = [
+    ("- Alerts go to the #alerts-prod Slack channel.",
+     "- Prod alerts are routed to PagerDuty; #alerts-prod is archived."),
+    ("- Style rule: use single quotes in Python strings.",
+     "- Style rule: Python strings use double quotes, as black does."),
+    ("- Builds are documented in Confluence.",
+     "- We moved build docs to Backstage."),
+    ("- The GraphQL API is code-first.",
+     "- The GraphQL API is schema-first now: edit `schema.graphql`."),
     ('- We use Yarn for the monorepo.',
      "- We don't use Yarn anymore; the monorepo is on Bun workspaces."),
     ('- The API gateway is Kong.',
@@ -125,6 +133,12 @@ SUPERSEDES = [
 ]
 
 COMPATIBLE = [
+    ("- Style rule: TypeScript uses single quotes.",
+     "- Style rule: Markdown files use `-` for bullet lists."),
+    ("- Logs are JSON lines.",
+     "- Logs include the `trace_id` field since the OpenTelemetry rollout."),
+    ("- Dana is the release manager for Q3.",
+     "- Dana posts the release checklist in #releases every Monday."),
     ('- We use Yarn for the monorepo.',
      "- Yarn's cache is committed under `.yarn/cache` for zero-installs."),
     ('- The API gateway is Kong.',

@@ -22,7 +22,8 @@ from tiergit.core.supersede_shape import (  # noqa: F401  (MIN_SHARED, shape: th
     shape, term)
 
 
-EXCEPTION_RE = re.compile(r"(?i)\b(still|also|as well|except|only for|stays? (?:on|at|in))\b")
+DIGIT = re.compile(r"\d")
+EXCEPTION_RE = re.compile(r"(?i)\b(still|also|as well|except|only for|stays? (?:on|at|in)|includes?|contains?|adds?)\b")
 LINKS = frozenset("with is are uses use in on at by to via from using through be".split())
 
 
@@ -45,7 +46,18 @@ def _family_swap(a: Shape, b: Shape) -> str:
         if key in new and new[key] != old_value and old_value not in b.words:
             if not any(k == key and v == old_value for k, v in b.families):
                 return f"{old_value} -> {new[key]}"
+    for old_value in sorted(a.values - b.words):      # `text-embedding-ada-002` -> `text-embedding-3-small`
+        for new_value in sorted(b.values - a.words):
+            if DIGIT.search(old_value) and DIGIT.search(new_value) and len(_common(old_value, new_value)) >= 8:
+                return f"{old_value} -> {new_value}"
     return ""
+
+
+def _common(x: str, y: str) -> str:
+    n = 0
+    while n < min(len(x), len(y)) and x[n] == y[n]:
+        n += 1
+    return x[:n]
 
 
 def _reframed(a: Shape, b: Shape) -> str:
@@ -55,6 +67,8 @@ def _reframed(a: Shape, b: Shape) -> str:
     while n < min(len(a.frame), len(b.frame)) and a.frame[n] == b.frame[n]:
         n += 1
     if n < 2 or n >= len(a.frame) or n >= len(b.frame) or sum(w not in STOP for w in a.frame[:n]) < 1:
+        return ""
+    if a.frame[n - 1].endswith(":"):     # "Style rule: TypeScript …" / "Style rule: Markdown …": a label, then the subject
         return ""
     old, new = a.frame[n].strip("`.,;:"), b.frame[n].strip("`.,;:")
     if old in STOP or new in STOP or old in b.words or new in a.words:
@@ -74,6 +88,15 @@ def _narrower(a: Shape, b: Shape) -> str:
     lost = {w for w in a.lead if w not in b.words and term(w) not in b.terms and w not in STOP}
     if (new - b.values and lost) or (new and not lost and new <= b.values and b.lead[-1] in new):
         return ", ".join(sorted(new))
+    return ""
+
+
+def _one_name_replaced(a: Shape, b: Shape) -> str:
+    """"crowdin -> lokalise": the older names one thing the newer no longer names, the newer one in its place."""
+    old = {v for v in a.values if v not in b.words}
+    new = {v for v in b.values if v not in a.words}
+    if len(old) == 1 and len(new) == 1 and kind(min(old)) == kind(min(new)):
+        return f"{min(old)} -> {min(new)}"
     return ""
 
 
@@ -152,7 +175,8 @@ def _other_thing(a: Shape, b: Shape, dropped: set[str], added: set[str]) -> bool
     two files side by side
     (`api/Chart.yaml` -> `api/values.yaml`)."""
     dropped, added = dropped & a.values, added & b.values      # an opening word is no value of a kind
-    if dropped and added and not {kind(v) for v in dropped} & {kind(v) for v in added}:
+    kinds_old, kinds_new = {kind(v) for v in dropped}, {kind(v) for v in added}
+    if dropped and added and (not kinds_old & kinds_new or ("time" in kinds_old) != ("time" in kinds_new)):
         return True
     old = {(k, v) for k, v in a.families if v in dropped}
     new = {(k, v) for k, v in b.families if v in added}
@@ -180,6 +204,9 @@ def judge_shapes(a: Shape, b: Shape, newer: str, older: str = "") -> Verdict:  #
         return Verdict(True, f"says \"{retiring}\": {', '.join(retired)}")   # "we don't use Storybook anymore"
     if shared == MIN_SHARED - 1 and NEWS_RE.search(newer) and _time_moved(a, b):
         return Verdict(True, f"says \"{NEWS_RE.search(newer).group(0)}\": {_time_moved(a, b)}")   # Mondays -> Tuesdays
+    marker = (retiring if TOWARD_RE.search(retiring) else "") or (NEWS_RE.search(newer) or [""])[0]
+    if shared == MIN_SHARED - 1 and marker and not still and _one_name_replaced(a, b):   # "… in Crowdin" / "We moved
+        return Verdict(True, f"says \"{marker}\": {_one_name_replaced(a, b)}")        # translations to Lokalise"
     if shared < MIN_SHARED:
         return Verdict(False, "different subject")
     denied = _denied(a, older, newer)

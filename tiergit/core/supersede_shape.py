@@ -11,8 +11,8 @@ from functools import cached_property, lru_cache
 RETIRING_RE = re.compile(
     r"(?i)\b(instead of|no longer|not \w+ any ?more|any ?more|replaced (?:by|with)|replaces|"
     r"(?:switched|moved|migrated) (?:\w+ )?(?:to|from|into|over)|renamed|dropped|retired|"
-    r"being (?:retired|removed|phased out)|(?:was|were|is|are|been) (?:removed|deleted|archived)|deprecated|"
-    r"rather than|, not|taken out|(?:was|were|is|are) gone|took over(?: from)?|stopped using|phased out|"
+    r"being (?:retired|removed|deleted|dropped|phased out)|(?:was|were|is|are|been) (?:removed|deleted|archived)|"
+    r"deprecated|rather than|, not|taken out|(?:was|were|is|are) gone|took over(?: from)?|stopped using|phased out|"
     r"(?:do|does|did)(?:n[’']t| not) use|(?:is|are)(?:n[’']t| not) used|not used|not (?:in use|supported)|"
     r"(?:was|were) lowered|(?:was|were) raised|(?:was|were) bumped|upgraded to|downgraded to)\b")
 # Of these, the ones followed by the old value ("instead of Jest"); the others follow it ("Redux is no longer used").
@@ -20,12 +20,13 @@ FORWARD_RE = re.compile(r"(?i)^(instead of|rather than|, not|replaces|stopped us
 # And the ones followed by the new value ("moved to Datadog"): they retire nothing by name.
 TOWARD_RE = re.compile(r"(?i)\b(to|into|over)$")
 # Words that announce a new value; the value itself must then differ.
-NEWS_RE = re.compile(r"(?i)\b(now(?=[.;,)]|$)|we now|from now on|now (?:use|uses|run|runs|expire|expires|live|lives|is|are|go|goes|"
+NEWS_RE = re.compile(r"(?i)\b(now(?=[.;,):]|$)|(?:is|are|was) now|we now|from now on|now (?:use|uses|run|runs|expire|expires|live|lives|is|are|go|goes|"
                      r"deploy|deploys|one|two))\b")
 # A statement the newer one denies: "No deploys on Fridays", "We never …".
 NEGATION_RE = re.compile(r"(?i)(?:^|[;:]\s*|\b(?:we|you|agents?)\s+)(no(?!\s+longer)|never|(?:do|does|must)(?:n[’']t| not))\b\s*(.*?)(?:[;.]\s|$)")
 CODE_RE = re.compile(r"`([^`]+)`")
 DIGIT_RE = re.compile(r"\d")
+CHANNEL_RE = re.compile(r"(?<![\w#])#([A-Za-z][\w-]*[\w])")
 NON_ALPHA_RE = re.compile(r"[^a-z]+")
 CODE_PARTS_RE = re.compile(r"[-_/.:]")
 MARKER_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
@@ -33,7 +34,8 @@ LABEL_RE = re.compile(r"\*\*[^*]{1,40}:\*\*|\[[a-z]+\]")
 VERSION_RE = re.compile(r"\d+(?:\.\d+)*")
 WORD_RE = re.compile(r"[\w.:+#/-]+")
 FRAME_RE = re.compile(r"`[^`]+`|[\w.:+#/-]+")
-CLAUSE_RE = re.compile(r";\s|\s\(|\s[—–]\s|,\s(?=so\b|because\b|since\b|which\b|as\b)")
+CLAUSE_RE = re.compile(r";\s|\s\(|\s[—–]\s|,\s(?=so\b|because\b|since\b|which\b|as\b)|"
+                       r"\s(?=(?:after|since|because|until|following) the\b)")
 NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.:,]\d+)*(?:[a-zA-Z%]{1,3})?(?![\w])")
 TOKEN_RE = re.compile(r"[A-Za-z][\w.+#/-]*[\w+#]|[A-Za-z]")
 NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten twice once".split())
@@ -52,6 +54,8 @@ MIN_SHARED = 2
 # Words that are a setting's value, not its subject: "Merge queue is disabled" / "… is enabled".
 COPULAS = frozenset("is are was were be stays stay".split())
 SETTINGS = frozenset("enabled disabled required optional mandatory allowed forbidden manual automatic".split())
+# Words that are a choice wherever they stand: "single quotes" / "double quotes".
+CHOICES = frozenset("single double sync async light dark".split())
 VERBS = frozenset("""is are was were be runs run uses use lives live goes go has have sits sit stays stay needs need
 must should can will takes take gets get owns own leads lead maintains manages handles return returns accept
 accepts allow allows require requires expire expires start starts build builds deploy deploys send sends read reads
@@ -163,6 +167,7 @@ def shape(text: str) -> Shape:  # long: one pass over the tokens fills every fie
         scopes.update(p for p in CODE_PARTS_RE.split(code.lower()) if p in SCOPES)
     prose = CODE_RE.sub(" ", text)
     values.update(n.lower() for n in NUMBER_RE.findall(prose))
+    values.update(c.lower() for c in CHANNEL_RE.findall(prose))      # a channel is a name: #alerts-prod
     subject: set[str] = set()
     head = ""
     tokens = TOKEN_RE.findall(prose)
@@ -172,13 +177,13 @@ def shape(text: str) -> Shape:  # long: one pass over the tokens fills every fie
     for i, tok in enumerate(tokens):
         low = tok.lower().strip(".")
         words.add(low)
-        if low in SCOPES:
+        if low in SCOPES and (low != "go" or tok == "Go"):     # "Alerts go to …" is no Go code
             scopes.add(low)
         if low in NUMBER_WORDS or DIGIT_RE.search(low) or ("/" in low or "." in low[1:]):
             values.add(low)
         elif tok[0].isupper() and i > 0 and low not in STOP and low not in SCOPES:
             values.add(low)                       # a name: Redux, Datadog, Maya, Vite
-        elif low in SETTINGS and i > 0 and tokens[i - 1].lower() in COPULAS:
+        elif low in CHOICES or low in SETTINGS and i > 0 and tokens[i - 1].lower() in COPULAS:
             values.add(low)                       # "Merge queue is disabled"
         elif low not in STOP and len(low) > 2:
             subject.add(_stem(SHORT.get(low, low)))
