@@ -76,9 +76,14 @@ class Shape:
     scopes: frozenset[str]      # staging, prod, python, … (also inside code: `infra-prod`)
     opening: str                # a capitalized first word (a name such as Maya, or just "The")
     head: str                   # the first subject word: what the statement is about
-    terms: frozenset[str] = frozenset()  # subject, and stems of names and of identifier parts (`.openclaw/…`)
     text: str = ""              # the statement, list marker and labels left out
     prose: str = ""             # the statement without its code spans
+
+    @cached_property
+    def terms(self) -> frozenset[str]:
+        """The subject, and stems of names and of identifier parts (`.openclaw/…` -> openc)."""
+        parts = {p for v in self.values | {self.opening} for p in NON_ALPHA_RE.split(v) if len(p) > 2 and p not in STOP}
+        return self.subject | {term(p) for p in parts}
 
     @cached_property
     def families(self) -> frozenset[tuple[str, str]]:
@@ -188,10 +193,8 @@ def shape(text: str) -> Shape:  # long: one pass over the tokens fills every fie
         elif low not in STOP and len(low) > 2:
             subject.add(_stem(SHORT.get(low, low)))
             head = head or _stem(SHORT.get(low, low))
-    parts = {p for v in values | {opening} for p in NON_ALPHA_RE.split(v) if len(p) > 2 and p not in STOP}
-    terms = subject | {_stem(SHORT.get(p, p)) for p in parts}
     return Shape(frozenset(subject), frozenset(values), frozenset(words | values), frozenset(scopes), opening,
-                 head, frozenset(terms), text, prose)
+                 head, text, prose)
 
 
 def kind(value: str) -> str:
