@@ -133,6 +133,14 @@ SUPERSEDES = [
 ]
 
 COMPATIBLE = [
+    # shapes of real memory that are reports or metadata, not statements (written here, not copied)
+    ("- All 45 parser tests still pass.", "- 34 new tests in `test/queue.test.ts`, all passing."),
+    ("- Build: 0 errors, 0 warnings in the client project.", "- `dotnet build App.sln`: 0 errors, 0 warnings."),
+    ("- Rule 6 covers data migration.", "- The tool checklist became Rule 7 in AGENTS.md."),
+    ("- Error budget for the API is 99.9% monthly.", "- The checkout API has a stricter 99.95% monthly target."),
+    ("- Brief title for 2026-05-21 [score=0.875 source=memory/2026-05-21.md:2-3]",
+     "- Brief title for 2026-05-25 [score=0.877 source=memory/2026-05-25.md:2-3]"),
+    ("- The route returns 404 for invalid ids.", "- The flag returns 403 when the feature is off."),
     ("- Style rule: TypeScript uses single quotes.",
      "- Style rule: Markdown files use `-` for bullet lists."),
     ("- Logs are JSON lines.",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from tiergit.core.supersede_shape import (  # noqa: F401  (MIN_SHARED, shape: the benchmark's imports)
-    CODE_RE, FORWARD_RE, MIN_SHARED, NEGATION_RE, NEWS_RE, RETIRING_RE, SCOPES, STOP, TOKEN_RE, TOWARD_RE, Shape, kind,
+    CODE_RE, FORWARD_RE, MIN_SHARED, NEGATION_RE, NEWS_RE, RESULT_RE, RETIRING_RE, SCOPES, STOP, TOKEN_RE, TOWARD_RE, Shape, kind,
     shape, term)
 
 
@@ -48,7 +48,9 @@ def _family_swap(a: Shape, b: Shape) -> str:
                 return f"{old_value} -> {new[key]}"
     for old_value in sorted(a.values - b.words):      # `text-embedding-ada-002` -> `text-embedding-3-small`
         for new_value in sorted(b.values - a.words):
-            if DIGIT.search(old_value) and DIGIT.search(new_value) and len(_common(old_value, new_value)) >= 8:
+            common = _common(old_value, new_value)
+            if DIGIT.search(old_value) and DIGIT.search(new_value) and "/" not in old_value + new_value \
+                    and len(common) >= 8 and 2 * len(common) >= min(len(old_value), len(new_value)):
                 return f"{old_value} -> {new_value}"
     return ""
 
@@ -126,7 +128,7 @@ def _denied(a: Shape, older: str, newer: str) -> str:
     if _denials(older):
         return ""
     for phrase, terms, values in _denials(newer):
-        if len(terms & a.terms) + len(values & a.values) >= MIN_SHARED:
+        if len(terms & a.terms) + len(values & a.values) >= MIN_SHARED and a.head in terms:
             return phrase
     return ""
 
@@ -187,6 +189,8 @@ def _other_thing(a: Shape, b: Shape, dropped: set[str], added: set[str]) -> bool
 
 def judge_shapes(a: Shape, b: Shape, newer: str, older: str = "") -> Verdict:  # long: the rules in order, each one readable
     """`judge` on shapes already made (a scan makes each item's shape once)."""
+    if RESULT_RE.search(a.text) or RESULT_RE.search(newer):
+        return Verdict(False, "a test or build result, not a statement")
     if a.scopes != b.scopes and (a.scopes - b.words) and {x for x in b.scopes - a.words if x[:5] not in a.subject}:
         return Verdict(False, f"different scope ({', '.join(sorted(a.scopes ^ b.scopes))})")
     lead_a, lead_b = SCOPES.intersection(a.lead), SCOPES.intersection(b.lead)

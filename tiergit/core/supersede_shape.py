@@ -26,13 +26,14 @@ NEWS_RE = re.compile(r"(?i)\b(now(?=[.;,):]|$)|(?:is|are|was) now|we now|from no
 NEGATION_RE = re.compile(r"(?i)(?:^|[;:]\s*|\b(?:we|you|agents?)\s+)(no(?!\s+longer)|never|(?:do|does|must)(?:n[’']t| not))\b\s*(.*?)(?:[;.]\s|$)")
 CODE_RE = re.compile(r"`([^`]+)`")
 DIGIT_RE = re.compile(r"\d")
+DATE_RE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 CHANNEL_RE = re.compile(r"(?<![\w#])#([A-Za-z][\w-]*[\w])")
 NON_ALPHA_RE = re.compile(r"[^a-z]+")
 CODE_PARTS_RE = re.compile(r"[-_/.:]")
 MARKER_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-LABEL_RE = re.compile(r"\*\*[^*]{1,40}:\*\*|\[[a-z]+\]")
+LABEL_RE = re.compile(r"\*\*[^*]{1,40}:\*\*|\[[a-z]+\]|\[[a-z_]+=[^\]]*\]")   # [rule], [score=… source=…]
 VERSION_RE = re.compile(r"\d+(?:\.\d+)*")
-WORD_RE = re.compile(r"[\w.:+#/-]+")
+WORD_RE = re.compile(r"[\w.:+#/%-]+")     # "99.9%" stays whole: a share is no version
 FRAME_RE = re.compile(r"`[^`]+`|[\w.:+#/-]+")
 CLAUSE_RE = re.compile(r";\s|\s\(|\s[—–]\s|,\s(?=so\b|because\b|since\b|which\b|as\b)|"
                        r"\s(?=(?:after|since|because|until|following) the\b)")
@@ -52,6 +53,11 @@ has have had do does did can could should must will would may might here there w
 after before every""".split())
 MIN_SHARED = 2
 # Words that are a setting's value, not its subject: "Merge queue is disabled" / "… is enabled".
+# Capitalized words that number things rather than name a product: "Rule 6" and "Rule 7" are two rules.
+GENERIC = frozenset("""rule phase step issue pr sprint score test tests version level priority sev day week item
+task section chapter part round wave milestone story epic option case figure table page line lines""".split())
+# A test or build result: it reports a run, it states nothing that holds ("45 tests pass", "0 errors").
+RESULT_RE = re.compile(r"(?i)\b(?:pass|passes|passed|passing|regressions?|failures?)\b|\b\d+ (?:errors?|warnings?|failed)\b")
 COPULAS = frozenset("is are was were be stays stay".split())
 SETTINGS = frozenset("enabled disabled required optional mandatory allowed forbidden manual automatic".split())
 # Words that are a choice wherever they stand: "single quotes" / "double quotes".
@@ -152,8 +158,7 @@ def _families(values: set[str], tokens: list[str]) -> set[tuple[str, str]]:
         for x in reversed(tokens[max(0, i - (4 if "." in y else 1)): i]):
             if re.search(r"[\d._/-]", x):        # another name's version: "golangci-lint 1.61"
                 break
-            if x[0].isupper() and not DIGIT_RE.search(x) and x.lower() not in NUMBER_WORDS \
-                    or x is tokens[i - 1] and x.isalpha() and x.lower() not in STOP | NUMBER_WORDS:
+            if x[0].isupper() and not DIGIT_RE.search(x) and x.lower() not in NUMBER_WORDS | GENERIC:
                 out.add((x.lower(), f"{x.lower()} {y}"))
                 break
     return out
@@ -170,7 +175,7 @@ def shape(text: str) -> Shape:  # long: one pass over the tokens fills every fie
         code_tokens += TOKEN_RE.findall(code)
         words.update(w.lower() for w in TOKEN_RE.findall(code))
         scopes.update(p for p in CODE_PARTS_RE.split(code.lower()) if p in SCOPES)
-    prose = CODE_RE.sub(" ", text)
+    prose = DATE_RE.sub(" ", CODE_RE.sub(" ", text))     # a date says when, not what
     values.update(n.lower() for n in NUMBER_RE.findall(prose))
     values.update(c.lower() for c in CHANNEL_RE.findall(prose))      # a channel is a name: #alerts-prod
     subject: set[str] = set()
