@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from tiergit.core.supersede_shape import (  # noqa: F401  (MIN_SHARED, shape: the benchmark's imports)
-    CODE_RE, FORWARD_RE, MIN_SHARED, NEGATION_RE, NEWS_RE, RESULT_RE, RETIRING_RE, SCOPES, STOP, TOKEN_RE, TOWARD_RE, Shape, kind,
+    CODE_RE, FORWARD_RE, MIN_SHARED, NEGATION_RE, NEWS_RE, RETIRING_RE, SCOPES, STOP, TOKEN_RE, TOWARD_RE, Shape, kind,
     shape, term)
 
 
@@ -56,10 +56,7 @@ def _family_swap(a: Shape, b: Shape) -> str:
 
 
 def _common(x: str, y: str) -> str:
-    n = 0
-    while n < min(len(x), len(y)) and x[n] == y[n]:
-        n += 1
-    return x[:n]
+    return x[:next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))]
 
 
 def _reframed(a: Shape, b: Shape) -> str:
@@ -109,6 +106,15 @@ def _time_moved(a: Shape, b: Shape) -> str:
     if old and new and old == {v for v in a.values if kind(v) == "time"}:
         return f"{', '.join(sorted(old))} -> {', '.join(sorted(new))}"
     return ""
+
+
+@lru_cache(maxsize=4096)
+def _signals(newer: str) -> tuple[str, str, bool]:
+    """Once per newer text: its exception words ("still", "also"), its news words ("now", "we now"),
+    and whether it forbids something ("Never run …")."""
+    still, news = EXCEPTION_RE.search(newer), NEWS_RE.search(newer)
+    return (still.group(0) if still else "", news.group(0) if news else "",
+            bool(NEGATION_RE.search(re.sub(r"^\s*[-*+]\s+", "", newer))))
 
 
 @lru_cache(maxsize=4096)
@@ -189,7 +195,7 @@ def _other_thing(a: Shape, b: Shape, dropped: set[str], added: set[str]) -> bool
 
 def judge_shapes(a: Shape, b: Shape, newer: str, older: str = "") -> Verdict:  # long: the rules in order, each one readable
     """`judge` on shapes already made (a scan makes each item's shape once)."""
-    if RESULT_RE.search(a.text) or RESULT_RE.search(newer):
+    if a.result or b.result:
         return Verdict(False, "a test or build result, not a statement")
     if a.scopes != b.scopes and (a.scopes - b.words) and {x for x in b.scopes - a.words if x[:5] not in a.subject}:
         return Verdict(False, f"different scope ({', '.join(sorted(a.scopes ^ b.scopes))})")
@@ -199,16 +205,16 @@ def judge_shapes(a: Shape, b: Shape, newer: str, older: str = "") -> Verdict:  #
     shared = len(a.terms & b.terms) + len({v for v in a.values & b.values if not v.isalpha()}) + len(a.scopes & b.scopes)
     if a.head and a.head == b.head and shared == MIN_SHARED - 1:
         shared = MIN_SHARED        # both open on the same subject ("Secrets are kept …" / "Secrets live …")
-    still = EXCEPTION_RE.search(newer)   # "… still uses UIKit", "… also allows": beside the older, not over it
+    still, news, forbids = _signals(newer)   # "… still uses UIKit", "… also allows": beside the older, not over it
     swap = _family_swap(a, b)
     if swap and shared + 1 >= MIN_SHARED and not still:
         return Verdict(True, f"another version: {swap}")
     retiring, retired = _retired(a, newer)
     if retiring and retired and shared + 1 >= MIN_SHARED:
         return Verdict(True, f"says \"{retiring}\": {', '.join(retired)}")   # "we don't use Storybook anymore"
-    if shared == MIN_SHARED - 1 and NEWS_RE.search(newer) and _time_moved(a, b):
-        return Verdict(True, f"says \"{NEWS_RE.search(newer).group(0)}\": {_time_moved(a, b)}")   # Mondays -> Tuesdays
-    marker = (retiring if TOWARD_RE.search(retiring) else "") or (NEWS_RE.search(newer) or [""])[0]
+    if shared == MIN_SHARED - 1 and news and _time_moved(a, b):
+        return Verdict(True, f"says \"{news}\": {_time_moved(a, b)}")   # Mondays -> Tuesdays
+    marker = (retiring if TOWARD_RE.search(retiring) else "") or news
     if shared == MIN_SHARED - 1 and marker and not still and _one_name_replaced(a, b):   # "… in Crowdin" / "We moved
         return Verdict(True, f"says \"{marker}\": {_one_name_replaced(a, b)}")        # translations to Lokalise"
     if shared < MIN_SHARED:
@@ -216,7 +222,6 @@ def judge_shapes(a: Shape, b: Shape, newer: str, older: str = "") -> Verdict:  #
     denied = _denied(a, older, newer)
     if denied:
         return Verdict(True, f"denies it: \"{denied}\"")
-    news = NEWS_RE.search(newer)
     a_names = a.values | ({a.opening} if a.opening else set())
     b_names = b.values | ({b.opening} if b.opening else set())
     added = {v for v in b_names - a_names if v not in a.words or (v in b.values and v not in a.values
@@ -228,14 +233,14 @@ def judge_shapes(a: Shape, b: Shape, newer: str, older: str = "") -> Verdict:  #
         return Verdict(False, f"says \"{retiring}\" about something else")
     if news:
         if added or dropped:
-            return Verdict(True, f"says \"{news.group(0)}\": {', '.join(sorted(added or dropped))}")
-        return Verdict(False, f"says \"{news.group(0)}\" but states no other value")
+            return Verdict(True, f"says \"{news}\": {', '.join(sorted(added or dropped))}")
+        return Verdict(False, f"says \"{news}\" but states no other value")
     reframed = _reframed(a, b)
     if reframed:
         return Verdict(True, f"same opening, another value: {reframed}")
     if still:
-        return Verdict(False, f"says \"{still.group(0)}\": an exception beside the older")
-    if NEGATION_RE.search(re.sub(r"^\s*[-*+]\s+", "", newer)):
+        return Verdict(False, f"says \"{still}\": an exception beside the older")
+    if forbids:
         return Verdict(False, "forbids something else")       # "Use `npm ci`" / "Never run `npm install`"
     dropped = {v for v in a.values - b.values if v not in b.words}
     added = {v for v in b.values - a.values if v not in a.words}

@@ -86,6 +86,11 @@ class Shape:
     prose: str = ""             # the statement without its code spans
 
     @cached_property
+    def result(self) -> bool:
+        """A test or build result ("45 tests pass", "0 errors"): it reports a run, it states nothing."""
+        return bool(RESULT_RE.search(self.text))
+
+    @cached_property
     def terms(self) -> frozenset[str]:
         """The subject, and stems of names and of identifier parts (`.openclaw/…` -> openc)."""
         parts = {p for v in self.values | {self.opening} for p in NON_ALPHA_RE.split(v) if len(p) > 2 and p not in STOP}
