@@ -15,85 +15,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-# Words that retire the old value, even when the newer item still names it ("Redux is no longer used").
-RETIRING_RE = re.compile(
-    r"(?i)\b(instead of|no longer|not \w+ any ?more|replaced (?:by|with)|replaces|switched (?:from|to)|"
-    r"moved (?:to|from)|migrated (?:to|from)|renamed|dropped|retired|being retired|was removed|were removed|"
-    r"was deleted|deprecated|rather than|taken out|(?:was|were|is|are) gone)\b")
-# Words that announce a new value; the value itself must then differ.
-NEWS_RE = re.compile(r"(?i)\b(we now|from now on|now (?:use|uses|run|runs|expire|expires|live|lives|is|are|go|goes|"
-                     r"deploy|deploys|one|two))\b")
-CODE_RE = re.compile(r"`([^`]+)`")
-NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.:,]\d+)*(?:[a-zA-Z%]{1,3})?(?![\w])")
-TOKEN_RE = re.compile(r"[A-Za-z][\w.+#/-]*[\w+#]|[A-Za-z]")
-NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten twice once".split())
-# A word that says which part of the world a statement is about: two items that differ in one
-# of these are about different things, whatever else they share.
-SCOPES = frozenset("""staging stage prod production dev development local test testing qa ci preview sandbox
-public internal external admin private frontend backend mobile web desktop ios android windows linux macos
-python typescript javascript csharp java kotlin swift golang rust ruby php go node dotnet
-access refresh read write primary replica worker cli api docs""".split())
-STOP = frozenset("""a an the and or but of to in on at by for from with without is are was were be been being it
-its this that these those as into over under via per than then so if when while we our you your they them their
-all any each every also still just only not no new now use used uses using run runs ran lives live lies goes go
-has have had do does did can could should must will would may might here there which who what where how about
-after before every""".split())
-MIN_SHARED = 2
-SHORT = {"max": "maximum", "min": "minimum", "config": "configuration", "repo": "repository", "env": "environment",
-         "handoff": "hand", "docs": "documentation", "deps": "dependencies", "db": "database"}
+from tiergit.core.supersede_shape import (  # noqa: F401  (MIN_SHARED, shape: the benchmark's imports)
+    CODE_RE, FORWARD_RE, MIN_SHARED, NEGATION_RE, NEWS_RE, RETIRING_RE, SCOPES, STOP, TOKEN_RE, TOWARD_RE, Shape, kind,
+    shape, term)
 
 
-@dataclass(frozen=True)
-class Shape:
-    subject: frozenset[str]     # stems of the content words that are not values
-    values: frozenset[str]      # numbers, versions, names, paths, code
-    words: frozenset[str]       # every lowercased token and value, to tell "still mentions it"
-    scopes: frozenset[str]      # staging, prod, python, … (also inside code: `infra-prod`)
-    opening: str                # a capitalized first word (a name such as Maya, or just "The")
-    head: str                   # the first subject word: what the statement is about
-
-
-def _stem(word: str) -> str:
-    """A crude stem (pinned, pins -> pin; bundled, bundling -> bundl) so inflections match."""
-    for suffix in ("ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou":
-        word = word[:-1]
-    return word[:5]
-
-
-def shape(text: str) -> Shape:
-    text = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text)
-    text = re.sub(r"\*\*[^*]{1,40}:\*\*|\[[a-z]+\]", " ", text)   # labels are not content
-    values: set[str] = set()
-    words: set[str] = set()
-    scopes: set[str] = set()
-    for code in CODE_RE.findall(text):
-        values.add(code.strip().lower())
-        words.update(w.lower() for w in TOKEN_RE.findall(code))
-        scopes.update(p for p in re.split(r"[-_/.:]", code.lower()) if p in SCOPES)
-    prose = CODE_RE.sub(" ", text)
-    values.update(n.lower() for n in NUMBER_RE.findall(prose))
-    subject: set[str] = set()
-    head = ""
-    tokens = TOKEN_RE.findall(prose)
-    opening = tokens[0].lower() if tokens and tokens[0][0].isupper() and tokens[0].lower() not in STOP else ""
-    for i, tok in enumerate(tokens):
-        low = tok.lower().strip(".")
-        words.add(low)
-        if low in SCOPES:
-            scopes.add(low)
-        if low in NUMBER_WORDS or any(c.isdigit() for c in low) or ("/" in low or "." in low[1:]):
-            values.add(low)
-        elif tok[0].isupper() and i > 0 and low not in STOP and low not in SCOPES:
-            values.add(low)                       # a name: Redux, Datadog, Maya, Vite
-        elif low not in STOP and len(low) > 2:
-            subject.add(_stem(SHORT.get(low, low)))
-            head = head or _stem(SHORT.get(low, low))
-    return Shape(frozenset(subject), frozenset(values), frozenset(words | values), frozenset(scopes), opening, head)
+DIGIT = re.compile(r"\d")
+EXCEPTION_RE = re.compile(r"(?i)\b(still|also|as well|except|only for|stays? (?:on|at|in)|includes?|contains?|adds?)\b")
+LINKS = frozenset("with is are uses use in on at by to via from using through be".split())
 
 
 @dataclass(frozen=True)
@@ -104,41 +35,226 @@ class Verdict:
 
 def judge(older: str, newer: str) -> Verdict:
     """Whether `newer` supersedes `older`, with a one-line reason either way."""
-    return judge_shapes(shape(older), shape(newer), newer)
+    return judge_shapes(shape(older), shape(newer), newer, older)
 
 
-def judge_shapes(a: Shape, b: Shape, newer: str) -> Verdict:
+def _family_swap(a: Shape, b: Shape) -> str:
+    """"ubuntu-22.04 -> ubuntu-24.04" when the newer names another member of a family the older named,
+    and no longer names the older's member."""
+    new = dict(b.families)
+    for key, old_value in sorted(a.families):
+        if key in new and new[key] != old_value and old_value not in b.words:
+            if not any(k == key and v == old_value for k, v in b.families):
+                return f"{old_value} -> {new[key]}"
+    for old_value in sorted(a.values - b.words):      # `text-embedding-ada-002` -> `text-embedding-3-small`
+        for new_value in sorted(b.values - a.words):
+            common = _common(old_value, new_value)
+            if DIGIT.search(old_value) and DIGIT.search(new_value) and "/" not in old_value + new_value \
+                    and len(common) >= 8 and 2 * len(common) >= min(len(old_value), len(new_value)):
+                return f"{old_value} -> {new_value}"
+    return ""
+
+
+def _common(x: str, y: str) -> str:
+    return x[:next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))]
+
+
+def _reframed(a: Shape, b: Shape) -> str:
+    """"bcrypt -> argon2id" when both open with the same words ("Password hashing uses …") and then part:
+    the older's next word is a value the newer no longer names, the newer's a value the older never named."""
+    n = 0
+    while n < min(len(a.frame), len(b.frame)) and a.frame[n] == b.frame[n]:
+        n += 1
+    if n < 2 or n >= len(a.frame) or n >= len(b.frame) or sum(w not in STOP for w in a.frame[:n]) < 1:
+        return ""
+    if a.frame[n - 1].endswith(":"):     # "Style rule: TypeScript …" / "Style rule: Markdown …": a label, then the subject
+        return ""
+    old, new = a.frame[n].strip("`.,;:"), b.frame[n].strip("`.,;:")
+    if old in STOP or new in STOP or old in b.words or new in a.words:
+        return ""
+    same_after = n + 1 < min(len(a.frame), len(b.frame)) and a.frame[n + 1].rstrip(":") == b.frame[n + 1].rstrip(":") \
+        and a.frame[n - 1] in LINKS                      # "merged with squash merge" / "… with rebase merge"
+    return f"{old} -> {new}" if new in b.values or same_after else ""
+
+
+def _narrower(a: Shape, b: Shape) -> str:
+    """The newer is about another part of the thing: its words before the verb put another word in place
+    of one of the older's ("… size for avatars" / "… size for document attachments") or add a name
+    that becomes its head ("Kafka runs …" / "Kafka UI runs …", but "default region" / "default AWS region")."""
+    if not set(a.lead) & set(b.lead) - STOP:
+        return ""
+    new = {w for w in b.lead if w not in a.words and term(w) not in a.terms and w not in STOP}
+    lost = {w for w in a.lead if w not in b.words and term(w) not in b.terms and w not in STOP}
+    if (new - b.values and lost) or (new and not lost and new <= b.values and b.lead[-1] in new):
+        return ", ".join(sorted(new))
+    return ""
+
+
+def _one_name_replaced(a: Shape, b: Shape) -> str:
+    """"crowdin -> lokalise": the older names one thing the newer no longer names, the newer one in its place."""
+    old = {v for v in a.values if v not in b.words}
+    new = {v for v in b.values if v not in a.words}
+    if len(old) == 1 and len(new) == 1 and kind(min(old)) == kind(min(new)):
+        return f"{min(old)} -> {min(new)}"
+    return ""
+
+
+def _time_moved(a: Shape, b: Shape) -> str:
+    """"mondays -> tuesdays": the older's only times are gone and the newer states its own."""
+    old = {v for v in a.values if kind(v) == "time" and v not in b.words}
+    new = {v for v in b.values if kind(v) == "time" and v not in a.words}
+    if old and new and old == {v for v in a.values if kind(v) == "time"}:
+        return f"{', '.join(sorted(old))} -> {', '.join(sorted(new))}"
+    return ""
+
+
+@lru_cache(maxsize=4096)
+def _signals(newer: str) -> tuple[str, str, bool]:
+    """Once per newer text: its exception words ("still", "also"), its news words ("now", "we now"),
+    and whether it forbids something ("Never run …")."""
+    still, news = EXCEPTION_RE.search(newer), NEWS_RE.search(newer)
+    return (still.group(0) if still else "", news.group(0) if news else "",
+            bool(NEGATION_RE.search(re.sub(r"^\s*[-*+]\s+", "", newer))))
+
+
+@lru_cache(maxsize=4096)
+def _denials(text: str) -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]:
+    """What a statement denies ("No deploys on Fridays"): (phrase, terms, values) per denial; () when
+    it denies nothing. Once per text: a scan judges one newer item against many older ones."""
+    text = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text)
+    out = []
+    for m in NEGATION_RE.finditer(text):
+        denied = shape(m.group(2))
+        out.append((m.group(1) + " " + m.group(2), denied.terms, frozenset(v for v in denied.values if not v.isalpha())))
+    return tuple(out)
+
+
+def _denied(a: Shape, older: str, newer: str) -> str:
+    """"No deploys on Fridays" against "We deploy on Fridays …": the newer denies what the older states."""
+    if _denials(older):
+        return ""
+    for phrase, terms, values in _denials(newer):
+        if len(terms & a.terms) + len(values & a.values) >= MIN_SHARED and a.head in terms:
+            return phrase
+    return ""
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset({w.lower().strip(".") for w in TOKEN_RE.findall(text)} | {c.lower() for c in CODE_RE.findall(text)})
+
+
+@lru_cache(maxsize=4096)
+def _markers(newer: str) -> tuple[tuple[str, bool, frozenset[str]], ...]:
+    """The retiring words of a statement: (words, leads to the new value, the words of their window).
+    The window is the next three words after forward words ("instead of Jest"), with the clause before
+    for the others ("Redux is no longer used"), the rest of the clause for words that lead to the new
+    value ("moved to Datadog")."""
+    out = []
+    for m in RETIRING_RE.finditer(newer):
+        if TOWARD_RE.search(m.group(0)) and not FORWARD_RE.search(m.group(0)):
+            out.append((m.group(0), True, _words(re.split(r"[;,.](?:\s|$)", newer[m.end():], maxsplit=1)[0])))
+            continue
+        after = re.split(r"[;.](?:\s|$)", newer[m.end():], maxsplit=1)[0]
+        clause = " ".join(re.findall(r"`[^`]+`|\S+", after)[:3])
+        if not FORWARD_RE.search(m.group(0)):
+            clause += " " + re.split(r"[;,]\s|\.\s", newer[: m.start()])[-1]
+        out.append((m.group(0), False, _words(clause)))
+    return tuple(out)
+
+
+def _retired(a: Shape, newer: str) -> tuple[str, list[str]]:
+    """The first retiring words of `newer` and the older's values they retire. Words that lead to the
+    new value retire nothing; if the older already names that value, the move is what the older said,
+    and the words are not counted; nor is ", not" that names none of the older's values."""
+    first, out = "", set()
+    for marker, toward, words in _markers(newer):
+        named = {v for v in a.values if v in words and (toward or not v[0].isdigit())}
+        if toward:
+            first = first or ("" if named else marker)
+            continue
+        if named or marker != ", not":       # ", not stored in slices" retires nothing
+            first = first or marker
+        out |= named
+    return first, sorted(out)
+
+
+def _other_thing(a: Shape, b: Shape, dropped: set[str], added: set[str]) -> bool:
+    """The values swapped are not one thing's: different kinds (Q3 -> Monday, Markdown -> `docs/`), or
+    two files side by side
+    (`api/Chart.yaml` -> `api/values.yaml`)."""
+    dropped, added = dropped & a.values, added & b.values      # an opening word is no value of a kind
+    kinds_old, kinds_new = {kind(v) for v in dropped}, {kind(v) for v in added}
+    if dropped and added and (not kinds_old & kinds_new or ("time" in kinds_old) != ("time" in kinds_new)):
+        return True
+    old = {(k, v) for k, v in a.families if v in dropped}
+    new = {(k, v) for k, v in b.families if v in added}
+    if not old or not new or {k for k, _ in old} & {k for k, _ in new} or len(old) < len(dropped):
+        return False
+    return any(k.startswith("file:") for k, _ in old | new) and bool({v.rsplit("/", 1)[0] for _, v in old} & {v.rsplit("/", 1)[0] for _, v in new})
+
+
+def judge_shapes(a: Shape, b: Shape, newer: str, older: str = "") -> Verdict:  # long: the rules in order, each one readable
     """`judge` on shapes already made (a scan makes each item's shape once)."""
-    if a.scopes != b.scopes and (a.scopes - b.words) and (b.scopes - a.words):
+    if a.result or b.result:
+        return Verdict(False, "a test or build result, not a statement")
+    if a.scopes != b.scopes and (a.scopes - b.words) and {x for x in b.scopes - a.words if x[:5] not in a.subject}:
         return Verdict(False, f"different scope ({', '.join(sorted(a.scopes ^ b.scopes))})")
-    shared = len(a.subject & b.subject) + len(a.values & b.values) + len(a.scopes & b.scopes)
+    lead_a, lead_b = SCOPES.intersection(a.lead), SCOPES.intersection(b.lead)
+    if lead_a and lead_b and not lead_a & lead_b:
+        return Verdict(False, f"different scope ({', '.join(sorted(lead_a | lead_b))})")   # "The backend runs …"
+    shared = len(a.terms & b.terms) + len({v for v in a.values & b.values if not v.isalpha()}) + len(a.scopes & b.scopes)
     if a.head and a.head == b.head and shared == MIN_SHARED - 1:
         shared = MIN_SHARED        # both open on the same subject ("Secrets are kept …" / "Secrets live …")
+    still, news, forbids = _signals(newer)   # "… still uses UIKit", "… also allows": beside the older, not over it
+    swap = _family_swap(a, b)
+    if swap and shared + 1 >= MIN_SHARED and not still:
+        return Verdict(True, f"another version: {swap}")
+    retiring, retired = _retired(a, newer)
+    if retiring and retired and shared + 1 >= MIN_SHARED:
+        return Verdict(True, f"says \"{retiring}\": {', '.join(retired)}")   # "we don't use Storybook anymore"
+    if shared == MIN_SHARED - 1 and news and _time_moved(a, b):
+        return Verdict(True, f"says \"{news}\": {_time_moved(a, b)}")   # Mondays -> Tuesdays
+    marker = (retiring if TOWARD_RE.search(retiring) else "") or news
+    if shared == MIN_SHARED - 1 and marker and not still and _one_name_replaced(a, b):   # "… in Crowdin" / "We moved
+        return Verdict(True, f"says \"{marker}\": {_one_name_replaced(a, b)}")        # translations to Lokalise"
     if shared < MIN_SHARED:
         return Verdict(False, "different subject")
-    news = NEWS_RE.search(newer)
+    denied = _denied(a, older, newer)
+    if denied:
+        return Verdict(True, f"denies it: \"{denied}\"")
     a_names = a.values | ({a.opening} if a.opening else set())
     b_names = b.values | ({b.opening} if b.opening else set())
-    added = {v for v in b_names - a_names if v not in a.words}
+    added = {v for v in b_names - a_names if v not in a.words or (v in b.values and v not in a.values
+                                                                 and "`" + v + "`" in newer.lower())}
     dropped = {v for v in a_names - b_names if v not in b.words}
-    retiring = RETIRING_RE.search(newer)
     if retiring:
-        retired = sorted(v for v in a.values if v in b.words and not v[0].isdigit())   # "Redux is no longer used"
-        if shared > MIN_SHARED and (retired or added):
-            return Verdict(True, f"says \"{retiring.group(0)}\": {', '.join(retired or sorted(added))}")
-        return Verdict(False, f"says \"{retiring.group(0)}\" about something else")
+        if added and (shared > MIN_SHARED or dropped) and not _other_thing(a, b, dropped, added):
+            return Verdict(True, f"says \"{retiring}\": {', '.join(retired or sorted(added))}")
+        return Verdict(False, f"says \"{retiring}\" about something else")
     if news:
         if added or dropped:
-            return Verdict(True, f"says \"{news.group(0)}\": {', '.join(sorted(added or dropped))}")
-        return Verdict(False, f"says \"{news.group(0)}\" but states no other value")
+            return Verdict(True, f"says \"{news}\": {', '.join(sorted(added or dropped))}")
+        return Verdict(False, f"says \"{news}\" but states no other value")
+    reframed = _reframed(a, b)
+    if reframed:
+        return Verdict(True, f"same opening, another value: {reframed}")
+    if still:
+        return Verdict(False, f"says \"{still}\": an exception beside the older")
+    if forbids:
+        return Verdict(False, "forbids something else")       # "Use `npm ci`" / "Never run `npm install`"
     dropped = {v for v in a.values - b.values if v not in b.words}
     added = {v for v in b.values - a.values if v not in a.words}
     if not (dropped and added):
         return Verdict(False, "keeps the older value" if not dropped else "adds nothing in its place")
-    if len(dropped) > 2 or len(added) > 3:
+    if len(dropped) > 2 or len(added) > 3 or len(added) > len(dropped) + 1:
         return Verdict(False, "states many other things: not one value replaced")
-    if len(a.subject - b.subject) + len(b.subject - a.subject) > 3:
+    if len(a.subject ^ b.subject) > 3 and len((a.first or a.subject) ^ (b.first or b.subject)) > 3:
         return Verdict(False, "says something else about the subject")
+    narrower = _narrower(a, b)
+    if narrower:
+        return Verdict(False, f"about another part of it ({narrower})")
+    if _other_thing(a, b, dropped, added):
+        return Verdict(False, "the values are not one thing's")
     return Verdict(True, f"{', '.join(sorted(dropped))} -> {', '.join(sorted(added))}")
 
 
@@ -175,8 +291,8 @@ def scan(items: list[tuple[object, object, str]], focus: set | None = None,
         (ki, di, ti, si), (kj, dj, tj, sj) = dated[i], dated[j]
         if di == dj or (focus is not None and ki not in focus and kj not in focus):
             continue
-        (ko, so), (kn, sn, tn) = ((ki, si), (kj, sj, tj)) if di < dj else ((kj, sj), (ki, si, ti))
-        verdict = judge_shapes(so, sn, tn)
+        (ko, so, to), (kn, sn, tn) = ((ki, si, ti), (kj, sj, tj)) if di < dj else ((kj, sj, tj), (ki, si, ti))
+        verdict = judge_shapes(so, sn, tn, to)
         if verdict.supersedes:
             out.append((ko, kn, verdict.reason))
     return out

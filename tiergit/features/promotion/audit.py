@@ -87,10 +87,12 @@ def _with_repo(found: list[AuditFinding], doc: parse.MemoryDoc, rel: str, today:
     """`found` plus the items the repository made stale or a newer item superseded."""
     if not against_repo:
         return found
-    have = {f.line for f in found}
+    def covered(line: int) -> bool:     # already inside a finding (an item, or a whole superseded entry)
+        return any(f.line <= line <= f.end for f in found)
+
     extra = [AuditFinding(rel, item.line, item.end_line, item.date or sec.date or today, against_repo[item.line],
                           item.clean, sec.heading)
-             for sec in doc.sections for item in sec.items if item.line in against_repo and item.line not in have]
+             for sec in doc.sections for item in sec.items if item.line in against_repo and not covered(item.line)]
     return sorted(found + extra, key=lambda f: (f.path, f.line))
 
 
