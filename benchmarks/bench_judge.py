@@ -48,9 +48,9 @@ SENTENCE_FIGURES = ("keep_precision", "keep_recall", "junk_precision", "junk_rec
 def sentence_figures(corpus: Path) -> dict:
     """The issue-21 figures on the labelled sentences, per part, for the tiergit this process imports."""
     import sentence_eval as se
-    items = se.sentences(corpus)
+    items = se.sentences(corpus) + se.sentences(corpus, sample="new")
     out = {}
-    for split in ("tune", "held"):
+    for split in ("tune", "held", "new"):
         m = se.metrics(corpus, [s for s in items if s.split == split])
         out[split] = {k: v for k, v in m.items() if not isinstance(v, list)}
         out[split]["misses"] = [f"{s.label} {s.rel}:{s.line}" for s in m["missed_session_end"] + m["missed_transcript"]]
@@ -77,6 +77,9 @@ def print_sentences(corpus: Path, verbose: bool) -> None:
     n, agree, kappa = se.agreement()
     print(f"\nlabelled sentences: two independent readers agree on keep/noise for {agree}/{n}, Cohen's kappa "
           f"{kappa:.2f} (tests/labels/sentences_corpus_reader2.tsv)")
+    n, agree, kappa = se.agreement("new")
+    print(f"new held-out sample (round 5, part 'new'): two passes by the same author agree on {agree}/{n}, Cohen's "
+          f"kappa {kappa:.2f} (not independent: tests/labels/sentences_corpus_new_reader2.tsv)")
     for labels, what in (("first", "the first reader's labels"),
                          ("resolved", "resolved labels: worth keeping when either reader says so")):
         os.environ["TIERGIT_SENTENCE_LABELS"] = labels
@@ -85,11 +88,11 @@ def print_sentences(corpus: Path, verbose: bool) -> None:
 
 def _print_sentence_part(corpus: Path, verbose: bool, what: str) -> None:
     new, old = sentence_figures(corpus), old_sentence_figures(corpus)
-    print(f"\n{what} (tests/labels/sentences_corpus.tsv; targets: kept verbatim >= 0.95, noise tokens "
-          f"removed >= 0.85)")
+    print(f"\n{what} (tests/labels/sentences_corpus.tsv, part new: sentences_corpus_new.tsv; targets: kept "
+          f"verbatim >= 0.95, noise tokens removed >= 0.85)")
     print(f"{'judgement':<16} {'split':<5} {'n':>4} {'keep':>4} " + " ".join(f"{k:>10}" for k in (
         "keep P", "keep R", "junk P", "junk R", "sess.end", "transcr.", "noise rm")) + f" {'tokens kept/in':>22}")
-    for split in ("tune", "held"):
+    for split in ("tune", "held", "new"):
         rows = [("keep everything", None), ("old (" + OLD_JUDGEMENT + ")", old[split] if old else None), ("sentence judge", new[split])]
         m = new[split]
         base = {"keep_precision": m["worth_keeping"] / m["sentences"], "keep_recall": 1.0, "junk_precision": float("nan"),

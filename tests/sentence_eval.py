@@ -48,14 +48,18 @@ class Sentence:
         return " ".join(MARKER.sub("", self.text, count=1).split())
 
 
-def sentences(corpus: Path, labels: str | None = None) -> list[Sentence]:
-    """The labelled sentences. `labels` (else $TIERGIT_SENTENCE_LABELS): "first" (default: the first
-    reader's, which the tests hold the judgement to), or "resolved": worth keeping when either of the
-    two independent readers says so (benchmarks/bench_judge.py prints both)."""
+SAMPLES = {"first": "sentences_corpus", "new": "sentences_corpus_new"}   # round 4's sample; round 5's, all held out
+
+
+def sentences(corpus: Path, labels: str | None = None, sample: str = "first") -> list[Sentence]:
+    """The labelled sentences of a sample (SAMPLES). `labels` (else $TIERGIT_SENTENCE_LABELS): "first"
+    (default: the first reader's, which the tests hold the judgement to), or "resolved": worth keeping
+    when either of the two readings says so (benchmarks/bench_judge.py prints both)."""
     labels = labels or os.environ.get("TIERGIT_SENTENCE_LABELS", "first")
-    second = {int(r[0]): r[1] for r in labelled.rows("sentences_corpus_reader2.tsv")} if labels == "resolved" else {}
+    name = SAMPLES[sample]
+    second = {int(r[0]): r[1] for r in labelled.rows(f"{name}_reader2.tsv")} if labels == "resolved" else {}
     out = []
-    for number, (label, split, rel, n, sha, k) in enumerate(labelled.rows("sentences_corpus.tsv"), 1):
+    for number, (label, split, rel, n, sha, k) in enumerate(labelled.rows(f"{name}.tsv"), 1):
         if label in NOISE_LABELS and second.get(number) in KEEP_LABELS:
             label = second[number]
         line = labelled.corpus_line(corpus, rel, int(n), sha)
@@ -63,10 +67,10 @@ def sentences(corpus: Path, labels: str | None = None) -> list[Sentence]:
     return out
 
 
-def agreement() -> tuple[int, int, float]:
-    """(sentences, agreeing on keep/noise, Cohen's kappa) of the two readers."""
-    first = ["keep" if r[0] in KEEP_LABELS else "noise" for r in labelled.rows("sentences_corpus.tsv")]
-    second = ["keep" if r[1] in KEEP_LABELS else "noise" for r in labelled.rows("sentences_corpus_reader2.tsv")]
+def agreement(sample: str = "first") -> tuple[int, int, float]:
+    """(sentences, agreeing on keep/noise, Cohen's kappa) of the two readings of a sample."""
+    first = ["keep" if r[0] in KEEP_LABELS else "noise" for r in labelled.rows(f"{SAMPLES[sample]}.tsv")]
+    second = ["keep" if r[1] in KEEP_LABELS else "noise" for r in labelled.rows(f"{SAMPLES[sample]}_reader2.tsv")]
     n = len(first)
     agree = sum(a == b for a, b in zip(first, second))
     chance = sum((first.count(x) / n) * (second.count(x) / n) for x in ("keep", "noise"))

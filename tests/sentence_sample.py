@@ -66,7 +66,38 @@ def draw(corpus: Path) -> list[tuple[str, str, int, str, int, str, str]]:
     return out
 
 
+# The second sample (round 5, tests/labels/sentences_corpus_new.tsv): every project, all of it held out,
+# drawn the same way with its own seed, leaving out the sentences of the first sample.
+NEW_SEED = 2612
+NEW_PER_PROJECT = 3
+
+
+def draw_new(corpus: Path, taken: set[tuple[str, int, int]]) -> list[tuple[str, str, int, str, int, str, str]]:
+    """(split "new", path, line, sha, sentence index, sentence, line) of the second sample; `taken`
+    holds the (path, line, index) of the first sample's sentences, which are not drawn again."""
+    rng = random.Random(NEW_SEED)
+    out = []
+    for project in sorted(p for p in corpus.iterdir() if p.is_dir()):
+        pool = []
+        for path in memory_files(project):
+            rel = path.relative_to(corpus).as_posix()
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            for n, line in enumerate(lines, 1):
+                for k, sentence in enumerate(split_sentences(line)):
+                    if 8 <= len(sentence) <= 1500 and (rel, n, k) not in taken:
+                        pool.append((rel, n, line, k, sentence))
+        for rel, n, line, k, sentence in rng.sample(pool, min(NEW_PER_PROJECT, len(pool))):
+            out.append(("new", rel, n, hashlib.sha256(line.encode("utf-8")).hexdigest(), k, sentence, line))
+    return out
+
+
 if __name__ == "__main__":
     corpus = Path(sys.argv[2] if len(sys.argv) > 2 else "/work/shared/corpus")
+    if sys.argv[1:2] == ["--draw-new"]:
+        import labelled
+        taken = {(r[2], int(r[3]), int(r[5])) for r in labelled.rows("sentences_corpus.tsv")}
+        for number, (split, rel, n, sha, k, sentence, line) in enumerate(draw_new(corpus, taken), 1):
+            print(f"{number}\t{rel}\t{n}\t{sha}\t{k}\n  S: {sentence}\n  L: {line[:600]}\n")
+        sys.exit(0)
     for split, rel, n, sha, k, sentence, line in draw(corpus):
         print(f"{split}\t{rel}\t{n}\t{sha}\t{k}\n  S: {sentence}\n  L: {line[:600]}\n")

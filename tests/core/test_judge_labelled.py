@@ -57,9 +57,11 @@ def test_session_end_drops_real_chatter_and_junk(split):
     # Since issue 21 a line that carries specifics is kept whatever its label: these round-1 labels call
     # status lines with counts and code names (`1369 passed / 0 failed`, `` `azd deploy` success ``) and
     # tables, paths and code names chatter or junk, so about a third of them is kept now (0.705 / 0.609
-    # of them dropped, tune / held; keep-everything 0). The noise target (>= 85 % of noise tokens) is checked on the
-    # sentence labels that follow the issue's definition (tests/features/test_sentence_keep.py).
-    assert je.memory_metrics(lines)["chatter_dropped"] >= 0.55
+    # of them dropped, tune / held; keep-everything 0). Round 5 keeps counts too (`All 396 tests pass`: the
+    # second reader of the sentence labels and the issue call numbers specifics): 0.690 / 0.522. The noise
+    # target (>= 85 % of noise tokens) is checked on the sentence labels that follow the issue's definition
+    # (tests/features/test_sentence_keep.py); this floor catches a judgement that stops dropping chatter.
+    assert je.memory_metrics(lines)["chatter_dropped"] >= 0.5
 
 
 @pytest.mark.corpus

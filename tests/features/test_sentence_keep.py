@@ -108,14 +108,34 @@ def test_a_correction_and_a_permission_under_active_decisions_keep_their_own_kin
 
 
 def test_only_recognisable_noise_is_condensed() -> None:
-    noise = ["- Ran the tests again.", "- Looked at the dashboard.", "- All 396 tests pass ✅",
+    noise = ["- Ran the tests again.", "- Looked at the dashboard.", "- All tests pass ✅",
              "- **Status:** Complete", "- Okay, moving on to the next file now."]
     specific = ["- Ran the tests again with `--runslow`: `test_merge_large` takes 41 s.",
-                "- The dashboard shows p95 latency above 800 ms only when the cache is cold."]
+                "- The dashboard shows p95 latency above 800 ms only when the cache is cold.",
+                "- All 1,204 tests pass ✅"]   # a count is a specific (round 5): when in doubt, keep
     doc = parse.parse("# Hot\n\n## Notes\n" + "".join(f"{ln}\n" for ln in noise + specific), "hot.md")
     out = compact.compact_doc(doc, set())
     assert out.kept == specific
     assert all(sentence_judge.noise(ln) for ln in noise)
+
+
+def test_a_code_blocks_prose_comments_survive_session_end_and_the_code_is_condensed(squad_store: Path) -> None:
+    block = ["```bash", "# Pin the base image by digest so a re-tag upstream cannot change production",
+             "docker pull registry.example.com/base@sha256:4f1c0d", "# ok", "```"]
+    cold, _ = _end(squad_store, {"Last actions": ["- Rebuilt the image with the pinned base:", *block]})
+    assert "```bash\n# Pin the base image by digest so a re-tag upstream cannot change production\n```" in cold
+    assert "docker pull" not in cold and "# ok" not in cold
+
+
+def test_a_code_blocks_prose_comments_keep_their_speaker_in_a_transcript() -> None:
+    turns = [f"User: Thanks, let me look at that now. I will continue with the next step." for _ in range(20)]
+    turns[2] = ("Assistant: Here is the change.\n\n```python\n# Retry twice because the first call after a "
+                "cold start times out\nclient.get(url, retries=2)\n```")
+    parsed, _ = chatlog.read("\n\n".join(turns) + "\n", "t.md")
+    text = transcript.compact(parsed, "t.md", "cl100k_base").markdown
+    assert ("- code comments: (Assistant, turn 3)\n```python\n# Retry twice because the first call after a cold "
+            "start times out\n```") in text
+    assert "client.get(url" not in text
 
 
 PLAIN = [  # 13 plain-language corrections, permissions, error causes and open tasks
@@ -158,16 +178,42 @@ def test_transcript_keeps_every_plain_knowledge_sentence_with_speaker_and_turn()
 @pytest.mark.corpus
 @pytest.mark.parametrize("split", ["tune", "held"])
 def test_labelled_worth_keeping_sentences_are_kept_verbatim(split) -> None:
-    # The tuned part must meet the issue's target; the held-out part is asserted at the same floor
-    # (it met it when first measured: docs/judge.md, round 4).
-    items = [s for s in se.sentences(CORPUS) if s.split == split]
+    # The first reader's labels: every worth-keeping sentence verbatim on both parts (1.000 / 1.000).
+    items = [s for s in se.sentences(CORPUS, "first") if s.split == split]
     m = se.metrics(CORPUS, items)
     assert m["session_end_kept"] >= 0.95, [s.text[:60] for s in m["missed_session_end"]]
     assert m["transcript_kept"] >= 0.95, [s.text[:60] for s in m["missed_transcript"]]
-    # Noise tokens removed: target 0.85, measured 0.840 / 0.747 (Chinese reports and status lines naming a
-    # file are kept as specifics; docs/judge.md, round 4): this floor catches a judgement that stops
-    # condensing noise (keep-everything removes 0).
-    assert m["noise_tokens_removed"] >= 0.7
+    # Noise tokens removed (target 0.85): 0.662 / 0.717 on these labels since round 5, which keeps what the
+    # second reader called worth keeping (counts, open statuses, code comments) and the first called noise;
+    # this floor catches a judgement that stops condensing noise (keep-everything removes 0).
+    assert m["noise_tokens_removed"] >= 0.6
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("split, verbatim, noise_removed", [("tune", (0.95, 0.95), 0.9), ("held", (0.85, 0.95), 0.6)])
+def test_resolved_worth_keeping_sentences_are_kept_verbatim(split, verbatim, noise_removed) -> None:
+    # Resolved labels (worth keeping when either reader says so). Tuned part: the issue's target, met in
+    # round 5 (0.956 / 0.956, noise removed 0.924). Held out, measured once after tuning: 0.864 / 0.955,
+    # noise removed 0.648 -- held at those floors so a regression fails; session end's 0.95 is not met there.
+    items = [s for s in se.sentences(CORPUS, "resolved") if s.split == split]
+    m = se.metrics(CORPUS, items)
+    assert m["session_end_kept"] >= verbatim[0], len(m["missed_session_end"]) if split == "held" else \
+        [s.text[:60] for s in m["missed_session_end"]]
+    assert m["transcript_kept"] >= verbatim[1], len(m["missed_transcript"])
+    assert m["noise_tokens_removed"] >= noise_removed
+
+
+@pytest.mark.corpus
+def test_the_new_held_out_sample_stays_where_it_was_first_measured() -> None:
+    # Round 5's new sample (42 sentences, all held out, labelled in two passes before any judgement ran on
+    # it): first measured after round 5's last change at 0.920 / 1.000 verbatim (resolved) and 0.594 of its
+    # noise tokens removed. Floors, so a regression fails; its misses are not printed (no tuning on it).
+    m = se.metrics(CORPUS, se.sentences(CORPUS, "resolved", sample="new"))
+    assert m["session_end_kept"] >= 0.9, len(m["missed_session_end"])
+    assert m["transcript_kept"] >= 0.95, len(m["missed_transcript"])
+    assert m["noise_tokens_removed"] >= 0.5
+    n, agree, kappa = se.agreement("new")
+    assert (n, agree) == (42, 40) and kappa > 0.85
 
 
 @pytest.mark.corpus

@@ -16,8 +16,8 @@ import textwrap
 from tiergit.core import judge
 from tiergit.core.patterns import TRANSCRIPT_OPENING_RE
 
-# A sentence ends after . ! ? (or a CJK full stop) before a capital, digit, quote, code or bold mark.
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(\[])|(?<=[。！？])\s*(?=\S)")
+# A sentence ends after . ! ? (or a CJK full stop) before a capital, digit, quote, code or bold mark, or a `//` comment.
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(\[]|//)|(?<=[。！？])\s*(?=\S)")
 # A line that starts a unit of its own inside an item: a nested list item, a table row, a quote.
 UNIT_START = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)]|\||>)\s|\*\*[^*\n]{1,60}\*\*|\|)")
 PREFIX = re.compile(r"^\s*(?:>\s*)?(?:(?:[-*+]|\d+[.)])\s+)?(?:\[[ xX]\]\s+)?")
@@ -46,6 +46,13 @@ STATUS_PHRASE = re.compile(
     r"\b(?:builds?|tests?|checks?|ci|pipeline|lint|suite|system|services?)\b[^.;]{0,50}\b(?:pass(?:es|ed|ing)?|green|clean|"
     r"succeed(?:s|ed)?|ok|operating normally|running normally|healthy|live)\b|\b0 (?:errors|failures|warnings)\b"
     r"|\b(?:still listening|ready for (?:work|the next \w+)|standing by)\b", re.I)
+# A zero count says "clean", nothing more (`0 errors`); any other count is a specific (`All 396 tests pass`).
+ZERO_COUNT = re.compile(r"\b0 (?:errors?|failures?|failed|warnings?|issues?|problems?)\b", re.I)
+# A status that leaves something open is an open item, not metadata (`**Status:** awaiting the owner's call`).
+OPEN_STATUS = re.compile(r"\b(?:await\w*|pending|blocked|waiting|on hold|undecided|tbd|proposed|needs? (?:a |an |the )?"
+                         r"(?:decision|review|approval|sign-?off|input|answer))\b", re.I)
+# A report that nothing happened (`今日无新进展`, "no new progress today").
+NOTHING_NEW = re.compile(r"无新|无重大|暂无|\bno (?:new|significant) (?:progress|updates?|changes?|signals?)\b|\bnothing new\b", re.I)
 DATE_TIME = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b|\b\d{1,2}:\d{2}\b")
 ACTIVITY = re.compile(
     r"\b(?:merged|integrated|implemented|completed|complete|validated|verified|updated|added|created|written|wrote|"
@@ -115,13 +122,23 @@ def _shape_noise(raw: str, body: str) -> str | None:
     checks = ((judge.DIFF.match, raw, "a diff hunk"), (judge._shell_line, body, "a shell command"),
               (judge._code_line, body, "a line of code"), (judge.CONFIG_LINE.match, body, "a config line"),
               (JSON_LINE.match, body, "a line of JSON"), (LOG_LINE.match, body, "a log line"),
-              (DREAM_META.match, body, "Dreaming metadata"), (judge.REPORT.search, body, "a cron / status report"))
+              (_dream_meta, body, "Dreaming metadata"), (_report, body, "a cron / status report"))
     for check, part, why in checks:
         if check(part):
             return why
-    if META.match(raw) and (len(judge.WORD.findall(body)) < 8 or judge.STATUS.search(body)):
+    if META.match(raw) and not OPEN_STATUS.search(body) and (len(judge.WORD.findall(body)) < 8 or judge.STATUS.search(body)):
         return "a metadata / status line"
     return None
+
+
+def _dream_meta(body: str) -> bool:
+    return bool(DREAM_META.match(body)) and not OPEN_STATUS.search(body)
+
+
+def _report(body: str) -> bool:
+    """A cron or monitoring report that names nothing or says nothing changed (one that names what
+    changed, a file or code, is kept)."""
+    return bool(judge.REPORT.search(body)) and (not NAMED.search(body) or bool(NOTHING_NEW.search(body)))
 
 
 def _quote_row(row: str) -> bool:
@@ -132,13 +149,22 @@ def _quote_row(row: str) -> bool:
             and not any(len(c.split()) >= 3 for c in cells))
 
 
+def _without_dates(body: str) -> str:
+    """The body without dates, times and zero counts: digits left in it are counts, versions, ids."""
+    return DATE_TIME.sub("", ZERO_COUNT.sub("", body))
+
+
+def _counts(body: str) -> bool:
+    return bool(re.search(r"\d", _without_dates(body)))
+
+
 def specific(sentence: str) -> bool:
     """The sentence carries something a later agent could need as written."""
     body = _plain(sentence)
-    rest = DATE_TIME.sub("", TEST_COUNT.sub("", body))
+    rest = _without_dates(body)
     if re.search(r"\d", rest) or SPECIFIC.search(rest):
         return True
-    low = body.lower()
+    low = rest.lower()   # a zero count ("0 errors") is no error wording
     return any(marker.search(low) for marker in MARKERS)
 
 
@@ -148,18 +174,19 @@ def noise(sentence: str) -> str | None:
     if not raw:
         return "empty"
     body = _plain(raw)
+    prose = _comment_prose(body)
+    if prose:
+        return noise(prose)   # `/// Restores the goal by clearing …`: a doc comment is its sentence
     why = _shape_noise(raw, body)
     if why:
         return why
     status_lead = STATUS_LEAD.match(PREFIX.sub("", raw, count=1))
-    if status_lead and not NAMED.search(body):
-        return "a status line"   # `✅ 12 tests added`: a check mark and counts, nothing named
-    if STATUS_PHRASE.search(body) and not NAMED.search(body) and not CAUSE.search(body):
-        return "a status line"
+    if status_lead and not NAMED.search(body) and not _counts(body):
+        return "a status line"   # `✅ Seeding validated`: a check mark, nothing named or counted
+    if STATUS_PHRASE.search(body) and not NAMED.search(body) and not CAUSE.search(ZERO_COUNT.sub("", body)) and not _counts(body):
+        return "a status line"   # `Build clean: 0 errors`; a count (`All 396 tests pass`) is kept
     if specific(raw):
         return None
-    if TEST_COUNT.search(body):
-        return "a status line"
     if NON_LATIN.search(body):
         return None   # prose in another script: no activity vocabulary to recognise it by
     if len(judge.WORD.findall(body)) < 3:
@@ -170,6 +197,37 @@ def noise(sentence: str) -> str | None:
     if CHATTER.match(body):
         return "chatter"
     return None
+
+
+# A comment line in a code block: the author's prose about the code (`# Create the directory, then chown …`).
+COMMENT = re.compile(r"^\s*(?:#(?![!#])|//+|--|;+|/\*+|\*(?!\*))\s*(?P<body>.*?)\s*(?:\*/)?$")
+FENCE = re.compile(r"^\s*(?:```|~~~)\s*(?P<lang>[\w+#-]*)")
+
+
+def _comment_prose(body: str) -> str:
+    """The prose of a `//` or `///` comment line (doc-comment tags left out), when it has three words
+    or more and starts with a letter; "" otherwise. `#` lines outside a code block are headings."""
+    if not body.startswith("//"):
+        return ""
+    text = re.sub(r"</?\w+[^>]*>", " ", COMMENT.match(body)["body"]).strip()
+    return text if len(judge.WORD.findall(text)) >= 3 and re.match(r"[^\W\d_]", text) else ""
+
+
+def fence_comments(text: str) -> str:
+    """A fenced code block cut to its comment lines that say something (not noise, three words or
+    more), as a fenced block of the same language; "" when it has none or is no code block. The
+    code itself stays condensed; a comment is a sentence like any other."""
+    lines = text.strip("\n").splitlines()
+    opening = FENCE.match(lines[0]) if lines else None
+    if not opening or opening["lang"].lower() in ("md", "markdown", "text", "txt", "console", "output", "log"):
+        return ""
+    kept = []
+    for line in lines[1:]:
+        comment = COMMENT.match(line)
+        body = re.sub(r"</?\w+[^>]*>", " ", comment["body"]).strip() if comment else ""
+        if body and len(judge.WORD.findall(body)) >= 3 and re.match(r"[^\W\d_]", body) and noise(body) is None:
+            kept.append(line.strip())
+    return f"```{opening['lang']}\n" + "\n".join(kept) + "\n```" if kept else ""
 
 
 def units(text: str) -> list[tuple[str, str]]:

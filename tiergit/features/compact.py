@@ -190,6 +190,10 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
                 seen.add(item.id)
                 out.keep(cold_form(item, section.heading, labels), item.id)
             elif item.kind == "log":
+                comments = sentence_judge.fence_comments(item.text)   # a code block's prose comments
+                if comments and item_id(comments)[0] not in seen:
+                    seen.add(item_id(comments)[0])
+                    out.keep(comments, item_id(comments)[0])
                 out.dropped += 1
             elif item.id in seen or item.id in keep_ids or already_told(summary_sentence(item), told):
                 out.duplicates += 1

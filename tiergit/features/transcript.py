@@ -100,7 +100,7 @@ def _parts(blocks: list[str], seen: set[str] | None = None) -> tuple[list[str], 
         elif kind != "log":
             keep, rest = sentence_judge.split(block, seen)
         else:
-            continue
+            keep, rest = sentence_judge.fence_comments(block), ""   # a code block's prose comments
         kept += [keep] if keep else []
         noise += [rest] if rest else []
     return kept, noise
@@ -118,6 +118,8 @@ def _attributed(turn: Turn, kept: list[str]) -> list[str]:
     out = []
     for text in kept:
         first, _, rest = text.partition("\n")
+        if first.startswith(("```", "~~~")):   # a code block's comments: under their attribution
+            first, rest = "code comments:", text
         item = first if LIST_MARKER_RE.match(first) else f"- {first.strip()}"
         out.append(f"{item} ({turn.role}, turn {turn.number})" + (f"\n{rest}" if rest else ""))
     return out
