@@ -24,3 +24,22 @@ def test_the_sentence_and_question_readings_cover_their_sets():
                            .read_text())["questions"]
     checked = labelled.rows("recall_questions_reader2.tsv")
     assert len(checked) == len(questions) and sum(r[1] == "yes" for r in checked) >= 40
+
+
+KEEP = {"nc", "durable", "specific"}
+
+
+@pytest.mark.parametrize("first, third, label_of, at_least", [
+    ("supersede_heldout4.tsv", "supersede_heldout4_reader3.tsv", lambda r: r[0], 0.95),
+    ("promote_real.tsv", "promote_real_reader3.tsv", lambda r: r[6], 0.75),
+    ("sentences_corpus_new.tsv", "sentences_corpus_new_reader3.tsv",
+     lambda r: "keep" if r[0] in KEEP else "noise", 0.8),
+])
+def test_the_independent_third_readings_cover_their_sets_in_order_and_agree(first, third, label_of, at_least):
+    """Readers who saw only the items (never the labels, the code or its output): one row per item, numbered in
+    the labelled file's order, and the agreement their headers state (keep/noise for sentences)."""
+    items, reading = labelled.rows(first), labelled.rows(third)
+    assert [int(r[0]) for r in reading] == list(range(1, len(items) + 1))
+    second = [("keep" if r[1] in KEEP else "noise") if first.startswith("sentences") else r[1] for r in reading]
+    _agree, _total, k = labelled.kappa([label_of(r) for r in items], second)
+    assert k >= at_least
