@@ -16,7 +16,6 @@ Cost: linear in the candidates (a few hundred at most).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 
 from tiergit.core import snippet
@@ -53,14 +52,18 @@ class Candidate:
     date: str | None = None   # the item's date (ISO), for the staleness and supersede checks
 
 
+def _named(text: str, trim: str = ""):
+    """Each name a text mentions, as written (stripped of space and the `trim` characters), that is four
+    characters or more and not a number, date or bare path of digits."""
+    for m in NAME_RE.finditer(text):
+        name = (m.group(1) or m.group(0)).strip().strip(trim)
+        if len(name) >= 4 and not re.fullmatch(r"[\d.:/-]+", name):
+            yield name
+
+
 def names(text: str) -> set[str]:
     """Identifiers, dotted names, paths and code spans a text mentions (lowercased)."""
-    found = set()
-    for m in NAME_RE.finditer(text):
-        name = (m.group(1) or m.group(0)).strip().lower()
-        if len(name) >= 4 and not re.fullmatch(r"[\d.:/-]+", name):
-            found.add(name)
-    return found
+    return {name.lower() for name in _named(text)}
 
 
 def recency_weights(order: list[str]) -> dict[str, float]:
@@ -156,13 +159,10 @@ def name_index(entries: list[tuple[str, str]], shown: str, max_chars: int) -> li
     spread: dict[str, set[str]] = {}
     written: dict[str, str] = {}
     for entry, text in entries:
-        for m in NAME_RE.finditer(text):
-            raw = (m.group(1) or m.group(0)).strip().strip(".,;:")
-            low = raw.lower()
-            if len(low) < 4 or re.fullmatch(r"[\d.:/-]+", low) or "`" in raw:
-                continue
-            spread.setdefault(low, set()).add(entry)
-            written.setdefault(low, raw)
+        for raw in _named(text, ".,;:"):
+            if "`" not in raw:
+                spread.setdefault(raw.lower(), set()).add(entry)
+                written.setdefault(raw.lower(), raw)
     held = shown.lower()
     ranked = sorted((n for n, where in spread.items() if len(where) >= 2 and n not in held),
                     key=lambda n: (-len(spread[n]), n))

@@ -144,7 +144,7 @@ def plan(store, agent: str | None, task: str | None, *, topics: dict[str, str], 
                   key=lambda c: -c.value)
     out.more = list(dict.fromkeys(c.entry for c in left if c.entry))[:MORE_ENTRIES]
     out.names = knowledge_pack.name_index(own_texts, "\n".join([task, hot, render_items(picks, False), *out.more]),
-                                          int(knowledge_pack.NAMES_CHARS))
+                                          knowledge_pack.NAMES_CHARS)
     if out.dropped:
         out.notes.append(f"knowledge: {len(picks)} item(s), {out.tokens} tokens; {out.dropped} more relevant "
                          f"item(s) over the {out.budget}-token budget (`tiergit recall` finds them)")
