@@ -38,9 +38,6 @@ TOOL_PLACEHOLDER = re.compile(r"^\[(?:tool[ _](?:call|use|result|output)|image|d
 PRICE_CELL = re.compile(r"^[*\s]*(?:[+-]?(?:[A-Z]{0,3}\$|¥|€|£)\s?[\d,.]+|[▲▼△▽+-]?\s?[\d,.]+\s?%)[*\s]*$")
 TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
 TEMPLATE_HINT = re.compile(r"^<!--.*-->$|^\(?(?:one|a) (?:line|item|bullet) (?:per|for each)\b|^_\(.*\)_$", re.I)
-# Test and check counts are status, not knowledge (`81/81 tests pass`, `All 396 tests pass`).
-TEST_COUNT = re.compile(r"\b\d+\s*/\s*\d+(?:\s+(?:tests?|checks?|pass\w*|green))+|\ball [\d,]+ (?:tests|checks) pass\w*"
-                        r"|\b\d+ (?:tests?|checks?) (?:pass\w*|green)\b", re.I)
 # A build, test or system status with nothing named (`Build clean: 0 errors`, `All tests passing`).
 STATUS_PHRASE = re.compile(
     r"\b(?:builds?|tests?|checks?|ci|pipeline|lint|suite|system|services?)\b[^.;]{0,50}\b(?:pass(?:es|ed|ing)?|green|clean|"
@@ -204,13 +201,18 @@ COMMENT = re.compile(r"^\s*(?:#(?![!#])|//+|--|;+|/\*+|\*(?!\*))\s*(?P<body>.*?)
 FENCE = re.compile(r"^\s*(?:```|~~~)\s*(?P<lang>[\w+#-]*)")
 
 
-def _comment_prose(body: str) -> str:
-    """The prose of a `//` or `///` comment line (doc-comment tags left out), when it has three words
-    or more and starts with a letter; "" otherwise. `#` lines outside a code block are headings."""
-    if not body.startswith("//"):
-        return ""
-    text = re.sub(r"</?\w+[^>]*>", " ", COMMENT.match(body)["body"]).strip()
+def _comment_text(line: str) -> str:
+    """The prose of a comment line (doc-comment tags left out), when it has three words or more and
+    starts with a letter; "" otherwise (no comment, or too little to be a sentence)."""
+    comment = COMMENT.match(line)
+    text = re.sub(r"</?\w+[^>]*>", " ", comment["body"]).strip() if comment else ""
     return text if len(judge.WORD.findall(text)) >= 3 and re.match(r"[^\W\d_]", text) else ""
+
+
+def _comment_prose(body: str) -> str:
+    """The prose of a `//` or `///` comment line (`_comment_text`). `#` lines outside a code block are
+    headings, so only `//` counts here."""
+    return _comment_text(body) if body.startswith("//") else ""
 
 
 def fence_comments(text: str) -> str:
@@ -223,9 +225,8 @@ def fence_comments(text: str) -> str:
         return ""
     kept = []
     for line in lines[1:]:
-        comment = COMMENT.match(line)
-        body = re.sub(r"</?\w+[^>]*>", " ", comment["body"]).strip() if comment else ""
-        if body and len(judge.WORD.findall(body)) >= 3 and re.match(r"[^\W\d_]", body) and noise(body) is None:
+        prose = _comment_text(line)
+        if prose and noise(prose) is None:
             kept.append(line.strip())
     return f"```{opening['lang']}\n" + "\n".join(kept) + "\n```" if kept else ""
 

@@ -191,9 +191,10 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
                 out.keep(cold_form(item, section.heading, labels), item.id)
             elif item.kind == "log":
                 comments = sentence_judge.fence_comments(item.text)   # a code block's prose comments
-                if comments and item_id(comments)[0] not in seen:
-                    seen.add(item_id(comments)[0])
-                    out.keep(comments, item_id(comments)[0])
+                comments_id = item_id(comments)[0] if comments else ""
+                if comments and comments_id not in seen:
+                    seen.add(comments_id)
+                    out.keep(comments, comments_id)
                 out.dropped += 1
             elif item.id in seen or item.id in keep_ids or already_told(summary_sentence(item), told):
                 out.duplicates += 1
