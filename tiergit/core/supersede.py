@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from tiergit.core.supersede_shape import (  # noqa: F401  (MIN_SHARED, shape: the benchmark's imports)
-    CODE_RE, FORWARD_RE, MIN_SHARED, NEGATION_RE, NEWS_RE, RETIRING_RE, SCOPES, STOP, TOKEN_RE, TOWARD_RE, Shape, kind,
-    shape, term)
+    CODE_RE, FORWARD_RE, MARKER_RE, MIN_SHARED, NEGATION_RE, NEWS_RE, RETIRING_RE, SCOPES, STOP, TOKEN_RE, TOWARD_RE,
+    Shape, kind, shape, term)
 
 
 DIGIT = re.compile(r"\d")
@@ -121,7 +121,7 @@ def _signals(newer: str) -> tuple[str, str, bool]:
 def _denials(text: str) -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]:
     """What a statement denies ("No deploys on Fridays"): (phrase, terms, values) per denial; () when
     it denies nothing. Once per text: a scan judges one newer item against many older ones."""
-    text = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text)
+    text = MARKER_RE.sub("", text)
     out = []
     for m in NEGATION_RE.finditer(text):
         denied = shape(m.group(2))
@@ -212,11 +212,11 @@ def judge_shapes(a: Shape, b: Shape, newer: str, older: str = "") -> Verdict:  #
     retiring, retired = _retired(a, newer)
     if retiring and retired and shared + 1 >= MIN_SHARED:
         return Verdict(True, f"says \"{retiring}\": {', '.join(retired)}")   # "we don't use Storybook anymore"
-    if shared == MIN_SHARED - 1 and news and _time_moved(a, b):
-        return Verdict(True, f"says \"{news}\": {_time_moved(a, b)}")   # Mondays -> Tuesdays
+    if shared == MIN_SHARED - 1 and news and (moved := _time_moved(a, b)):
+        return Verdict(True, f"says \"{news}\": {moved}")   # Mondays -> Tuesdays
     marker = (retiring if TOWARD_RE.search(retiring) else "") or news
-    if shared == MIN_SHARED - 1 and marker and not still and _one_name_replaced(a, b):   # "… in Crowdin" / "We moved
-        return Verdict(True, f"says \"{marker}\": {_one_name_replaced(a, b)}")        # translations to Lokalise"
+    if shared == MIN_SHARED - 1 and marker and not still and (replaced := _one_name_replaced(a, b)):
+        return Verdict(True, f"says \"{marker}\": {replaced}")   # "… in Crowdin" / "We moved translations to Lokalise"
     if shared < MIN_SHARED:
         return Verdict(False, "different subject")
     denied = _denied(a, older, newer)

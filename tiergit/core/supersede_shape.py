@@ -201,8 +201,8 @@ def shape(text: str) -> Shape:  # long: one pass over the tokens fills every fie
         elif low in CHOICES or low in SETTINGS and i > 0 and tokens[i - 1].lower() in COPULAS:
             values.add(low)                       # "Merge queue is disabled"
         elif low not in STOP and len(low) > 2:
-            subject.add(_stem(SHORT.get(low, low)))
-            head = head or _stem(SHORT.get(low, low))
+            subject.add(term(low))
+            head = head or term(low)
     return Shape(frozenset(subject), frozenset(values), frozenset(words | values), frozenset(scopes), opening,
                  head, text, prose)
 
