@@ -145,9 +145,11 @@ def measure(repo: Path, runs: int, only: set[str], single_worker: bool = False,
 
 
 def hook_rows(repo: Path, runs: int, files: list[str], floor: float, out: dict) -> None:
-    """What the installed shim execs on every commit: `<install python> -m tiergit hook pre-commit`."""
+    """What the installed shim execs on every commit: `<install python> -I -S -c <tiergit.hookentry> pre-commit`."""
+    from tiergit.features.install import hook_entry_args
+
     subprocess.run(tg("install"), cwd=repo, capture_output=True, check=True)
-    hook = [PY, "-m", "tiergit", "hook", "pre-commit"]
+    hook = [PY, *hook_entry_args(), "pre-commit"]
     cpu, wall, rss = median_of(runs, hook, repo)
     out["hook, nothing staged"] = (cpu, wall, floor, rss, "python -I -S")
     cold = [f for f in files if "/cold/" in f][-5:]

@@ -36,7 +36,7 @@ def test_existing_user_hook_keeps_running_and_is_restored(repo):
     assert out.returncode == 0
     hooks = repo / ".git/hooks"
     assert (hooks / "pre-commit.tiergit-chained").read_text() == USER_HOOK
-    assert "tiergit-hook v3" in (hooks / "pre-commit").read_text()
+    assert "tiergit-hook v4" in (hooks / "pre-commit").read_text()
     log = repo / ".git/user-hook.log"
     assert log.read_text().count("user-hook-ran") == 1  # ran for the init commit
 
@@ -78,7 +78,7 @@ def test_core_hooks_path_is_respected(repo):
     git(repo, "config", "core.hooksPath", ".githooks")
     make_hook(repo / ".githooks/pre-commit", USER_HOOK)
     init_squad(repo)
-    assert "tiergit-hook v3" in (repo / ".githooks/pre-commit").read_text()
+    assert "tiergit-hook v4" in (repo / ".githooks/pre-commit").read_text()
     assert (repo / ".githooks/pre-commit.tiergit-chained").read_text() == USER_HOOK
     assert not (repo / ".git/hooks/pre-commit").exists()
     write(repo / HOT, BIG)

@@ -47,7 +47,25 @@ SHARED_PYTHON = f'"$(git config --get {PYTHON_KEY})"'
 
 def shim_text(hook: str, python: str | None = None, shared: bool = False) -> str:
     text = resources.read("hooks", hook)
+    text = text.replace("@HOOK_ENTRY@", "-m tiergit hook" if shared else " ".join(a if a in ("-I", "-S", "-c") else sh_quote(a) for a in hook_entry_args()))
     return text.replace("@INSTALL_PYTHON@", SHARED_PYTHON if shared else sh_quote(python_for_sh(python)))
+
+
+def _package_parent() -> str:
+    """The folder holding this tiergit package (what an isolated `-I -S` interpreter adds to its path)."""
+    import tiergit
+
+    locations = list(tiergit.__spec__.submodule_search_locations or [])
+    root = Path(locations[0]).resolve().parent
+    return root.as_posix() if os.name == "nt" else str(root)
+
+
+def hook_entry_args() -> list[str]:
+    """The interpreter arguments the pre-commit shim runs (before the hook name): an isolated
+    interpreter without `site` that imports tiergit.hookentry from where this tiergit is
+    installed. A shim in a folder the team commits names no machine's path: it keeps `-m tiergit hook`."""
+    code = f"import sys; sys.path.append({_package_parent()!r}); from tiergit.hookentry import main; sys.exit(main())"
+    return ["-I", "-S", "-c", code]
 
 
 def is_ours(path: Path) -> bool:
@@ -63,12 +81,7 @@ def driver_command(python: str | None = None) -> str:
     git starts it once per file, so the interpreter starts isolated and without `site`
     (`-I -S`, about half the start-up) and runs `tiergit.mergeentry`, found where this
     tiergit is installed (see that module)."""
-    import tiergit
-
-    locations = list(tiergit.__spec__.submodule_search_locations or [])
-    root = Path(locations[0]).resolve().parent
-    where = root.as_posix() if os.name == "nt" else str(root)
-    code = f"import sys; sys.path.append({where!r}); from tiergit.mergeentry import main; sys.exit(main())"
+    code = f"import sys; sys.path.append({_package_parent()!r}); from tiergit.mergeentry import main; sys.exit(main())"
     return f"{sh_quote(python_for_sh(python))} -I -S -c {sh_quote(code)} %O %A %B %P"
 
 

@@ -1,15 +1,16 @@
 """`.tiergit.yml` from disk: read it safely, parse the YAML, merge it over its packaged preset,
 validate it into a `Config` (tiergit.core.config) and check every configured path on disk
 (tiergit.shell.configpaths: no symlink, no absolute path, nothing outside the work tree).
-Cost: one small read, one YAML parse."""
+Cost: one small read, and one YAML parse the first time a config text is seen: the parsed
+data is kept in `<git dir>/tiergit/config-parsed-v1.json` under the text's sha1, so later runs
+(every commit's hook among them) neither import PyYAML nor compile its patterns (~40 ms)."""
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from tiergit.core import safeyaml
 from tiergit.core.config import Config
 from tiergit.core.configcheck import KeyErrors, build
 from tiergit.core.configschema import CONFIG_NAME, PRESETS
@@ -19,12 +20,71 @@ from tiergit.shell import configpaths, lockwait, resources
 MAX_CONFIG_BYTES = 256 * 1024
 
 
-def preset_data(name: str) -> dict[str, Any]:
-    """A packaged preset (templates/presets/NAME.yml) as data."""
-    return safeyaml.load(resources.read("presets", f"{name}.yml"))
+PARSED_CACHE = "config-parsed-v1.json"
+PARSED_CACHE_MAX = 16     # config texts and presets remembered (a branch switch brings another config)
 
 
-def parse_text(text: str, path: Path, repo_root: Path) -> Config:
+class ParsedCache:
+    """sha1 of a YAML text -> its parsed data and key lines, in `<git dir>/tiergit/` (none outside a repo).
+    Only texts whose data survive a JSON round trip unchanged are kept; a broken file is an empty cache."""
+
+    def __init__(self, near: Path) -> None:
+        from tiergit.shell import statedir
+
+        state = statedir.near(near)
+        self.path = state / PARSED_CACHE if state is not None else None
+        self.docs: dict[str, str] = {}   # sha1 -> the JSON of {"data", "lines"}: each hit is a fresh copy
+        self.dirty = False
+        if self.path is not None:
+            try:
+                raw = json.loads(self.path.read_text(encoding="utf-8"))
+                self.docs = raw["docs"] if raw.get("version") == 1 and isinstance(raw.get("docs"), dict) else {}
+            except (OSError, ValueError, KeyError, AttributeError, TypeError):
+                self.docs = {}
+
+    def parse(self, text: str, path: Path) -> tuple[Any, dict[str, int]]:
+        from hashlib import sha1
+
+        key = sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+        try:
+            doc = json.loads(self.docs[key])
+            if isinstance(doc, dict) and isinstance(doc.get("lines"), dict) and "data" in doc:
+                return doc["data"], doc["lines"]
+        except (KeyError, TypeError, ValueError):
+            pass
+        data, lines = _parse_yaml(text, path)
+        try:
+            dumped = json.dumps({"data": data, "lines": lines}, separators=(",", ":"))
+            fits = json.loads(dumped) == {"data": data, "lines": lines}
+        except (TypeError, ValueError):
+            fits = False
+        if fits and self.path is not None:
+            self.docs.pop(key, None)
+            self.docs[key] = dumped
+            self.docs = dict(list(self.docs.items())[-PARSED_CACHE_MAX:])
+            self.dirty = True
+        return data, lines
+
+    def save(self) -> None:
+        """Best effort, temp + rename: a cache that cannot be written costs only speed."""
+        if not self.dirty or self.path is None:
+            return
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps({"version": 1, "docs": self.docs}, separators=(",", ":")), encoding="utf-8")
+            os.replace(tmp, self.path)
+            self.dirty = False
+        except OSError:
+            tmp.unlink(missing_ok=True)
+
+
+def _parse_yaml(text: str, path: Path) -> tuple[Any, dict[str, int]]:
+    """(data, key -> line) of a YAML text; a clear error for bad syntax or an alias."""
+    import yaml
+
+    from tiergit.core import safeyaml
+
     try:
         node = safeyaml.compose(text)
         lines = safeyaml.key_lines(node)
@@ -38,7 +98,26 @@ def parse_text(text: str, path: Path, repo_root: Path) -> Config:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise TiergitError(f"{path.name}{line}: invalid YAML: {problem}",
                            "fix the syntax; `tiergit init --preset squad` shows a valid file") from None
-    cfg = build(data if data is not None else {}, path, repo_root, lines, preset_data)
+    return data, lines
+
+
+def preset_data(name: str, cache: ParsedCache | None = None) -> dict[str, Any]:
+    """A packaged preset (templates/presets/NAME.yml) as data."""
+    text = resources.read("presets", f"{name}.yml")
+    if cache is not None:
+        return cache.parse(text, Path(f"{name}.yml"))[0]
+    from tiergit.core import safeyaml
+
+    return safeyaml.load(text)
+
+
+def parse_text(text: str, path: Path, repo_root: Path) -> Config:
+    cache = ParsedCache(path)
+    data, lines = cache.parse(text, path)
+    try:
+        cfg = build(data if data is not None else {}, path, repo_root, lines, lambda name: preset_data(name, cache))
+    finally:
+        cache.save()
     configpaths.check(cfg, KeyErrors(path, lines))
     lockwait.configure(cfg.limits.get("lock_wait_seconds"))
     return cfg

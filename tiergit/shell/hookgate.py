@@ -21,6 +21,7 @@ except ImportError:   # pragma: no cover - a Python built without it
 
 CONFIG_NAME = ".tiergit.yml"
 CACHE_NAME = "gate-patterns-v2.json"   # v2: store folders and legacy files too
+PREFIX_CACHE_NAME = "gate-prefixes-v1.txt"   # read by tiergit/hookentry.py (its PREFIX_CACHE), which imports no tiergit module
 
 
 def _cache_path(git_dir: Path) -> Path:
@@ -65,19 +66,56 @@ def cached_patterns(repo: Path, git_dir: Path | None) -> list[re.Pattern[str]] |
 
 def save_patterns(repo: Path, git_dir: Path, patterns: list[str], index_config: bytes | None) -> None:
     """Remember the tier regexes, only when the work-tree config is the one the index holds
-    (the hook checks the commit's config: a cache keyed by an unstaged edit would lie)."""
+    (the hook checks the commit's config: a cache keyed by an unstaged edit would lie).
+    Beside them, the literal start of each (tiergit/hookentry.py's cache, read without `re`
+    or `json`); none when a pattern has no literal start, so every commit runs the full hook."""
     work = _config_bytes(repo)
     if work is None or (index_config is not None and index_config != work):
         return
+    digest = sha1(work).hexdigest()
+    starts = [literal_start(p) for p in patterns]
+    _write_cache(_cache_path(git_dir), json.dumps({"config": digest, "patterns": patterns}))
+    prefix_path = _cache_path(git_dir).with_name(PREFIX_CACHE_NAME)
+    if all(s and "\n" not in s for s in starts):
+        _write_cache(prefix_path, digest + "\n" + "".join(s + "\n" for s in sorted(set(starts))))
+    else:
+        prefix_path.unlink(missing_ok=True)
+
+
+def _write_cache(path: Path, text: str) -> None:
     # A cache file, not memory: a plain temp + rename (the write path's lock library stays off the hook).
-    path = _cache_path(git_dir)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps({"config": sha1(work).hexdigest(), "patterns": patterns}))
+        tmp.write_text(text, encoding="utf-8", newline="\n")
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)   # no cache: the next commit loads the config again
+
+
+def literal_start(pattern: str) -> str:
+    """The text every match of the regex `pattern` (as `re.match` applies it) starts with: its
+    leading literal characters ("" when it has an alternative or starts with a group). Reads
+    the shapes tiergit writes: `^` + escaped text (core.config.path_regex) and fnmatch's `(?s:…)`."""
+    if "|" in pattern:
+        return ""
+    text = pattern.removeprefix("^")
+    text = text[4:] if text.startswith("(?s:") else text
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "\\" and i + 1 < len(text) and not text[i + 1].isalnum():
+            out.append(text[i + 1])
+            i += 2
+            continue
+        if char in ".^$*+?{}[]()|\\":
+            if char in "*?{" and out:
+                out.pop()   # a quantifier: the character before it may be absent
+            break
+        out.append(char)
+        i += 1
+    return "".join(out)
 
 
 def nothing_to_check(repo: Path, git_dir: Path | None,

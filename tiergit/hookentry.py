@@ -1,0 +1,130 @@
+"""The pre-commit hook's entry as `tiergit install` writes it into the shim: `python -I -S -c '…hookentry.main()'`.
+
+Most commits stage no memory file, and git starts the hook on every one of them. So, like the
+merge driver (tiergit/mergeentry.py), the interpreter starts isolated and without `site` (no
+site-packages scan, no editable-install finder: about half the start-up) and this module
+imports only `os` and `sys`: no `subprocess`, `re`, `pathlib` or `json`. It answers one
+question, "is there certainly nothing for tiergit to check?", with two git processes:
+
+- `git rev-parse --show-toplevel --absolute-git-dir` (no `.tiergit.yml` there: not a store);
+- `git diff-index --cached --name-only` of what the commit adds or changes;
+
+and the prefix cache the full hook writes (`<git dir>/tiergit/gate-prefixes-v1.txt`: the
+config's sha1, then the literal start of every path the full hook would look at). A staged
+path starting with none of them, and no staged `.tiergit.yml`, means nothing to check: exit 0.
+Anything else (a memory file staged, no cache, a changed config, an unborn HEAD, a git error,
+Windows, extra arguments) runs the full hook: in this process once `site.main()` has added
+the environment's packages, else `python -m tiergit hook` with the same arguments.
+`TIERGIT_HOOK_FAST=0` turns the early exit off.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+CONFIG_NAME = ".tiergit.yml"
+PREFIX_CACHE = "gate-prefixes-v1.txt"   # hookgate.PREFIX_CACHE_NAME, which writes it (no import: this module stays os + sys)
+
+
+def main(args: list[str] | None = None) -> int:
+    args = sys.argv[1:] if args is None else args
+    if args == ["pre-commit"] and os.name != "nt" and os.environ.get("TIERGIT_HOOK_FAST", "1") != "0":
+        try:
+            if nothing_to_check():
+                return 0
+        except OSError:
+            pass   # a git that cannot start, an unreadable file: the full hook says what is wrong
+    return _full(args)
+
+
+def _git(args: list[str]) -> tuple[int, bytes]:
+    """(exit code, stdout) of one git process; stderr discarded (the full hook reports errors)."""
+    read, write = os.pipe()
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        actions = [(os.POSIX_SPAWN_DUP2, write, 1), (os.POSIX_SPAWN_DUP2, devnull, 2),
+                   (os.POSIX_SPAWN_CLOSE, read)]
+        env = dict(os.environ)
+        env["GIT_TERMINAL_PROMPT"] = "0"
+        pid = os.posix_spawnp("git", ["git", *args], env, file_actions=actions)
+    finally:
+        os.close(write)
+        os.close(devnull)
+    chunks = []
+    try:
+        while chunk := os.read(read, 65536):
+            chunks.append(chunk)
+    finally:
+        os.close(read)
+    _pid, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), b"".join(chunks)
+
+
+def nothing_to_check() -> bool:
+    """True only when the full hook would certainly find nothing to check (see the module doc)."""
+    code, out = _git(["rev-parse", "--show-toplevel", "--absolute-git-dir"])
+    lines = out.decode("utf-8", "surrogateescape").splitlines()
+    if code != 0 or len(lines) != 2:
+        return False
+    top, git_dir = lines
+    if os.getcwd() != top and os.path.lexists(CONFIG_NAME):
+        return False   # a store in a subfolder (the full hook works there): not decided here
+    config = os.path.join(top, CONFIG_NAME)
+    if not os.path.lexists(config):
+        return True    # not a tiergit store: the full hook returns 0 too
+    code, out = _git(["-C", top, "diff-index", "--cached", "--name-only", "--no-renames",
+                      "--diff-filter=ACMRT", "-z", "HEAD"])
+    if code != 0:
+        return False   # before the first commit, or a broken index: the full hook decides
+    staged = [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
+    if not staged:
+        return True
+    if CONFIG_NAME in staged:
+        return False
+    prefixes = cached_prefixes(config, os.path.join(git_dir, "tiergit", PREFIX_CACHE))
+    if prefixes is None:
+        return False
+    return not any(path.startswith(prefix) for path in staged for prefix in prefixes)
+
+
+def cached_prefixes(config: str, cache: str) -> list[str] | None:
+    """The literal path starts saved for this exact config, or None (no cache, another config)."""
+    import stat
+    from _sha1 import sha1   # CPython's built-in sha1: hashlib would load OpenSSL
+
+    try:
+        if not stat.S_ISREG(os.lstat(config).st_mode):
+            return None
+        with open(config, "rb") as f:
+            digest = sha1(f.read()).hexdigest()
+        with open(cache, encoding="utf-8", newline="\n") as f:
+            lines = f.read().split("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not lines or lines[0] != digest:
+        return None
+    return [line for line in lines[1:] if line != ""] if "" not in lines[1:-1] else None
+
+
+def _full(args: list[str]) -> int:
+    """The full hook in this process, once `site` has added the environment's packages (-S
+    skipped it); where they are not importable (a --user install, which -I hides) or on
+    Windows, `python -m tiergit hook` with the same arguments."""
+    if os.name != "nt":
+        import site
+
+        site.main()
+        from importlib.util import find_spec
+
+        if find_spec("yaml") is not None and find_spec("markdown_it") is not None:
+            from tiergit.__main__ import dispatch
+            from tiergit.errors import guarded
+
+            return guarded(dispatch, ["hook", *args])
+    cmd = [sys.executable, "-m", "tiergit", "hook", *args]
+    if os.name == "nt":   # exec on Windows returns to git before the child is done
+        import subprocess
+
+        return subprocess.call(cmd)
+    os.execv(sys.executable, cmd)
+    return 2   # not reached
