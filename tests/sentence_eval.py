@@ -48,7 +48,8 @@ class Sentence:
         return " ".join(MARKER.sub("", self.text, count=1).split())
 
 
-SAMPLES = {"first": "sentences_corpus", "new": "sentences_corpus_new"}   # round 4's sample; round 5's, all held out
+# round 4's sample (parts tune, held); round 5's (part new) and round 6's (part round6), all held out
+SAMPLES = {"first": "sentences_corpus", "new": "sentences_corpus_new", "round6": "sentences_corpus_round6"}
 
 
 def sentences(corpus: Path, labels: str | None = None, sample: str = "first") -> list[Sentence]:
