@@ -68,10 +68,11 @@ def sentences(corpus: Path, labels: str | None = None, sample: str = "first") ->
     return out
 
 
-def agreement(sample: str = "first") -> tuple[int, int, float]:
-    """(sentences, agreeing on keep/noise, Cohen's kappa) of the two readings of a sample."""
+def agreement(sample: str = "first", reading: str = "reader2") -> tuple[int, int, float]:
+    """(sentences, agreeing on keep/noise, Cohen's kappa) of the first reading of a sample and another
+    (`reading`: the file suffix, reader2 or reader3)."""
     first = ["keep" if r[0] in KEEP_LABELS else "noise" for r in labelled.rows(f"{SAMPLES[sample]}.tsv")]
-    second = ["keep" if r[1] in KEEP_LABELS else "noise" for r in labelled.rows(f"{SAMPLES[sample]}_reader2.tsv")]
+    second = ["keep" if r[1] in KEEP_LABELS else "noise" for r in labelled.rows(f"{SAMPLES[sample]}_{reading}.tsv")]
     n = len(first)
     agree = sum(a == b for a, b in zip(first, second))
     chance = sum((first.count(x) / n) * (second.count(x) / n) for x in ("keep", "noise"))
