@@ -85,10 +85,16 @@ def print_sentences(corpus: Path, verbose: bool) -> None:
     print(f"  and an independent third reader: {agree}/{n}, Cohen's kappa {kappa:.2f} (sentences_corpus_new_reader3.tsv)")
     n, agree, kappa = se.agreement("round6")
     print(f"round-6 held-out sample (part 'round6'): two passes by the same author agree on {agree}/{n}, Cohen's kappa "
-          f"{kappa:.2f} (not independent: tests/labels/sentences_corpus_round6_reader2.tsv); disagreements resolved "
-          f"as worth keeping")
+          f"{kappa:.2f} (not independent: tests/labels/sentences_corpus_round6_reader2.tsv)")
+    for reading in ("reader3", "reader4"):
+        n, agree, kappa = se.agreement("round6", reading=reading)
+        print(f"  and an independent {reading}: {agree}/{n} with the first pass, Cohen's kappa {kappa:.2f} "
+              f"(sentences_corpus_round6_{reading}.tsv)")
+    n, agree, kappa = se.agreement_between("round6", "reader3", "reader4")
+    print(f"  the two independent readers with each other: {agree}/{n}, Cohen's kappa {kappa:.2f}; every sample's "
+          f"disagreements are resolved as worth keeping (any reading that keeps)")
     for labels, what in (("first", "the first reader's labels"),
-                         ("resolved", "resolved labels: worth keeping when either reader says so")):
+                         ("resolved", "resolved labels: worth keeping when any reading says so")):
         os.environ["TIERGIT_SENTENCE_LABELS"] = labels
         _print_sentence_part(corpus, verbose, what)
 
