@@ -41,6 +41,7 @@ def fmt(value: float) -> str:
     return "  -  " if value != value else f"{value:.3f}"
 
 
+SPLITS = ("tune", "held", "new", "round6")   # round 4's two parts; rounds 5 and 6's new samples, all held out
 SENTENCE_FIGURES = ("keep_precision", "keep_recall", "junk_precision", "junk_recall", "session_end_kept",
                     "transcript_kept", "noise_tokens_removed")
 
@@ -48,9 +49,9 @@ SENTENCE_FIGURES = ("keep_precision", "keep_recall", "junk_precision", "junk_rec
 def sentence_figures(corpus: Path) -> dict:
     """The issue-21 figures on the labelled sentences, per part, for the tiergit this process imports."""
     import sentence_eval as se
-    items = se.sentences(corpus) + se.sentences(corpus, sample="new")
+    items = se.sentences(corpus) + se.sentences(corpus, sample="new") + se.sentences(corpus, sample="round6")
     out = {}
-    for split in ("tune", "held", "new"):
+    for split in SPLITS:
         m = se.metrics(corpus, [s for s in items if s.split == split])
         out[split] = {k: v for k, v in m.items() if not isinstance(v, list)}
         out[split]["misses"] = [f"{s.label} {s.rel}:{s.line}" for s in m["missed_session_end"] + m["missed_transcript"]]
@@ -80,19 +81,32 @@ def print_sentences(corpus: Path, verbose: bool) -> None:
     n, agree, kappa = se.agreement("new")
     print(f"new held-out sample (round 5, part 'new'): two passes by the same author agree on {agree}/{n}, Cohen's "
           f"kappa {kappa:.2f} (not independent: tests/labels/sentences_corpus_new_reader2.tsv)")
+    n, agree, kappa = se.agreement("new", reading="reader3")
+    print(f"  and an independent third reader: {agree}/{n}, Cohen's kappa {kappa:.2f} (sentences_corpus_new_reader3.tsv)")
+    n, agree, kappa = se.agreement("round6")
+    print(f"round-6 held-out sample (part 'round6'): two passes by the same author agree on {agree}/{n}, Cohen's kappa "
+          f"{kappa:.2f} (not independent: tests/labels/sentences_corpus_round6_reader2.tsv)")
+    for reading in ("reader3", "reader4"):
+        n, agree, kappa = se.agreement("round6", reading=reading)
+        print(f"  and an independent {reading}: {agree}/{n} with the first pass, Cohen's kappa {kappa:.2f} "
+              f"(sentences_corpus_round6_{reading}.tsv)")
+    n, agree, kappa = se.agreement_between("round6", "reader3", "reader4")
+    print(f"  the two independent readers with each other: {agree}/{n}, Cohen's kappa {kappa:.2f}; every sample's "
+          f"disagreements are resolved as worth keeping (any reading that keeps)")
     for labels, what in (("first", "the first reader's labels"),
-                         ("resolved", "resolved labels: worth keeping when either reader says so")):
+                         ("resolved", "resolved labels: worth keeping when any reading says so")):
         os.environ["TIERGIT_SENTENCE_LABELS"] = labels
         _print_sentence_part(corpus, verbose, what)
 
 
 def _print_sentence_part(corpus: Path, verbose: bool, what: str) -> None:
     new, old = sentence_figures(corpus), old_sentence_figures(corpus)
-    print(f"\n{what} (tests/labels/sentences_corpus.tsv, part new: sentences_corpus_new.tsv; targets: kept "
+    print(f"\n{what} (tests/labels/sentences_corpus.tsv, part new: sentences_corpus_new.tsv, part round6: "
+          f"sentences_corpus_round6.tsv; targets: kept "
           f"verbatim >= 0.95, noise tokens removed >= 0.85)")
     print(f"{'judgement':<16} {'split':<5} {'n':>4} {'keep':>4} " + " ".join(f"{k:>10}" for k in (
         "keep P", "keep R", "junk P", "junk R", "sess.end", "transcr.", "noise rm")) + f" {'tokens kept/in':>22}")
-    for split in ("tune", "held", "new"):
+    for split in SPLITS:
         rows = [("keep everything", None), ("old (" + OLD_JUDGEMENT + ")", old[split] if old else None), ("sentence judge", new[split])]
         m = new[split]
         base = {"keep_precision": m["worth_keeping"] / m["sentences"], "keep_recall": 1.0, "junk_precision": float("nan"),

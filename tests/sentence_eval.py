@@ -48,31 +48,53 @@ class Sentence:
         return " ".join(MARKER.sub("", self.text, count=1).split())
 
 
-SAMPLES = {"first": "sentences_corpus", "new": "sentences_corpus_new"}   # round 4's sample; round 5's, all held out
+# round 4's sample (parts tune, held); round 5's (part new) and round 6's (part round6), all held out
+SAMPLES = {"first": "sentences_corpus", "new": "sentences_corpus_new", "round6": "sentences_corpus_round6"}
+# The other readings of each sample, resolved with the first: worth keeping when any of them says so.
+# reader2 of "new" and "round6" is the first reader's second pass; reader3 (and round6's reader4) are
+# independent readers who saw only the sentences.
+READINGS = {"first": ("reader2",), "new": ("reader2", "reader3"), "round6": ("reader2", "reader3", "reader4")}
 
 
 def sentences(corpus: Path, labels: str | None = None, sample: str = "first") -> list[Sentence]:
     """The labelled sentences of a sample (SAMPLES). `labels` (else $TIERGIT_SENTENCE_LABELS): "first"
     (default: the first reader's, which the tests hold the judgement to), or "resolved": worth keeping
-    when either of the two readings says so (benchmarks/bench_judge.py prints both)."""
+    when any reading of the sample says so (its `_reader2`, `_reader3`, ... files; benchmarks/bench_judge.py
+    prints both)."""
     labels = labels or os.environ.get("TIERGIT_SENTENCE_LABELS", "first")
     name = SAMPLES[sample]
-    second = {int(r[0]): r[1] for r in labelled.rows(f"{name}_reader2.tsv")} if labels == "resolved" else {}
+    others = READINGS.get(sample, ()) if labels == "resolved" else ()
+    keep_by: dict[int, str] = {}
+    for reading in others:
+        for r in labelled.rows(f"{name}_{reading}.tsv"):
+            if r[1] in KEEP_LABELS:
+                keep_by.setdefault(int(r[0]), r[1])
     out = []
     for number, (label, split, rel, n, sha, k) in enumerate(labelled.rows(f"{name}.tsv"), 1):
-        if label in NOISE_LABELS and second.get(number) in KEEP_LABELS:
-            label = second[number]
+        if label in NOISE_LABELS and number in keep_by:
+            label = keep_by[number]
         line = labelled.corpus_line(corpus, rel, int(n), sha)
         out.append(Sentence(label, split, rel, int(n), int(k), split_sentences(line)[int(k)], line))
     return out
 
 
-def agreement(sample: str = "first") -> tuple[int, int, float]:
-    """(sentences, agreeing on keep/noise, Cohen's kappa) of the two readings of a sample."""
+def agreement(sample: str = "first", reading: str = "reader2") -> tuple[int, int, float]:
+    """(sentences, agreeing on keep/noise, Cohen's kappa) of the first reading of a sample and another
+    (`reading`: the file suffix, reader2 or reader3)."""
     first = ["keep" if r[0] in KEEP_LABELS else "noise" for r in labelled.rows(f"{SAMPLES[sample]}.tsv")]
-    second = ["keep" if r[1] in KEEP_LABELS else "noise" for r in labelled.rows(f"{SAMPLES[sample]}_reader2.tsv")]
+    second = ["keep" if r[1] in KEEP_LABELS else "noise" for r in labelled.rows(f"{SAMPLES[sample]}_{reading}.tsv")]
     n = len(first)
     agree = sum(a == b for a, b in zip(first, second))
+    chance = sum((first.count(x) / n) * (second.count(x) / n) for x in ("keep", "noise"))
+    return n, agree, (agree / n - chance) / (1 - chance)
+
+
+def agreement_between(sample: str, a: str, b: str) -> tuple[int, int, float]:
+    """(sentences, agreeing on keep/noise, Cohen's kappa) of two other readings of a sample (file suffixes)."""
+    first = ["keep" if r[1] in KEEP_LABELS else "noise" for r in labelled.rows(f"{SAMPLES[sample]}_{a}.tsv")]
+    second = ["keep" if r[1] in KEEP_LABELS else "noise" for r in labelled.rows(f"{SAMPLES[sample]}_{b}.tsv")]
+    n = len(first)
+    agree = sum(x == y for x, y in zip(first, second))
     chance = sum((first.count(x) / n) * (second.count(x) / n) for x in ("keep", "noise"))
     return n, agree, (agree / n - chance) / (1 - chance)
 

@@ -91,8 +91,40 @@ def draw_new(corpus: Path, taken: set[tuple[str, int, int]]) -> list[tuple[str, 
     return out
 
 
+# The third sample (round 6, tests/labels/sentences_corpus_round6.tsv): every project, all of it held out,
+# drawn the same way with its own seed, leaving out the sentences of the first two samples.
+ROUND6_SEED = 6021
+ROUND6_PER_PROJECT = 4
+
+
+def draw_round6(corpus: Path, taken: set[tuple[str, int, int]]) -> list[tuple[str, str, int, str, int, str, str]]:
+    """(split "round6", path, line, sha, sentence index, sentence, line) of the third sample: draw_new's
+    files, units and rule with ROUND6_SEED and ROUND6_PER_PROJECT, `taken` (both earlier samples) left out."""
+    rng = random.Random(ROUND6_SEED)
+    out = []
+    for project in sorted(p for p in corpus.iterdir() if p.is_dir()):
+        pool = []
+        for path in memory_files(project):
+            rel = path.relative_to(corpus).as_posix()
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            for n, line in enumerate(lines, 1):
+                for k, sentence in enumerate(split_sentences(line)):
+                    if 8 <= len(sentence) <= 1500 and (rel, n, k) not in taken:
+                        pool.append((rel, n, line, k, sentence))
+        for rel, n, line, k, sentence in rng.sample(pool, min(ROUND6_PER_PROJECT, len(pool))):
+            out.append(("round6", rel, n, hashlib.sha256(line.encode("utf-8")).hexdigest(), k, sentence, line))
+    return out
+
+
 if __name__ == "__main__":
     corpus = Path(sys.argv[2] if len(sys.argv) > 2 else "/work/shared/corpus")
+    if sys.argv[1:2] == ["--draw-round6"]:
+        import labelled
+        taken = {(r[2], int(r[3]), int(r[5])) for name in ("sentences_corpus.tsv", "sentences_corpus_new.tsv")
+                 for r in labelled.rows(name)}
+        for number, (split, rel, n, sha, k, sentence, line) in enumerate(draw_round6(corpus, taken), 1):
+            print(f"{number}\t{rel}\t{n}\t{sha}\t{k}\n  S: {sentence}\n  L: {line[:600]}\n")
+        sys.exit(0)
     if sys.argv[1:2] == ["--draw-new"]:
         import labelled
         taken = {(r[2], int(r[3]), int(r[5])) for r in labelled.rows("sentences_corpus.tsv")}

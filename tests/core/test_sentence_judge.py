@@ -56,3 +56,44 @@ def test_fence_comments_keep_only_prose_comments_in_the_blocks_language() -> Non
     assert sj.fence_comments("```\nnpm test\n```") == ""
     assert sj.fence_comments("```markdown\n# Heading of a doc\n```") == ""
     assert sj.fence_comments("- not a fence") == ""
+
+
+# Round 6: shapes of noise seen in the tuned parts (a stamp, a header row, Dreaming's copy of a chat turn,
+# a verbless past-tense report), and the look-alikes that must stay kept.
+KEPT_ROUND6 = [
+    "- ✅ Expired sessions are purged on the next login (the sweeper no longer runs at boot)",
+    "**Deadline:** 2026-09-30",
+    "- Scheduled: 2026-10-02 14:00",
+    "| 2 | Rotate the signing key | Medium | High |",
+    "Moved the helpers to src/app/utils",
+    "Merged the v2/legacy branches before the freeze",
+    "Cached tokens expire after the first refresh failure",
+    "Shared worker pool already exists.",
+]
+NOISE_ROUND6 = [
+    "**Compiled by Scribe:** 2026-03-14T09:12:00Z",
+    "- Last updated: 2026-03-14 09:12",
+    "| Step | Owner | Result | Notes |",
+    "| 名称 | 状态 | 负责人 |",
+    "- Candidate: Assistant: NO_REPLY",
+    "- Candidate: User: [Tue 2026-04-21 09:00 GMT+8] are you there?",
+    "- Candidate: Reflections: Theme: `assistant` kept surfacing across 120 memories.",
+    "Streamlined onboarding flow across web/mobile.",
+    "Refactored pathfinding for speed.",
+]
+
+
+@pytest.mark.parametrize("sentence", KEPT_ROUND6)
+def test_round6_look_alikes_kept_verbatim(sentence: str) -> None:
+    assert sj.noise(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", NOISE_ROUND6)
+def test_round6_noise_shapes_condensed(sentence: str) -> None:
+    assert sj.noise(sentence) is not None
+
+
+def test_one_slash_between_plain_words_is_no_path_but_a_real_path_is() -> None:
+    assert not sj.PATH.search("the read/write paths") and not sj.PATH.search("across server/client.")
+    for path in ("src/app/utils", "~/bin", "/tmp", "scripts/maintain.sh", "v2/legacy", "foo_bar/baz"):
+        assert sj.PATH.search(f"moved to {path} today"), path

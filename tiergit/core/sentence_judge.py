@@ -50,6 +50,9 @@ OPEN_STATUS = re.compile(r"\b(?:await\w*|pending|blocked|waiting|on hold|undecid
                          r"(?:decision|review|approval|sign-?off|input|answer))\b", re.I)
 # A report that nothing happened (`今日无新进展`, "no new progress today").
 NOTHING_NEW = re.compile(r"无新|无重大|暂无|\bno (?:new|significant) (?:progress|updates?|changes?|signals?)\b|\bnothing new\b", re.I)
+# A check-marked line this short is a status (`✅ Seeding validated`, `✓ All green`); a longer one states a
+# behaviour it checked (`✅ Evicted entry can be re-embedded (cache miss produces …)`) and is judged as prose.
+SHORT_STATUS_WORDS = 5
 DATE_TIME = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b|\b\d{1,2}:\d{2}\b")
 ACTIVITY = re.compile(
     r"\b(?:merged|integrated|implemented|completed|complete|validated|verified|updated|added|created|written|wrote|"
@@ -66,15 +69,28 @@ PAST_LEAD = re.compile(r"^(?:(?:i|we|then|also|and)\s+)*(?:(?!(?:need|feed|seed|
                        r"[A-Za-z][a-z]{2,}ed|ran|read|wrote|went|made|did|took|saw|found|spent|began)\s+"
                        r"(?:the|a|an|to|it|up|out|at|in|on|into|over|back|with|through|all|some|my|our|this|that|these|those)\b",
                        re.I)   # "Shared creature pool …" opens with an adjective, not a report
+# A verbless report: a past-tense lead and no present or modal verb after it ("Unified creature type system
+# across server/client."); with one ("Shared creature pool is read by …") it is a statement.
+BARE_PAST_LEAD = re.compile(r"^(?i:(?!(?:need|feed|seed|speed|embed|proceed|exceed|succeed|bed|red|shed|based|used|related|"
+                            r"advanced|required|detailed|expected|limited|nested|shared|mixed|fixed)\b))[A-Z]?[a-z]{2,}ed\s+[a-z]")
+# Any -s word may be the verb ("logs", "exists"): doubt keeps.
+PRESENT_VERB = re.compile(r"\b(?:is|are|has|have|does|do|must|should|shall|can|cannot|will|would|may|might|need|go|get|"
+                          r"stay|exist|live|run|[a-z]{2,}(?<!s)s)\b", re.I)
 EVALUATION = re.compile(r"^(?:read|looked|went|tried|spent|began|clean|good|great|nice|solid|lgtm|looks good|all good|well[- ]\w+)\b", re.I)
 
 # ---- specifics ----------------------------------------------------------------------------
 SPECIFIC = re.compile(
-    r"`|https?://|\b[\w.-]+/[\w./-]+|\b[\w-]+\.(?:md|py|ts|tsx|js|jsx|mjs|cs|csproj|ps1|psm1|sh|json|jsonl|ya?ml|toml|"
+    r"`|https?://|\b[\w-]+\.(?:md|py|ts|tsx|js|jsx|mjs|cs|csproj|ps1|psm1|sh|json|jsonl|ya?ml|toml|"
     r"ini|cfg|txt|css|scss|html|go|rs|java|kt|rb|php|sql|xml|lock|env)\b|\b[A-Za-z]*[a-z][A-Z]\w*|\b\w+_\w+\b"
     r"|\b[a-z]\w*\.[a-z]\w*\(|\w\(\)|\b[a-z]+(?:-[a-z0-9]+){2,}\b|\b[a-z]+:[a-z][\w-]*\b|\"[^\"]{3,}\"|“[^”]{3,}”"
     r"|\b(?:because|so that|caused by|due to|since|unless|if|when(?:ever)?|otherwise|except|until|instead|rather than"
     r"|only|not|no longer|never|always|n't|cannot|can't)\b|\b[A-Z]{2,}\b(?<!\bPR)(?<!\bCI)|→|->|=|[<>]=?\s*\d")
+# A path: two slashes or more, a rooted or home path, or one slash with a dot, digit, `_` or `-` beside it.
+# One slash between two plain words is "and/or" (`server/client`, `read/write`), no path.
+_SEGMENT = r"[\w-]+(?:\.[\w-]+)*"   # a path segment; a dot only inside it (an extension), never the sentence's full stop
+PATH = re.compile(rf"(?<![\w/.~-])(?:(?:~|\.{{1,2}})?/?{_SEGMENT}(?:/{_SEGMENT}){{2,}}|(?:~|\.{{1,2}})?/{_SEGMENT}"
+                  rf"|[\w-]*[\d_][\w-]*/{_SEGMENT}|[\w-]+(?:\.[\w-]+)+/{_SEGMENT}|{_SEGMENT}/[\w-]*[\d_][\w-]*"
+                  rf"|{_SEGMENT}/[\w-]+\.[\w-]+)")
 CAUSE = re.compile(r"\b(?:because|so that|caused by|due to|unless|except|but|fail\w*|broke\w*|error\w*)\b", re.I)
 NON_LATIN = re.compile(r"[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # What names a thing (a check-marked line that names nothing is status whatever its numbers).
@@ -84,6 +100,17 @@ META = re.compile(r"(?i)^\s*(?:[-*+]\s+)?(?:\*\*)?(?:date|status|author|authors|
                   r"session|duration|commit|pr|issue|requested by|assigned|priority|tokens?|cost|confidence|"
                   r"evidence|recalls?|(?:session|run|message|request|trace|job|sender|chat) ?id|source|channel)"
                   r"(?:\*\*)?\s*[:=]")
+# A label whose value is only a date or a time (`**Summarized by Scribe:** 2026-06-10T03:35:00Z`): a stamp.
+STAMP_VALUE = re.compile(r"^(?P<label>[^:]{1,40}):\s*[\[(]?\s*\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?)?\s*"
+                         r"(?:Z|UTC|GMT[+-]?\d{0,2}|[+-]\d{2}:?\d{2})?\s*[\])]?\s*$", re.I)
+# The label of a stamp says when something was done (a date word, or a past participle: "Summarized by");
+# a date that is due ("Deadline:", "Due:", "Scheduled:", "Target:") is an open item.
+STAMP_LABEL = re.compile(r"\b(?:date|time|timestamp|as of|last|(?!(?:schedul|plann|expect|requir|need|propos)ed\b)[a-z]{3,}ed)\b", re.I)
+# A date that is due is an open item (`**Deadline:** 2026-09-30`), not a stamp.
+DUE_DATE = re.compile(r"\b(?:deadline|due|scheduled|target|eta|expires?|expiry|until|before)\b[^.]{0,40}\d{4}-\d{2}-\d{2}", re.I)
+# Dreaming's staged copy of a chat turn (`Candidate: User: …`, `Candidate: Assistant: NO_REPLY`): a transcript line.
+CANDIDATE_TURN = re.compile(r"^(?:candidate|possible lasting \w+)\s*:\s*(?:\*\*|__|\[)?(?:user|assistant|human|ai|system|bot)"
+                            r"(?:\*\*|__|\])?\s*[:：]|^(?:candidate\s*:\s*)?reflections\s*:\s*theme\s*:", re.I)
 # A label that says what follows is a fix or a cause (`Fixed: …`, `Root cause: …`).
 FIX_LABEL = re.compile(r"^(?:fix(?:ed|es)?|solution|workaround|root cause|cause|resolution)\s*(?:\([^)]{0,30}\))?\s*:", re.I)
 MARKERS = (FIX_LABEL, judge.PLAIN_LABEL, judge.CORRECTION, judge.PERMISSION, judge.ERROR, judge.OPEN, judge.DECISION, judge.RULE, judge.FACT)
@@ -106,12 +133,17 @@ def _shape_noise(raw: str, body: str) -> str | None:
         return "a code fence"
     if judge.HEADING.match(raw):
         return "a heading"
-    if TRANSCRIPT_OPENING_RE.match(raw):
+    if TRANSCRIPT_OPENING_RE.match(raw) or CANDIDATE_TURN.match(body):
         return "a transcript line"
     if TABLE_RULE.match(raw) or judge.BARE.match(raw) or not re.search(r"[^\W_]", body):
         return "bare markup"
     if raw.startswith("|") and _quote_row(raw):
         return "a quote / P&L row (tool output)"
+    if raw.startswith("|") and _header_row(raw):
+        return "a table's header row"
+    stamp = STAMP_VALUE.match(body)
+    if stamp and STAMP_LABEL.search(stamp["label"]):
+        return "a date stamp"
     if TOOL_PLACEHOLDER.match(body):
         return "a tool call or output placeholder"
     if TEMPLATE_HINT.match(body):
@@ -146,6 +178,15 @@ def _quote_row(row: str) -> bool:
             and not any(len(c.split()) >= 3 for c in cells))
 
 
+def _header_row(row: str) -> bool:
+    """A table's header row: three cells or more, each a short label (at most three words or eight
+    characters of another script, no digit, code or sentence mark); the rows under it carry the content."""
+    cells = [c.strip().strip("*_ ") for c in row.strip().strip("|").split("|")]
+    return len(cells) >= 3 and all(
+        c and len(c.split()) <= 3 and len(c) <= (8 if NON_LATIN.search(c) else 30) and not re.search(r"[\d`/.:;=()\[\]#$%]", c)
+        for c in cells)
+
+
 def _without_dates(body: str) -> str:
     """The body without dates, times and zero counts: digits left in it are counts, versions, ids."""
     return DATE_TIME.sub("", ZERO_COUNT.sub("", body))
@@ -159,7 +200,9 @@ def specific(sentence: str) -> bool:
     """The sentence carries something a later agent could need as written."""
     body = _plain(sentence)
     rest = _without_dates(body)
-    if re.search(r"\d", rest) or SPECIFIC.search(rest):
+    if DUE_DATE.search(body):
+        return True
+    if re.search(r"\d", rest) or SPECIFIC.search(rest) or PATH.search(rest):
         return True
     low = rest.lower()   # a zero count ("0 errors") is no error wording
     return any(marker.search(low) for marker in MARKERS)
@@ -178,7 +221,7 @@ def noise(sentence: str) -> str | None:
     if why:
         return why
     status_lead = STATUS_LEAD.match(PREFIX.sub("", raw, count=1))
-    if status_lead and not NAMED.search(body) and not _counts(body):
+    if status_lead and not NAMED.search(body) and not _counts(body) and len(judge.WORD.findall(body)) <= SHORT_STATUS_WORDS:
         return "a status line"   # `✅ Seeding validated`: a check mark, nothing named or counted
     if STATUS_PHRASE.search(body) and not NAMED.search(body) and not CAUSE.search(ZERO_COUNT.sub("", body)) and not _counts(body):
         return "a status line"   # `Build clean: 0 errors`; a count (`All 396 tests pass`) is kept
@@ -189,7 +232,8 @@ def noise(sentence: str) -> str | None:
     if len(judge.WORD.findall(body)) < 3:
         return "a fragment"
     body = LEAD.sub("", body, count=1)   # `Context: Worked …`, `2026-04-21 — Looked …`: the report itself
-    if judge.NARRATIVE.match(body.lower()) or PAST_LEAD.match(body) or ACTIVITY.search(body) or EVALUATION.match(body):
+    bare_report = BARE_PAST_LEAD.match(body) and not PRESENT_VERB.search(body)
+    if judge.NARRATIVE.match(body.lower()) or PAST_LEAD.match(body) or bare_report or ACTIVITY.search(body) or EVALUATION.match(body):
         return "an activity report with nothing specific"
     if CHATTER.match(body):
         return "chatter"
