@@ -15,7 +15,7 @@ precision against tests/labels/promote_real.tsv (labels by reference: path under
 1-based line, sha256 of the line; the tuned and held-out parts apart). --pool writes every
 durable candidate by reference (how the labelled sample was drawn: docs/promotion.md).
 
-    python benchmarks/bench_promote_real.py [--corpus PATH] [--pool FILE]
+    python benchmarks/bench_promote_real.py [--corpus PATH] [--pool FILE] [--proposed FILE]
 """
 from __future__ import annotations
 
@@ -173,6 +173,8 @@ def main() -> None:  # long: one table row per replayed agent, then the totals b
     ap.add_argument("--corpus", default=os.environ.get("TIERGIT_CORPUS", str(PROJECT.parent / "shared" / "corpus")))
     ap.add_argument("--labels", default=str(PROJECT / "tests" / "labels" / "promote_real.tsv"))
     ap.add_argument("--pool", default=None, help="write every durable candidate by reference to this file")
+    ap.add_argument("--proposed", default=None, help="write what the gate proposes (spawn+recall and nightly), by "
+                    "reference, to this file: the list a blind reader labels")
     args = ap.parse_args()
     corpus = Path(args.corpus)
     labels = read_labels(Path(args.labels))
@@ -218,6 +220,10 @@ def main() -> None:  # long: one table row per replayed agent, then the totals b
     print("precision against tests/labels/promote_real.tsv (labelled good / labelled, of what each proposes):")
     for k, v in refs.items():
         print(f"  {k:16} {len(v):4} proposed   {_prec(tally(v, labels))}")
+    if args.proposed:
+        rows = sorted({f"{ln}" for k in ("spawn+recall", "nightly") for ln in refs[k]})
+        Path(args.proposed).write_text("# path\tline\tsha256\n" + "\n".join(rows) + "\n", encoding="utf-8")
+        print(f"{len(rows)} proposed items (by reference) written to {args.proposed}")
     if args.pool:
         Path(args.pool).write_text("# path\tline\tsha256\tproject/agent\tkind\trecalls\n" + "\n".join(pool) + "\n",
                                    encoding="utf-8")
