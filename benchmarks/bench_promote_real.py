@@ -1,8 +1,8 @@
 """Promotion on real Squad projects with replayed real use: does the gate fire, and on what?
 
 For each replayed agent in the corpus (corpus/*/replay/<agent>/, its history.md's committed
-versions): the version at 40 % of the history (PROMOTE_REAL_CUT) becomes the agent's cold memory, committed on that
-version's day; every later version is a session, whose task (its first dated heading, as
+versions): the version at 40 % of the history (PROMOTE_REAL_CUT) becomes the agent's cold memory, each version up to
+it committed on its own day (PROMOTE_REAL_HISTORY=0: the cut version alone, on its day, as before); every later version is a session, whose task (its first dated heading, as
 tests/replay.py reads it) is used on that session's day the two ways a Squad session uses
 memory: the coordinator's spawn (`tiergit context --task`, its served items logged as
 features/promotion/served.py does) and the agent's `recall` of the task (five hits), each event
@@ -36,6 +36,7 @@ sys.path.insert(0, str(PROJECT))
 import replay  # noqa: E402
 
 CUT = float(os.environ.get("PROMOTE_REAL_CUT", "0.4"))   # the share of versions that make the cold memory
+HISTORY = os.environ.get("PROMOTE_REAL_HISTORY", "1") != "0"   # 0: the cut version as one commit (before)
 
 
 def _git(root: Path, *args: str, env: dict | None = None) -> None:
@@ -43,7 +44,7 @@ def _git(root: Path, *args: str, env: dict | None = None) -> None:
 
 
 def build(root: Path, agent_dir: Path) -> tuple[list[tuple[date, str]], date, Path]:
-    """The store: cold memory = the version at 60 %; returns the later sessions (day, task), the
+    """The store: cold memory = the version at PROMOTE_REAL_CUT (40 %); returns the later sessions (day, task), the
     day after the last version, and the version file used as cold."""
     vs = replay.versions(agent_dir)
     cut = max(1, int(len(vs) * CUT))
@@ -54,11 +55,14 @@ def build(root: Path, agent_dir: Path) -> tuple[list[tuple[date, str]], date, Pa
     (root / ".tiergit.yml").write_text("version: 1\npreset: squad\n")
     cold = root / ".squad/memory/cold" / f"{agent_dir.name}.md"
     cold.parent.mkdir(parents=True)
-    cold.write_bytes(cold_src.read_bytes())
-    day = replay.version_time(cold_src).date()
-    stamp = f"{day.isoformat()}T12:00:00+00:00"
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "cold", env={"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp, "TIERGIT": "0"})
+    # every version up to the cut is a commit on its own day, as in the project's history: a line's
+    # age (git blame, for an item under an undated heading) is the day the agent wrote it
+    for version in vs[:cut] if HISTORY else [cold_src]:
+        cold.write_bytes(version.read_bytes())
+        stamp = f"{replay.version_time(version).date().isoformat()}T12:00:00+00:00"
+        _git(root, "add", "-A")
+        _git(root, "commit", "-qm", version.name, "--allow-empty",
+             env={"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp, "TIERGIT": "0"})
     sessions = []
     for old, new in zip(vs[cut - 1:], vs[cut:]):
         text = replay.new_text(old.read_text(encoding="utf-8", errors="replace"),

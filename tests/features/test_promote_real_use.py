@@ -124,9 +124,11 @@ def test_a_recalled_list_label_counts_for_the_list_under_it(squad_repo):
              "Teach the heartbeat to label Dependabot pull requests that fail CI",
              "Find which agent owns a Dependabot bump from its branch name"]
     store = Store.open(squad_repo)
+    entry = f"{d(60)}: Dependabot triage in the heartbeat"
     logs.append(store, logs.RECALLS, [
         {"ts": f"{d(10 - 2 * n)}T12:00:00Z", "query": task, "agent": "wren", "id": label_id,
-         "path": ".squad/memory/cold/wren.md", "score": 0.2, "relevance": 1.0, "rank": 1, "via": "context"}
+         "path": ".squad/memory/cold/wren.md", "entry": entry, "score": 0.2, "relevance": 1.0, "rank": 1,
+         "via": "context"}
         for n, task in enumerate(tasks)])
     promo = promote.build(Store.open(squad_repo), today=TODAY)
     titles = next(r for r in promo.rows if r.cand.text.startswith("Dependabot PR titles"))
@@ -146,11 +148,15 @@ def test_section_events_copy_a_label_recall_to_its_list_once():
 
     doc = parse.parse("# h\n\n**Lessons learned:**\n- one thing learned\n- another thing learned\n\nafter the list\n")
     items = [i for s in doc.sections for i in s.items]
-    under = lists_under(items)
     label = next(i for i in items if i.text.strip() == "**Lessons learned:**")
-    assert under == {label.id: [items[1].id, items[2].id]}
-    events = [{"id": label.id, "query": "q1", "ts": "2026-01-02T00:00:00Z", "relevance": 0.5},
-              {"id": items[1].id, "query": "q1", "ts": "2026-01-02T09:00:00Z", "relevance": 1.0}]
+    assert lists_under(items) == {label.id: [items[1].id, items[2].id]}
+    under = {(label.id, "cold/a.md", "h"): [items[1].id, items[2].id]}
+    at = {"path": "cold/a.md", "entry": "h"}
+    events = [{"id": label.id, "query": "q1", "ts": "2026-01-02T00:00:00Z", "relevance": 0.5, **at},
+              {"id": items[1].id, "query": "q1", "ts": "2026-01-02T09:00:00Z", "relevance": 1.0, **at},
+              # the same label text under another entry heads another list: not this one
+              {"id": label.id, "query": "q2", "ts": "2026-01-03T00:00:00Z", "relevance": 1.0,
+               "path": "cold/a.md", "entry": "another entry"}]
     stats = recall_stats(section_events(events, under))
     # the first item was already hit by that query that day: not counted twice; the second gains it
     assert stats[items[1].id].count == 1 and stats[items[2].id].count == 1

@@ -53,7 +53,9 @@ class Corpus:
     wiki_ids: dict[str, str]                        # id -> path
     mentions: dict[str, int]                        # mention key or id -> sections mentioning it
     mention_days: dict[str, set[date]]
-    under: dict[str, list[str]] = field(default_factory=dict)   # list label id -> ids of the list under it
+    # (list label id, path, entry heading) -> ids of the list under it: a label's id is its text's hash, and
+    # "**Key Learnings:**" heads a list in many entries of one file
+    under: dict[tuple[str, str, str | None], list[str]] = field(default_factory=dict)
 
 
 _STEMS: dict[str, str] = {}
@@ -195,7 +197,8 @@ def collect(files: list[ParsedFile], tiers: dict[str, Tier], recalled: set[str],
                 if sec.date or f.file_date:
                     mention_days[iid].add(sec.date or f.file_date)  # type: ignore[arg-type]
             under = {} if f.tier is not None and f.tier.name in reviewed else lists_under(sec.items)
-            corpus.under.update(under)
+            for label, kids in under.items():
+                corpus.under.setdefault((label, f.rel, sec.heading), []).extend(kids)
             # the items under a recalled label were recalled with it (scoring.section_events)
             used = recalled | {kid for label, kids in under.items() if label in recalled for kid in kids}
             for item in sec.items:

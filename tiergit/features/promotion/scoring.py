@@ -75,16 +75,19 @@ def read_events(store, name: str) -> list[dict[str, Any]]:
     return [ev for ev in events if isinstance(ev, dict)]
 
 
-def section_events(events: list[dict[str, Any]], under: dict[str, list[str]]) -> list[dict[str, Any]]:
+def section_events(events: list[dict[str, Any]],
+                   under: dict[tuple[str, str, str | None], list[str]]) -> list[dict[str, Any]]:
     """The events plus, for each recall of a list label, the same recall of every item of the list
-    under it (`candidate.lists_under`): the agent that found "**Key patterns:**" read the patterns.
-    An item already hit by the same query on the same day is not counted twice."""
+    under it (`candidate.lists_under`; the event's path and entry say which label it was): the agent
+    that found "**Key patterns:**" read the patterns. An item already hit by the same query on the
+    same day is not counted twice."""
     if not under:
         return events
     seen = {(ev.get("id"), ev.get("query"), str(ev.get("ts", ""))[:10]) for ev in events}
     extra = []
     for ev in events:
-        for kid in under.get(ev.get("id"), ()) if type(ev.get("id")) is str else ():
+        where = (ev.get("id"), ev.get("path"), ev.get("entry"))
+        for kid in under.get(where, ()) if type(where[0]) is str else ():
             key = (kid, ev.get("query"), str(ev.get("ts", ""))[:10])
             if key not in seen:
                 seen.add(key)
