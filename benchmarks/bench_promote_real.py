@@ -144,6 +144,38 @@ def _prec(t: dict[str, list[int]]) -> str:
                      if k != "unlabelled") + f"  (unlabelled: {t['unlabelled'][1]})"
 
 
+def during(root: Path, sessions: list[tuple[date, str]], last: date) -> tuple[dict, date | None]:
+    """The nightly job while the sessions go on: `promote` the night after each session day, with
+    the recall log as it stood then (the events of that day and before); what any of those nights
+    proposes, once, and the first such night. The log is restored afterwards."""
+    import json
+
+    from tiergit.features.promotion import promote
+    from tiergit.shell import logs
+    from tiergit.shell.store import Store
+
+    store = Store.open(root)
+    path = logs.log_path(store, logs.RECALLS)
+    full = path.read_text(encoding="utf-8")
+    dated = [(json.loads(ln).get("ts", "")[:10], ln) for ln in full.splitlines() if ln.strip()]
+    proposed: dict = {}
+    first = None
+    try:
+        for day in sorted({d for d, _ in sessions}):
+            night = day + timedelta(days=1)
+            if night >= last:      # the last night is the spawn+recall column
+                break
+            path.write_text("".join(ln + "\n" for ts, ln in dated if ts <= day.isoformat()), encoding="utf-8")
+            os.environ["TIERGIT_TODAY"] = night.isoformat()
+            for r in promote.build(Store.open(root), today=night).accepted:
+                proposed.setdefault(r.cand.line, r)
+                first = first or night
+    finally:
+        path.write_text(full, encoding="utf-8")
+        os.environ["TIERGIT_TODAY"] = last.isoformat()
+    return proposed, first
+
+
 def run_agent(corpus: Path, agent_dir: Path) -> dict:
     """One replayed agent: its rows with no use, with recalls only, with spawns and recalls."""
     from tiergit.features.promotion import promote
@@ -159,6 +191,7 @@ def run_agent(corpus: Path, agent_dir: Path) -> dict:
         out["recall"] = promote.build(Store.open(root), today=last)
         out["events"] += replay_spawns(root, sessions, agent_dir.name)
         out["spawn+recall"] = promote.build(Store.open(root), today=last)
+        out["during"], out["first during"] = during(root, sessions, last)
         # the nightly job keeps running after the last session: what its next NIGHTS runs propose
         # (no new use: recency decays, items age past gate.min_age_days)
         out["nightly"], out["first night"] = {}, None
@@ -177,20 +210,23 @@ def main() -> None:  # long: one table row per replayed agent, then the totals b
     ap.add_argument("--corpus", default=os.environ.get("TIERGIT_CORPUS", str(PROJECT.parent / "shared" / "corpus")))
     ap.add_argument("--labels", default=str(PROJECT / "tests" / "labels" / "promote_real.tsv"))
     ap.add_argument("--pool", default=None, help="write every durable candidate by reference to this file")
-    ap.add_argument("--proposed", default=None, help="write what the gate proposes (spawn+recall and nightly), by "
+    ap.add_argument("--proposed", default=None, help="write what the gate proposes (spawn+recall, nightly, during), by "
                     "reference, to this file: the list a blind reader labels")
     args = ap.parse_args()
     corpus = Path(args.corpus)
     labels = read_labels(Path(args.labels))
+    # proposals that appeared after the sample was drawn, labelled blind as they appeared (docs/promotion.md)
+    later = Path(args.labels).with_name("promote_real_new.tsv")
+    labels.update(read_labels(later) if later.is_file() else {})
     from collections import Counter
 
     failed: Counter = Counter()
     pool: list[str] = []
     refs: dict[str, list[str]] = {k: [] for k in ("keep everything", "recency", "none", "recall", "spawn+recall",
-                                                  "nightly")}
+                                                  "nightly", "during")}
     totals = Counter()
     print("project / agent                          sessions  events  candidates  durable  proposed: spawn+recall  recall"
-          f"  none  nightly {NIGHTS} d (first night)")
+          f"  none  nightly {NIGHTS} d (first night)  during the sessions (first night)")
     for agent_dir in replay.agent_dirs(corpus):
         if agent_dir.name == "MEMORY" or len(replay.versions(agent_dir)) < 3:
             continue
@@ -207,25 +243,30 @@ def main() -> None:  # long: one table row per replayed agent, then the totals b
         for k in ("none", "recall", "spawn+recall"):
             refs[k] += [ref(corpus, cold, r.cand.line) for r in res[k].accepted]
         refs["nightly"] += [ref(corpus, cold, line) for line in res["nightly"]]
+        refs["during"] += [ref(corpus, cold, line) for line in res["during"]]
         recent = sorted((r for r in durable if r.recalls), key=lambda r: (-r.score.signals["recency"], r.cand.line))
         refs["recency"] += [ref(corpus, cold, r.cand.line) for r in recent[:len(promo.accepted)]]
         name = f"{agent_dir.parent.parent.name}/{agent_dir.name}"
         print(f"{name[:40]:40} {len(res['sessions']):8} {res['events']:7} {len(promo.rows):11} {len(durable):8} "
               f"{len(promo.accepted):23} {len(res['recall'].accepted):7} {len(res['none'].accepted):5}"
-              f"  {len(res['nightly']):7} ({res['first night'] or '-'})")
+              f"  {len(res['nightly']):7} ({res['first night'] or '-'})"
+              f"  {len(res['during']):7} ({res['first during'] or '-'})")
         totals.update({"rows": len(promo.rows), "durable": len(durable), "projects": 1,
                        "firing": bool(promo.accepted), "aged": len(aged), "aged_projects": bool(aged),
-                       "nightly": bool(res["nightly"])})
+                       "nightly": bool(res["nightly"]), "during": bool(res["during"]),
+                       "any": bool(promo.accepted or res["nightly"] or res["during"])})
     print(f"failed checks of durable candidates (spawn+recall): {dict(failed.most_common())}")
     print(f"projects where the gate proposes something: {totals['firing']} of {totals['projects']}; "
           f"{totals['aged']} more durable items in {totals['aged_projects']} projects pass recalls and score "
           f"but are younger than gate.min_age_days; with {NIGHTS} more nightly runs: {totals['nightly']} of "
-          f"{totals['projects']}")
-    print("precision against tests/labels/promote_real.tsv (labelled good / labelled, of what each proposes):")
+          f"{totals['projects']}; on some night during the sessions: {totals['during']} of {totals['projects']}; "
+          f"on any night: {totals['any']} of {totals['projects']}")
+    print("precision against tests/labels/promote_real.tsv and promote_real_new.tsv (labelled good / labelled, of what each proposes):")
+    refs["any night"] = sorted(set(refs["spawn+recall"]) | set(refs["nightly"]) | set(refs["during"]))
     for k, v in refs.items():
         print(f"  {k:16} {len(v):4} proposed   {_prec(tally(v, labels))}")
     if args.proposed:
-        rows = sorted({f"{ln}" for k in ("spawn+recall", "nightly") for ln in refs[k]})
+        rows = sorted({f"{ln}" for k in ("spawn+recall", "nightly", "during") for ln in refs[k]})
         Path(args.proposed).write_text("# path\tline\tsha256\n" + "\n".join(rows) + "\n", encoding="utf-8")
         print(f"{len(rows)} proposed items (by reference) written to {args.proposed}")
     if args.pool:
