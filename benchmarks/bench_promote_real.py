@@ -1,8 +1,8 @@
 """Promotion on real Squad projects with replayed real use: does the gate fire, and on what?
 
 For each replayed agent in the corpus (corpus/*/replay/<agent>/, its history.md's committed
-versions): the version at 40 % of the history (PROMOTE_REAL_CUT) becomes the agent's cold memory, committed on that
-version's day; every later version is a session, whose task (its first dated heading, as
+versions): the version at 40 % of the history (PROMOTE_REAL_CUT) becomes the agent's cold memory, each version up to
+it committed on its own day (PROMOTE_REAL_HISTORY=0: the cut version alone, on its day, as before); every later version is a session, whose task (its first dated heading, as
 tests/replay.py reads it) is used on that session's day the two ways a Squad session uses
 memory: the coordinator's spawn (`tiergit context --task`, its served items logged as
 features/promotion/served.py does) and the agent's `recall` of the task (five hits), each event
@@ -15,7 +15,7 @@ precision against tests/labels/promote_real.tsv (labels by reference: path under
 1-based line, sha256 of the line; the tuned and held-out parts apart). --pool writes every
 durable candidate by reference (how the labelled sample was drawn: docs/promotion.md).
 
-    python benchmarks/bench_promote_real.py [--corpus PATH] [--pool FILE]
+    python benchmarks/bench_promote_real.py [--corpus PATH] [--pool FILE] [--proposed FILE]
 """
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ sys.path.insert(0, str(PROJECT))
 import replay  # noqa: E402
 
 CUT = float(os.environ.get("PROMOTE_REAL_CUT", "0.4"))   # the share of versions that make the cold memory
+HISTORY = os.environ.get("PROMOTE_REAL_HISTORY", "1") != "0"   # 0: the cut version as one commit (before)
 
 
 def _git(root: Path, *args: str, env: dict | None = None) -> None:
@@ -43,7 +44,7 @@ def _git(root: Path, *args: str, env: dict | None = None) -> None:
 
 
 def build(root: Path, agent_dir: Path) -> tuple[list[tuple[date, str]], date, Path]:
-    """The store: cold memory = the version at 60 %; returns the later sessions (day, task), the
+    """The store: cold memory = the version at PROMOTE_REAL_CUT (40 %); returns the later sessions (day, task), the
     day after the last version, and the version file used as cold."""
     vs = replay.versions(agent_dir)
     cut = max(1, int(len(vs) * CUT))
@@ -54,11 +55,14 @@ def build(root: Path, agent_dir: Path) -> tuple[list[tuple[date, str]], date, Pa
     (root / ".tiergit.yml").write_text("version: 1\npreset: squad\n")
     cold = root / ".squad/memory/cold" / f"{agent_dir.name}.md"
     cold.parent.mkdir(parents=True)
-    cold.write_bytes(cold_src.read_bytes())
-    day = replay.version_time(cold_src).date()
-    stamp = f"{day.isoformat()}T12:00:00+00:00"
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "cold", env={"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp, "TIERGIT": "0"})
+    # every version up to the cut is a commit on its own day, as in the project's history: a line's
+    # age (git blame, for an item under an undated heading) is the day the agent wrote it
+    for version in vs[:cut] if HISTORY else [cold_src]:
+        cold.write_bytes(version.read_bytes())
+        stamp = f"{replay.version_time(version).date().isoformat()}T12:00:00+00:00"
+        _git(root, "add", "-A")
+        _git(root, "commit", "-qm", version.name, "--allow-empty",
+             env={"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp, "TIERGIT": "0"})
     sessions = []
     for old, new in zip(vs[cut - 1:], vs[cut:]):
         text = replay.new_text(old.read_text(encoding="utf-8", errors="replace"),
@@ -140,6 +144,38 @@ def _prec(t: dict[str, list[int]]) -> str:
                      if k != "unlabelled") + f"  (unlabelled: {t['unlabelled'][1]})"
 
 
+def during(root: Path, sessions: list[tuple[date, str]], last: date) -> tuple[dict, date | None]:
+    """The nightly job while the sessions go on: `promote` the night after each session day, with
+    the recall log as it stood then (the events of that day and before); what any of those nights
+    proposes, once, and the first such night. The log is restored afterwards."""
+    import json
+
+    from tiergit.features.promotion import promote
+    from tiergit.shell import logs
+    from tiergit.shell.store import Store
+
+    store = Store.open(root)
+    path = logs.log_path(store, logs.RECALLS)
+    full = path.read_text(encoding="utf-8")
+    dated = [(json.loads(ln).get("ts", "")[:10], ln) for ln in full.splitlines() if ln.strip()]
+    proposed: dict = {}
+    first = None
+    try:
+        for day in sorted({d for d, _ in sessions}):
+            night = day + timedelta(days=1)
+            if night >= last:      # the last night is the spawn+recall column
+                break
+            path.write_text("".join(ln + "\n" for ts, ln in dated if ts <= day.isoformat()), encoding="utf-8")
+            os.environ["TIERGIT_TODAY"] = night.isoformat()
+            for r in promote.build(Store.open(root), today=night).accepted:
+                proposed.setdefault(r.cand.line, r)
+                first = first or night
+    finally:
+        path.write_text(full, encoding="utf-8")
+        os.environ["TIERGIT_TODAY"] = last.isoformat()
+    return proposed, first
+
+
 def run_agent(corpus: Path, agent_dir: Path) -> dict:
     """One replayed agent: its rows with no use, with recalls only, with spawns and recalls."""
     from tiergit.features.promotion import promote
@@ -155,6 +191,7 @@ def run_agent(corpus: Path, agent_dir: Path) -> dict:
         out["recall"] = promote.build(Store.open(root), today=last)
         out["events"] += replay_spawns(root, sessions, agent_dir.name)
         out["spawn+recall"] = promote.build(Store.open(root), today=last)
+        out["during"], out["first during"] = during(root, sessions, last)
         # the nightly job keeps running after the last session: what its next NIGHTS runs propose
         # (no new use: recency decays, items age past gate.min_age_days)
         out["nightly"], out["first night"] = {}, None
@@ -173,18 +210,23 @@ def main() -> None:  # long: one table row per replayed agent, then the totals b
     ap.add_argument("--corpus", default=os.environ.get("TIERGIT_CORPUS", str(PROJECT.parent / "shared" / "corpus")))
     ap.add_argument("--labels", default=str(PROJECT / "tests" / "labels" / "promote_real.tsv"))
     ap.add_argument("--pool", default=None, help="write every durable candidate by reference to this file")
+    ap.add_argument("--proposed", default=None, help="write what the gate proposes (spawn+recall, nightly, during), by "
+                    "reference, to this file: the list a blind reader labels")
     args = ap.parse_args()
     corpus = Path(args.corpus)
     labels = read_labels(Path(args.labels))
+    # proposals that appeared after the sample was drawn, labelled blind as they appeared (docs/promotion.md)
+    later = Path(args.labels).with_name("promote_real_new.tsv")
+    labels.update(read_labels(later) if later.is_file() else {})
     from collections import Counter
 
     failed: Counter = Counter()
     pool: list[str] = []
     refs: dict[str, list[str]] = {k: [] for k in ("keep everything", "recency", "none", "recall", "spawn+recall",
-                                                  "nightly")}
+                                                  "nightly", "during")}
     totals = Counter()
     print("project / agent                          sessions  events  candidates  durable  proposed: spawn+recall  recall"
-          f"  none  nightly {NIGHTS} d (first night)")
+          f"  none  nightly {NIGHTS} d (first night)  during the sessions (first night)")
     for agent_dir in replay.agent_dirs(corpus):
         if agent_dir.name == "MEMORY" or len(replay.versions(agent_dir)) < 3:
             continue
@@ -201,23 +243,32 @@ def main() -> None:  # long: one table row per replayed agent, then the totals b
         for k in ("none", "recall", "spawn+recall"):
             refs[k] += [ref(corpus, cold, r.cand.line) for r in res[k].accepted]
         refs["nightly"] += [ref(corpus, cold, line) for line in res["nightly"]]
+        refs["during"] += [ref(corpus, cold, line) for line in res["during"]]
         recent = sorted((r for r in durable if r.recalls), key=lambda r: (-r.score.signals["recency"], r.cand.line))
         refs["recency"] += [ref(corpus, cold, r.cand.line) for r in recent[:len(promo.accepted)]]
         name = f"{agent_dir.parent.parent.name}/{agent_dir.name}"
         print(f"{name[:40]:40} {len(res['sessions']):8} {res['events']:7} {len(promo.rows):11} {len(durable):8} "
               f"{len(promo.accepted):23} {len(res['recall'].accepted):7} {len(res['none'].accepted):5}"
-              f"  {len(res['nightly']):7} ({res['first night'] or '-'})")
+              f"  {len(res['nightly']):7} ({res['first night'] or '-'})"
+              f"  {len(res['during']):7} ({res['first during'] or '-'})")
         totals.update({"rows": len(promo.rows), "durable": len(durable), "projects": 1,
                        "firing": bool(promo.accepted), "aged": len(aged), "aged_projects": bool(aged),
-                       "nightly": bool(res["nightly"])})
+                       "nightly": bool(res["nightly"]), "during": bool(res["during"]),
+                       "any": bool(promo.accepted or res["nightly"] or res["during"])})
     print(f"failed checks of durable candidates (spawn+recall): {dict(failed.most_common())}")
     print(f"projects where the gate proposes something: {totals['firing']} of {totals['projects']}; "
           f"{totals['aged']} more durable items in {totals['aged_projects']} projects pass recalls and score "
           f"but are younger than gate.min_age_days; with {NIGHTS} more nightly runs: {totals['nightly']} of "
-          f"{totals['projects']}")
-    print("precision against tests/labels/promote_real.tsv (labelled good / labelled, of what each proposes):")
+          f"{totals['projects']}; on some night during the sessions: {totals['during']} of {totals['projects']}; "
+          f"on any night: {totals['any']} of {totals['projects']}")
+    print("precision against tests/labels/promote_real.tsv and promote_real_new.tsv (labelled good / labelled, of what each proposes):")
+    refs["any night"] = sorted(set(refs["spawn+recall"]) | set(refs["nightly"]) | set(refs["during"]))
     for k, v in refs.items():
         print(f"  {k:16} {len(v):4} proposed   {_prec(tally(v, labels))}")
+    if args.proposed:
+        rows = sorted({f"{ln}" for k in ("spawn+recall", "nightly", "during") for ln in refs[k]})
+        Path(args.proposed).write_text("# path\tline\tsha256\n" + "\n".join(rows) + "\n", encoding="utf-8")
+        print(f"{len(rows)} proposed items (by reference) written to {args.proposed}")
     if args.pool:
         Path(args.pool).write_text("# path\tline\tsha256\tproject/agent\tkind\trecalls\n" + "\n".join(pool) + "\n",
                                    encoding="utf-8")

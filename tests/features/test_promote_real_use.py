@@ -94,3 +94,70 @@ def test_served_items_count_by_their_match_to_the_task_and_newest_only_items_do_
     events = {ev["id"]: ev for ev in logs.read(store, logs.RECALLS)}
     assert set(events) == {"m-best", "m-half"}
     assert events["m-best"]["relevance"] == 1.0 and events["m-half"]["relevance"] == 0.5
+
+
+SECTION_COLD = f"""# Wren: cold memory
+
+### {d(60)}: Dependabot triage in the heartbeat
+
+**Key patterns:**
+- [rule] Dependabot PR titles follow the "Bump X from A to B" format, reliable for extracting the dependency name
+- [rule] Dependabot branch names use the dependabot/ecosystem/dependency format, a second routing signal
+
+- [rule] Keep the triage comment format identical across every repository the heartbeat watches
+"""
+
+
+def test_a_recalled_list_label_counts_for_the_list_under_it(squad_repo):
+    """Real use: a task's best hit was the short label "**Key patterns:**" (Squad's histories group
+    their learnings under such labels), and the agent read the patterns under it. Those recalls now
+    count for each item of that list, so a pattern that was only ever found through its label is
+    proposed; an item after the blank line (not under the label) gains nothing."""
+    from tiergit.core import parse
+    from tiergit.features.promotion import promote
+
+    write(squad_repo / ".squad/memory/cold/wren.md", SECTION_COLD)
+    commit(squad_repo, "wren cold memory")
+    label_id = parse.item_id("**Key patterns:**")[0]
+    tasks = ["Route Dependabot pull requests to the right agent from the heartbeat",
+             "Extract the dependency name from Dependabot pull requests for triage",
+             "Teach the heartbeat to label Dependabot pull requests that fail CI",
+             "Find which agent owns a Dependabot bump from its branch name"]
+    store = Store.open(squad_repo)
+    entry = f"{d(60)}: Dependabot triage in the heartbeat"
+    logs.append(store, logs.RECALLS, [
+        {"ts": f"{d(10 - 2 * n)}T12:00:00Z", "query": task, "agent": "wren", "id": label_id,
+         "path": ".squad/memory/cold/wren.md", "entry": entry, "score": 0.2, "relevance": 1.0, "rank": 1,
+         "via": "context"}
+        for n, task in enumerate(tasks)])
+    promo = promote.build(Store.open(squad_repo), today=TODAY)
+    titles = next(r for r in promo.rows if r.cand.text.startswith("Dependabot PR titles"))
+    branches = next(r for r in promo.rows if r.cand.text.startswith("Dependabot branch names"))
+    apart = next(r for r in promo.rows if r.cand.text.startswith("Keep the triage comment"))
+    label = next(r for r in promo.rows if r.cand.id == label_id)
+    assert titles.recalls == branches.recalls == len(tasks)
+    assert titles.verdict.accepted and branches.verdict.accepted, (titles.verdict.reason, branches.verdict.reason)
+    assert apart.recalls == 0 and not apart.verdict.accepted and apart.verdict.failed == "recalls"
+    assert not label.verdict.accepted and label.verdict.failed == "junk"   # the label itself is no knowledge
+
+
+def test_section_events_copy_a_label_recall_to_its_list_once():
+    from tiergit.core import parse
+    from tiergit.core.candidate import lists_under
+    from tiergit.features.promotion.scoring import recall_stats, section_events
+
+    doc = parse.parse("# h\n\n**Lessons learned:**\n- one thing learned\n- another thing learned\n\nafter the list\n")
+    items = [i for s in doc.sections for i in s.items]
+    label = next(i for i in items if i.text.strip() == "**Lessons learned:**")
+    assert lists_under(items) == {label.id: [items[1].id, items[2].id]}
+    under = {(label.id, "cold/a.md", "h"): [items[1].id, items[2].id]}
+    at = {"path": "cold/a.md", "entry": "h"}
+    events = [{"id": label.id, "query": "q1", "ts": "2026-01-02T00:00:00Z", "relevance": 0.5, **at},
+              {"id": items[1].id, "query": "q1", "ts": "2026-01-02T09:00:00Z", "relevance": 1.0, **at},
+              # the same label text under another entry heads another list: not this one
+              {"id": label.id, "query": "q2", "ts": "2026-01-03T00:00:00Z", "relevance": 1.0,
+               "path": "cold/a.md", "entry": "another entry"}]
+    stats = recall_stats(section_events(events, under))
+    # the first item was already hit by that query that day: not counted twice; the second gains it
+    assert stats[items[1].id].count == 1 and stats[items[2].id].count == 1
+    assert stats[items[2].id].relevance == 0.5

@@ -53,6 +53,9 @@ class Corpus:
     wiki_ids: dict[str, str]                        # id -> path
     mentions: dict[str, int]                        # mention key or id -> sections mentioning it
     mention_days: dict[str, set[date]]
+    # (list label id, path, entry heading) -> ids of the list under it: a label's id is its text's hash, and
+    # "**Key Learnings:**" heads a list in many entries of one file
+    under: dict[tuple[str, str, str | None], list[str]] = field(default_factory=dict)
 
 
 _STEMS: dict[str, str] = {}
@@ -153,6 +156,28 @@ class ParsedFile:
     staged: bool
 
 
+LABEL_END_RE = re.compile(r":[*_`\s]*$")
+
+
+def lists_under(items: list[parse.Item]) -> dict[str, list[str]]:
+    """A list label ("**Key patterns:**", "Lessons learned:") -> the ids of the list items written
+    right under it (each on the line after the one before, each a list item). A recall that hits
+    the label found that list: the agent reads the label's section, not the label alone."""
+    out: dict[str, list[str]] = {}
+    for n, label in enumerate(items):
+        if "\n" in label.text.strip() or not LABEL_END_RE.search(label.text.strip()):
+            continue
+        end, kids = label.end_line, []
+        for item in items[n + 1:]:
+            if item.line != end + 1 or not kinds.LIST_MARKER_RE.match(item.text):
+                break
+            kids.append(item.id)
+            end = item.end_line
+        if kids:
+            out[label.id] = kids
+    return out
+
+
 def collect(files: list[ParsedFile], tiers: dict[str, Tier], recalled: set[str], min_confidence: float) -> Corpus:
     """Candidates, the reviewed-tier index and mention counts of parsed files. A candidate's
     age_day is None when neither the item, its entry, its file name nor a forced date gives
@@ -171,6 +196,11 @@ def collect(files: list[ParsedFile], tiers: dict[str, Tier], recalled: set[str],
                 mentions[iid].add((f.rel, sidx))
                 if sec.date or f.file_date:
                     mention_days[iid].add(sec.date or f.file_date)  # type: ignore[arg-type]
+            under = {} if f.tier is not None and f.tier.name in reviewed else lists_under(sec.items)
+            for label, kids in under.items():
+                corpus.under.setdefault((label, f.rel, sec.heading), []).extend(kids)
+            # the items under a recalled label were recalled with it (scoring.section_events)
+            used = recalled | {kid for label, kids in under.items() if label in recalled for kid in kids}
             for item in sec.items:
                 text, key = next(pairs)
                 day = item.date or sec.date or f.file_date
@@ -181,7 +211,7 @@ def collect(files: list[ParsedFile], tiers: dict[str, Tier], recalled: set[str],
                 if f.tier is not None and f.tier.name in reviewed:
                     corpus.wiki.append((item.id, text, item.line, f.rel, key))
                     corpus.wiki_ids.setdefault(item.id, f.rel)
-                elif target is not None and (f.staged or item.durable or item.id in recalled):
+                elif target is not None and (f.staged or item.durable or item.id in used):
                     corpus.candidates.append(_candidate(f, sec, item, text, key, day, target, min_confidence))
     corpus.mentions = {k: len(v) for k, v in mentions.items()}
     corpus.mention_days = dict(mention_days)

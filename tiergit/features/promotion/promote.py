@@ -31,6 +31,7 @@ from tiergit.features.promotion.scoring import (
     read_events,
     recall_stats,
     score,
+    section_events,
 )
 from tiergit.shell import clock, logs
 
@@ -121,8 +122,10 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     settings = cfg.gate
     weights = cfg.scoring.weights
     half_life = cfg.scoring.recency_half_life_days
-    stats = recall_stats(read_events(store, logs.RECALLS))
-    corpus = gather(store, set(stats))
+    events = read_events(store, logs.RECALLS)
+    corpus = gather(store, {ev["id"] for ev in events if type(ev.get("id")) is str})
+    # a recalled list label counts for the list under it (the section the agent read)
+    stats = recall_stats(section_events(events, corpus.under))
     # OpenClaw's own recall store counts what its agent recalled through memory_search.
     oc_entries, oc_note = recall_store.read(store)
     recall_store.merge(stats, corpus.candidates, oc_entries)

@@ -75,6 +75,26 @@ def read_events(store, name: str) -> list[dict[str, Any]]:
     return [ev for ev in events if isinstance(ev, dict)]
 
 
+def section_events(events: list[dict[str, Any]],
+                   under: dict[tuple[str, str, str | None], list[str]]) -> list[dict[str, Any]]:
+    """The events plus, for each recall of a list label, the same recall of every item of the list
+    under it (`candidate.lists_under`; the event's path and entry say which label it was): the agent
+    that found "**Key patterns:**" read the patterns. An item already hit by the same query on the
+    same day is not counted twice."""
+    if not under:
+        return events
+    seen = {(ev.get("id"), ev.get("query"), str(ev.get("ts", ""))[:10]) for ev in events}
+    extra = []
+    for ev in events:
+        where = (ev.get("id"), ev.get("path"), ev.get("entry"))
+        for kid in under.get(where, ()) if type(where[0]) is str else ():
+            key = (kid, ev.get("query"), str(ev.get("ts", ""))[:10])
+            if key not in seen:
+                seen.add(key)
+                extra.append({**ev, "id": kid, "via": f"{ev.get('via') or 'recall'} (its list label)"})
+    return events + extra
+
+
 def recall_stats(events: Iterable[dict[str, Any]]) -> dict[str, RecallStats]:
     """Recall events ({"ts","query","id","score",...}) -> stats per item id."""
     grouped: dict[str, list[dict[str, Any]]] = {}
