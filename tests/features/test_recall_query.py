@@ -65,3 +65,26 @@ def test_natural_question_finds_what_keywords_find(squad_repo):
     assert hits[0]["kind"] == "rule" and "snapshot suite" in hits[0]["text"]
     hits = json.loads(tiergit(squad_repo, "recall", "border style default", "--no-log", "--json").stdout)["hits"]
     assert "border_style_default" in hits[0]["snippet"]
+
+
+def test_phrase_windows_and_share():
+    words = query.phrase_words("Publish the wheel for each release to PyPI, 2026-05-04")
+    assert words == ["publish", "the", "wheel", "for", "each", "release", "to", "pypi"]
+    expr = query.phrase_expression(query.phrase_words("what is the for each release"))
+    assert '"what is the"' not in expr and '"for each release"' in expr      # stop words alone: no phrase
+    assert query.phrase_share(query.phrase_words("for each release to"), "Tag it for each release to PyPI") == 1.0
+    assert query.phrase_share(query.phrase_words("the release to"), "release the to") == 0.0
+    assert query.phrase_share(query.phrase_words("a b"), "a b") == 0.0         # under three words: no phrase
+
+
+def test_a_pasted_fragment_finds_its_line_among_many_alike(squad_repo):
+    """Sixty short lines share the fragment's words; bm25 prefers them (short, dense). The one line that
+    holds the words in the fragment's order is found first: a pasted fragment names its line."""
+    lines = [f"- Release {n}: tag each build, then push to the registry for the team" for n in range(60)]
+    target = ("- Versioning: the changelog entry is written by hand for each release to keep the wording "
+              "reviewable, and the tag is created after the changelog PR merges (never before)")
+    write(squad_repo / ".squad" / "memory" / "cold" / "data.md",
+          "# data\n\n### Releases (2026-05-04)\n\n" + "\n".join(lines[:30] + [target] + lines[30:]) + "\n")
+    proc = tiergit(squad_repo, "recall", "for each release to", "--json", "--no-log", "-n", "3")
+    hits = json.loads(proc.stdout)["hits"]
+    assert hits and "written by hand for each release" in hits[0]["text"]

@@ -40,4 +40,5 @@ def test_question_set_top3_and_no_regression(tmp_path):
     # 0.91 before Squad's decisions.md was read in place as its own tier (issue 24): the decision's own line
     # now often outranks the history line that repeats it, which is the labelled answer. The target (0.90)
     # is printed by the benchmark; this holds the engine at what the merged store reaches and never below before.
-    assert after / len(data) >= 0.85 and after >= before
+    # With the phrase signal (a run of the question's words in a row): 0.86 -> 0.89.
+    assert after / len(data) >= 0.88 and after >= before

@@ -133,3 +133,47 @@ def match_expression(found: list[Concept]) -> str:
     """The FTS5 MATCH string: every atom of every concept, OR-ed."""
     atoms = [atom for c in found for atom in c.fts()]
     return " OR ".join(dict.fromkeys(atoms))
+
+
+# -- phrases: a query that quotes an item ------------------------------------------------------
+
+PHRASE_MIN = 3          # words in a row, stop words included: "for each release" is a phrase, "the api" not
+MAX_PHRASES = 24
+
+
+def phrase_words(text: str) -> list[str]:
+    """The query's words in order, lowercase, stop words kept (a phrase is matched as written), dates out."""
+    return [w.lower() for w in WORD_RE.findall(DATE_TIME_RE.sub(" ", text)) if w.strip("_")]
+
+
+def phrase_expression(words: list[str]) -> str | None:
+    """An FTS5 MATCH string OR-ing every PHRASE_MIN-word window of the query that holds a content word
+    (a window of stop words alone, "what is the", matches everything), or None when there is none."""
+    windows = []
+    for i in range(len(words) - PHRASE_MIN + 1):
+        window = words[i:i + PHRASE_MIN]
+        if any(w not in STOP_WORDS and len(w) > 1 for w in window):
+            windows.append('"' + " ".join(w.replace('"', '""') for w in window) + '"')
+    windows = list(dict.fromkeys(windows))[:MAX_PHRASES]
+    return " OR ".join(windows) if windows else None
+
+
+def phrase_share(words: list[str], text: str) -> float:
+    """The longest run of the query's words that the text holds word for word, as a share of the query's
+    words (0 under PHRASE_MIN words). Cost: query words x text words."""
+    if len(words) < PHRASE_MIN:
+        return 0.0
+    body = [w.lower() for w in WORD_RE.findall(text) if w.strip("_")]
+    at: dict[str, list[int]] = {}
+    for i, w in enumerate(body):
+        at.setdefault(w, []).append(i)
+    best = 0
+    for start in range(len(words)):
+        if len(words) - start <= best:
+            break
+        for pos in at.get(words[start], ()):
+            run = 1
+            while start + run < len(words) and pos + run < len(body) and body[pos + run] == words[start + run]:
+                run += 1
+            best = max(best, run)
+    return best / len(words) if best >= PHRASE_MIN else 0.0

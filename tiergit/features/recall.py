@@ -5,9 +5,11 @@ Ranking is FTS5's bm25() over the item text (weight 1.0) and its entry heading
 them. Each hit also gets `score`, a 0..1 relevance the promotion scoring can
 average: the IDF-weighted share of the query's words that the item contains (a word
 found only in its entry heading counts half).
-The final order is score + bm25 / (the best candidate's bm25) over bm25's best candidates; `relevance` is that
-value relative to the best hit, so displayed scores fall with the rank. Query words are
-widened by tiergit/core/query.py (stems, identifier parts, last word as a prefix).
+The final order is score + bm25 / (the best candidate's bm25) + the phrase share (the longest run of
+the query's words an item holds word for word, as a share of the query; items holding a three-word
+run are candidates even below bm25's cut) over bm25's best candidates; `relevance` is that value
+relative to the best hit, so displayed scores fall with the rank. Query words are widened by
+tiergit/core/query.py (stems, identifier parts, last word as a prefix).
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ WORD_RE = re.compile(r"\w+", re.UNICODE)
 MAX_QUERY_TERMS = 64
 EXTRA_TIERS = ("archive", "staging")
 IDENT_WEIGHT = 2.0
+PHRASE_WEIGHT = 1.0     # an item holding the whole query word for word gains as much as full coverage
 
 
 @dataclass
@@ -104,13 +107,27 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     if agent is not None:
         where.append("(agent IS NULL OR agent = ?)")
         params.append(agent)
-    sql = (f"SELECT item_id, path, entry, date, kind, tier, agent, line, clean, text, bm25(items, 1.0, 0.5) AS r "
-           f"FROM items WHERE {' AND '.join(where)} ORDER BY r LIMIT ?")
-    rows = db.execute(sql, [*params, max(limit * 4, limit + 20)]).fetchall()
+    cond = " AND ".join(where)
+    select = ("SELECT item_id, path, entry, date, kind, tier, agent, line, clean, text, bm25(items, 1.0, 0.5) AS r "
+              "FROM items WHERE ")
+    rows = db.execute(f"{select}{cond} ORDER BY r LIMIT ?", [*params, max(limit * 4, limit + 20)]).fetchall()
+    # an item that holds a run of the query word for word (a pasted fragment, a quoted name) is a
+    # candidate even when bm25 ranks it below the cut (its words may be common ones); it is scored
+    # with the question's own bm25 like every other candidate
+    words = query_mod.phrase_words(query)
+    phrases = query_mod.phrase_expression(words)
+    if phrases is not None:
+        ids = [r[0] for r in db.execute(f"SELECT rowid FROM items WHERE {cond} ORDER BY bm25(items, 1.0, 0.5) "
+                                        "LIMIT ?", [phrases, *params[1:], limit * 2])]
+        if ids:
+            seen = {row[0] for row in rows}
+            more = db.execute(f"{select}{cond} AND rowid IN ({','.join('?' * len(ids))})", [*params, *ids])
+            rows += [row for row in more.fetchall() if row[0] not in seen]
     idf = _idf(db, found)
     total = sum(idf.values()) or 1.0
     ident = {c.word for c in found if len(query_mod.split_identifier(c.word)) > 1}
     best: dict[str, Hit] = {}
+    phrase: dict[str, float] = {}
     for item_id, path, entry, day, kind, tier, ag, line, clean, raw, r in rows:
         if item_id in best:
             continue
@@ -125,11 +142,12 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
         best[item_id] = Hit(rank=0, id=item_id, path=path, entry=entry, date=day, kind=kind, tier=tier,
                             agent=ag, line=int(line), score=round(score, 4), bm25=round(-r, 4), text=clean,
                             matched=matched, raw=raw)
+        phrase[item_id] = query_mod.phrase_share(words, clean)
     # bm25 favours short items, and on a small store (a word in half the items) it is ~0 for all:
     # coverage plus bm25 relative to the best candidate keeps both signals on one 0..2 scale.
     top_bm25 = max((h.bm25 for h in best.values()), default=0.0) or 1.0
     for h in best.values():
-        h.relevance = h.score + h.bm25 / top_bm25
+        h.relevance = h.score + h.bm25 / top_bm25 + PHRASE_WEIGHT * phrase[h.id]
     ordered = sorted(best.values(), key=lambda h: (-h.relevance, h.path, h.line))[:limit]
     top = ordered[0].relevance if ordered and ordered[0].relevance > 0 else 1.0
     for rank, hit in enumerate(ordered, 1):
