@@ -82,21 +82,16 @@ def agreement(sample: str = "first", reading: str = "reader2") -> tuple[int, int
     """(sentences, agreeing on keep/noise, Cohen's kappa) of the first reading of a sample and another
     (`reading`: the file suffix, reader2 or reader3)."""
     first = ["keep" if r[0] in KEEP_LABELS else "noise" for r in labelled.rows(f"{SAMPLES[sample]}.tsv")]
-    second = ["keep" if r[1] in KEEP_LABELS else "noise" for r in labelled.rows(f"{SAMPLES[sample]}_{reading}.tsv")]
-    n = len(first)
-    agree = sum(a == b for a, b in zip(first, second))
-    chance = sum((first.count(x) / n) * (second.count(x) / n) for x in ("keep", "noise"))
-    return n, agree, (agree / n - chance) / (1 - chance)
+    return labelled.kappa(first, _keep_or_noise(sample, reading))
 
 
 def agreement_between(sample: str, a: str, b: str) -> tuple[int, int, float]:
     """(sentences, agreeing on keep/noise, Cohen's kappa) of two other readings of a sample (file suffixes)."""
-    first = ["keep" if r[1] in KEEP_LABELS else "noise" for r in labelled.rows(f"{SAMPLES[sample]}_{a}.tsv")]
-    second = ["keep" if r[1] in KEEP_LABELS else "noise" for r in labelled.rows(f"{SAMPLES[sample]}_{b}.tsv")]
-    n = len(first)
-    agree = sum(x == y for x, y in zip(first, second))
-    chance = sum((first.count(x) / n) * (second.count(x) / n) for x in ("keep", "noise"))
-    return n, agree, (agree / n - chance) / (1 - chance)
+    return labelled.kappa(_keep_or_noise(sample, a), _keep_or_noise(sample, b))
+
+
+def _keep_or_noise(sample: str, reading: str) -> list[str]:
+    return ["keep" if r[1] in KEEP_LABELS else "noise" for r in labelled.rows(f"{SAMPLES[sample]}_{reading}.tsv")]
 
 
 def judged_worth_keeping(text: str) -> bool:

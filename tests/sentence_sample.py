@@ -75,7 +75,13 @@ NEW_PER_PROJECT = 3
 def draw_new(corpus: Path, taken: set[tuple[str, int, int]]) -> list[tuple[str, str, int, str, int, str, str]]:
     """(split "new", path, line, sha, sentence index, sentence, line) of the second sample; `taken`
     holds the (path, line, index) of the first sample's sentences, which are not drawn again."""
-    rng = random.Random(NEW_SEED)
+    return _draw(corpus, taken, "new", NEW_SEED, NEW_PER_PROJECT)
+
+
+def _draw(corpus: Path, taken: set[tuple[str, int, int]], split: str, seed: int,
+          per_project: int) -> list[tuple[str, str, int, str, int, str, str]]:
+    """`per_project` sentences of 8-1,500 characters from each project's memory files (seeded), none in `taken`."""
+    rng = random.Random(seed)
     out = []
     for project in sorted(p for p in corpus.iterdir() if p.is_dir()):
         pool = []
@@ -86,8 +92,8 @@ def draw_new(corpus: Path, taken: set[tuple[str, int, int]]) -> list[tuple[str, 
                 for k, sentence in enumerate(split_sentences(line)):
                     if 8 <= len(sentence) <= 1500 and (rel, n, k) not in taken:
                         pool.append((rel, n, line, k, sentence))
-        for rel, n, line, k, sentence in rng.sample(pool, min(NEW_PER_PROJECT, len(pool))):
-            out.append(("new", rel, n, hashlib.sha256(line.encode("utf-8")).hexdigest(), k, sentence, line))
+        for rel, n, line, k, sentence in rng.sample(pool, min(per_project, len(pool))):
+            out.append((split, rel, n, hashlib.sha256(line.encode("utf-8")).hexdigest(), k, sentence, line))
     return out
 
 
@@ -100,21 +106,7 @@ ROUND6_PER_PROJECT = 4
 def draw_round6(corpus: Path, taken: set[tuple[str, int, int]]) -> list[tuple[str, str, int, str, int, str, str]]:
     """(split "round6", path, line, sha, sentence index, sentence, line) of the third sample: draw_new's
     files, units and rule with ROUND6_SEED and ROUND6_PER_PROJECT, `taken` (both earlier samples) left out."""
-    rng = random.Random(ROUND6_SEED)
-    out = []
-    for project in sorted(p for p in corpus.iterdir() if p.is_dir()):
-        pool = []
-        for path in memory_files(project):
-            rel = path.relative_to(corpus).as_posix()
-            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-            for n, line in enumerate(lines, 1):
-                for k, sentence in enumerate(split_sentences(line)):
-                    if 8 <= len(sentence) <= 1500 and (rel, n, k) not in taken:
-                        pool.append((rel, n, line, k, sentence))
-        for rel, n, line, k, sentence in rng.sample(pool, min(ROUND6_PER_PROJECT, len(pool))):
-            out.append(("round6", rel, n, hashlib.sha256(line.encode("utf-8")).hexdigest(), k, sentence, line))
-    return out
-
+    return _draw(corpus, taken, "round6", ROUND6_SEED, ROUND6_PER_PROJECT)
 
 if __name__ == "__main__":
     corpus = Path(sys.argv[2] if len(sys.argv) > 2 else "/work/shared/corpus")

@@ -32,32 +32,6 @@ NOISE = [
 ]
 
 
-@pytest.mark.parametrize("sentence", KEPT)
-def test_kept_verbatim(sentence: str) -> None:
-    assert sj.noise(sentence) is None
-
-
-@pytest.mark.parametrize("sentence", NOISE)
-def test_condensed_as_noise(sentence: str) -> None:
-    assert sj.noise(sentence)
-
-
-def test_a_doc_comment_inside_prose_is_a_sentence_of_its_own() -> None:
-    text = "Okay, moving on. /// Clears the deletion stamp so the goal shows up again. Sounds good."
-    kept, rest = sj.split(text)
-    assert kept == "/// Clears the deletion stamp so the goal shows up again."
-    assert "Okay, moving on." in rest
-
-
-def test_fence_comments_keep_only_prose_comments_in_the_blocks_language() -> None:
-    block = ("```csharp\n/// <summary>\n/// Restores the archived budget by clearing its deletion stamp.\n"
-             "/// </summary>\npublic void Restore() { DeletedAt = null; }\n// ok\n```\n")
-    assert sj.fence_comments(block) == "```csharp\n/// Restores the archived budget by clearing its deletion stamp.\n```"
-    assert sj.fence_comments("```\nnpm test\n```") == ""
-    assert sj.fence_comments("```markdown\n# Heading of a doc\n```") == ""
-    assert sj.fence_comments("- not a fence") == ""
-
-
 # Round 6: shapes of noise seen in the tuned parts (a stamp, a header row, Dreaming's copy of a chat turn,
 # a verbless past-tense report), and the look-alikes that must stay kept.
 KEPT_ROUND6 = [
@@ -83,14 +57,30 @@ NOISE_ROUND6 = [
 ]
 
 
-@pytest.mark.parametrize("sentence", KEPT_ROUND6)
-def test_round6_look_alikes_kept_verbatim(sentence: str) -> None:
+@pytest.mark.parametrize("sentence", KEPT + KEPT_ROUND6)
+def test_kept_verbatim(sentence: str) -> None:
     assert sj.noise(sentence) is None
 
 
-@pytest.mark.parametrize("sentence", NOISE_ROUND6)
-def test_round6_noise_shapes_condensed(sentence: str) -> None:
-    assert sj.noise(sentence) is not None
+@pytest.mark.parametrize("sentence", NOISE + NOISE_ROUND6)
+def test_condensed_as_noise(sentence: str) -> None:
+    assert sj.noise(sentence)
+
+
+def test_a_doc_comment_inside_prose_is_a_sentence_of_its_own() -> None:
+    text = "Okay, moving on. /// Clears the deletion stamp so the goal shows up again. Sounds good."
+    kept, rest = sj.split(text)
+    assert kept == "/// Clears the deletion stamp so the goal shows up again."
+    assert "Okay, moving on." in rest
+
+
+def test_fence_comments_keep_only_prose_comments_in_the_blocks_language() -> None:
+    block = ("```csharp\n/// <summary>\n/// Restores the archived budget by clearing its deletion stamp.\n"
+             "/// </summary>\npublic void Restore() { DeletedAt = null; }\n// ok\n```\n")
+    assert sj.fence_comments(block) == "```csharp\n/// Restores the archived budget by clearing its deletion stamp.\n```"
+    assert sj.fence_comments("```\nnpm test\n```") == ""
+    assert sj.fence_comments("```markdown\n# Heading of a doc\n```") == ""
+    assert sj.fence_comments("- not a fence") == ""
 
 
 def test_one_slash_between_plain_words_is_no_path_but_a_real_path_is() -> None:
