@@ -13,7 +13,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import date
 
-from tiergit.core import mdblocks
+from tiergit.core import mdblocks, mdscan
 from tiergit.core.kinds import DURABLE_KINDS, LIST_MARKER_RE, NEVER_COMPRESS, classify
 from tiergit.core.patterns import TRANSCRIPT_LINE_RE
 from tiergit.core.rawtext import split_lines
@@ -260,8 +260,14 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
     fm_text, meta, body = split_frontmatter(text, path)
     fm_lines = fm_text.count("\n")
     lines = split_lines(body)
-    tokens = mdblocks.md().parse(body)
-    heads = _headings(body, tokens)
+    # The line scanner answers for most bodies; markdown-it for the rest (core/mdscan.py).
+    scanned = mdscan.scan(lines) if mdblocks.FAST_BLOCKS and mdscan.ENABLED else None
+    if scanned is not None:
+        tokens = None
+        heads = scanned[0]
+    else:
+        tokens = mdblocks.md().parse(body)
+        heads = _headings(body, tokens)
     dated_levels = [lvl for _, lvl, txt in heads if heading_date(txt)]
     entry_level = min(dated_levels) if dated_levels else None
     split_level = entry_level if entry_level is not None else 2
@@ -276,7 +282,10 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
         dated = heading_date(txt) if lvl == entry_level else None
         sections.append(Section(txt, lvl, "".join(lines[start:end]), fm_lines + start + 1, dated))
     if with_items:
-        shared = mdblocks.shared_blocks(tokens) if mdblocks.FAST_BLOCKS else None
+        if scanned is not None:
+            shared = scanned[1]
+        else:
+            shared = mdblocks.shared_blocks(tokens) if mdblocks.FAST_BLOCKS else None
         lkey = labels_key(labels)
         for sec in sections:
             sec_lines = split_lines(sec.text)
