@@ -145,13 +145,16 @@ def clean_text(text: str) -> str:
     joined = " ".join(ln for ln in lines if ln)
     joined = LIST_MARKER_RE.sub("", joined, count=1)
     joined = KIND_PREFIX_RE.sub("", joined, count=1)
-    joined = BLOCK_ID_RE.sub("", joined)
-    joined = OPENCLAW_NOTE_RE.sub("", joined)
+    # Both patterns hold a literal an item rarely has: a substring test spares their search.
+    if "^m-" in joined:
+        joined = BLOCK_ID_RE.sub("", joined)
+    if "[score=" in joined:
+        joined = OPENCLAW_NOTE_RE.sub("", joined)
     return joined.strip()
 
 
 def item_id(text: str) -> tuple[str, bool]:
-    match = BLOCK_ID_RE.search(text.rstrip())
+    match = BLOCK_ID_RE.search(text.rstrip()) if "^m-" in text else None
     if match:
         return match[1], True
     normal = _SPACES_RE.sub(" ", clean_text(text)).strip().lower()
@@ -249,7 +252,7 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
     # A bare label (`**Key patterns:**`) says nothing by itself: it keeps its kind only as the
     # lead-in of the list under it.
     for n, item in enumerate(items):
-        if item.kind != "context" and judge.junk(item.text) == "bare markup, no words" and not (
+        if item.kind != "context" and judge.bare(item.text) and not (
                 n + 1 < len(items) and items[n + 1].kind == item.kind):
             item.kind = "context"
     return items
