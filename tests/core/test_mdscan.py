@@ -48,6 +48,7 @@ HANDLED = [
     "- a\n\n     five spaces after a blank: a paragraph in the item (5 < 2 + 4)\n",
     "#5 is not a heading\n  # indented heading\n   ### three spaces\n",
     "text with trailing spaces   \n  \n   \nnext para\n",
+    "# Project Context\n\n<!-- Append new learnings below. -->\n\n## Learnings\n- one\n<!-- a note\n# not a heading\n-->\npara\n<!-- c --> after\n",
     "- a\n # heading ends the list\n- b\n  - c\n## h\n",
 ]
 
@@ -58,6 +59,7 @@ TRICKY = [
     "- # heading in a list\n- two\n",
     "## Entry\nlazy paragraph\ncontinues\n## 2026-04-04\n    indented code\n- item\n",
     "<!-- comment -->\n- item\n<div>\nhtml\n</div>\n",
+    "- a\n  <!-- comment in the item -->\n",
     "[ref]: https://example.com\n\npara\n",
     "-\n  empty item\n- b\n",
     "-     five spaces: code in the item\n",
@@ -93,7 +95,7 @@ def test_the_scanner_never_disagrees_with_markdown_it(body: str) -> None:
 
 
 def test_what_the_scanner_leaves_to_markdown_it() -> None:
-    for body in ("T\n===\n", "> q\n", "<!-- c -->\n", "-\n", "a\r\nb\n", "- a\n  # h\n", "    code\n"):
+    for body in ("T\n===\n", "> q\n", "<div>\n", "-\n", "a\r\nb\n", "- a\n  # h\n", "    code\n"):
         assert mdscan.scan(split_lines(body)) is None, body
 
 
@@ -106,7 +108,8 @@ PIECES = [
     "# H1", "## H2 ##", "###", "  ## indented h", "    # code h", "#nospace", "####### seven",
     "```", "```py", "~~~", "````", "  ```", "    ```", "``` a`b", "- ```",
     "---", "***", "* * *", "___", "- - -", "  ---", "===", "--", "=",
-    "> quote", "<!-- c -->", "<div>", "[x]: /u", "[rule] text", "- [ ] box", "**Decision:** d",
+    "> quote", "<!-- c -->", "<!-- opens", "closes -->", "  <!-- x -->", "    <!-- code -->", "- <!-- c -->",
+    "<!-->", "<div>", "[x]: /u", "[rule] text", "- [ ] box", "**Decision:** d",
     "\tTab", "- a\tb", "text\x0cff", "trailing  ", "  ",
 ]
 

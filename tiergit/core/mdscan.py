@@ -65,7 +65,7 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
     body holds anything the scanner does not handle."""
     heads: list[tuple[int, int, str]] = []
     blocks: list[tuple[int, str, int]] = []
-    state = None        # None, "para", "item" or "fence"
+    state = None        # None, "para", "item", "fence" or "comment"
     start = 0           # first line of the open block
     ci = 0              # the open list item's content column
     blank_before = False  # a blank line since the item's last text
@@ -74,6 +74,10 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
         text = line[:-1] if line.endswith("\n") else line
         if _UNHANDLED_CHARS.search(text):
             return None
+        if state == "comment":
+            if "-->" in text:
+                state = None
+            continue
         if state == "fence":
             stripped = text.lstrip(" ")
             if len(text) - len(stripped) < 4 and stripped.startswith(fence) \
@@ -107,7 +111,10 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
         if inner is None or (inner is not rest and (_HEADING_RE.match(inner) or _RULE_RE.match(inner)
                                                     or _FENCE_RE.match(inner))):
             return None   # an empty item, or a heading, rule, fence or code in a list item
-        if _RISKY_START_RE.match(inner) or (inner is rest and _FENCE_RE.match(rest) and indent >= 4):
+        # An HTML comment opening a line (Squad's `<!-- Append learnings below -->`) is an HTML
+        # block to its first line holding `-->`: no item, and it ends a paragraph or a list.
+        comment = inner is rest and indent < 4 and rest.startswith("<!--") and (state != "item" or indent < ci)
+        if not comment and (_RISKY_START_RE.match(inner) or (inner is rest and _FENCE_RE.match(rest) and indent >= 4)):
             return None
         marker = _MARKER_RE.match(rest)
         heading = _HEADING_RE.match(rest)
@@ -122,19 +129,21 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
                 continue
             if indent >= 4:
                 return None
-            if not (heading or marker or opens_fence) and not blank_before:
+            if not (heading or marker or opens_fence or comment) and not blank_before:
                 continue          # a lazy continuation line of the item's paragraph
             blocks.append((start, "item", n))
             state = None
         elif state == "para":
-            if indent >= 4 or not (heading or opens_fence or (
+            if indent >= 4 or not (heading or opens_fence or comment or (
                     marker and (marker[2] is None or int(marker[2]) == 1))):
                 continue          # the paragraph goes on
             blocks.append((start, "para", n))
             state = None
         elif indent >= 4:
             return None           # indented code
-        if heading:
+        if comment:
+            state = None if "-->" in rest else "comment"
+        elif heading:
             heads.append((n, len(heading[1]), _heading_text(rest, len(heading[1]))))
         elif opens_fence:
             state, start, fence = "fence", n, opens_fence[1]
@@ -144,6 +153,6 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
             state, start = "para", n
     if state == "fence":
         blocks.append((start, "fence", len(lines)))
-    elif state is not None:
+    elif state not in (None, "comment"):
         blocks.append((start, state, len(lines)))
     return heads, blocks
