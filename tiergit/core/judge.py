@@ -27,11 +27,19 @@ HOMOGLYPHS = str.maketrans({
 })
 
 
+# Any character the two tables change: a text without one skips both translations (a dict
+# translate walks every character in Python's slow path; most non-ASCII items only hold dashes).
+_FOLDED = re.compile("[" + re.escape("".join(map(chr, INVISIBLE)) + "".join(map(chr, HOMOGLYPHS))) + "]")
+
+
 def normalize(text: str) -> str:
     """NFKC, invisible characters removed, look-alike letters folded to Latin: what a reader sees."""
     if text.isascii():
         return text
-    return unicodedata.normalize("NFKC", text).translate(INVISIBLE).translate(HOMOGLYPHS)
+    text = unicodedata.normalize("NFKC", text)
+    if not _FOLDED.search(text):
+        return text
+    return text.translate(INVISIBLE).translate(HOMOGLYPHS)
 
 
 # ---- kind from plain language -------------------------------------------------------------
@@ -92,16 +100,55 @@ LEARNING_HEADING = re.compile(
     r"anti-patterns?|do'?s and don'?ts)\s*:?\s*$")
 
 
+_LEAD_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ][0-9:.]+Z?)?\s*[-—–:·]*\s*")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
+_LISTED = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
 def body_of(text: str) -> str:
     """The item's words: normalized, without list marker, checkbox, leading bold label or date."""
     first = normalize(text).strip()
     body = MARKUP.sub("", first, count=1)
-    return re.sub(r"^\d{4}-\d{2}-\d{2}(?:[T ][0-9:.]+Z?)?\s*[-—–:·]*\s*", "", body).strip()
+    return _LEAD_DATE.sub("", body).strip()
 
 
 # Marker words, strongest first: an owner's correction or permission outranks the rule wording
 # it carries, and an error or an open item is what the line reports.
 MARKER_KINDS = ((CORRECTION, "correction"), (PERMISSION, "permission"), (ERROR, "error"), (OPEN, "open"))
+
+
+# Words one of which a lowercased text must hold (or start with) for the pattern to match it:
+# each pattern tries its alternation at every position of the text, a substring test is one
+# C loop, and most items match none of them. Single words, so whitespace between the pattern's
+# words never matters (RULE runs on clauses re-joined with single spaces).
+# tests/core/test_judge_prefilter.py holds a phrase for every branch of each pattern.
+_MUST_HOLD = {
+    CORRECTION: (("no", "actually", "correction"), ("that", "wrong", "incorrect", "corrected")),
+    OPEN: (("todo", "to-do", "follow", "open question"), ("next", "still", "blocked", "waiting", "yet", "need")),
+    DECISION: ((), ("decided", "chose", "agreed", "settled", "went", "going", "will", "standardi", "decision", "from")),
+    RULE: ((), ("ever", "always", "must", "should", "don't", "not", "avoid", "prefer", "sure", "thumb", "required",
+                "wants", "likes", "expects", "asked")),
+    FACT: ((), ("default", "stored", "live", "run", "limit", "expire", "sensitive", "idempotent", "deprecated",
+                "read-only", "immutable", "works", "support", "take", "maximum", "requires")),
+}
+
+
+def _may_match(pattern: re.Pattern, low: str) -> bool:
+    """False only when the pattern cannot match `low` (it holds none of the pattern's words)."""
+    need = _MUST_HOLD.get(pattern)
+    if need is None:
+        return True
+    starts, words = need
+    if low.startswith(starts):
+        return True
+    for w in words:   # a loop, not any(<generator>): this runs ~5 times an item
+        if w in low:
+            return True
+    return False
+
+
+def _search(pattern: re.Pattern, low: str) -> re.Match | None:
+    return pattern.search(low) if _may_match(pattern, low) else None
 
 
 def plain_kind(text: str) -> str | None:
@@ -112,13 +159,15 @@ def plain_kind(text: str) -> str | None:
     if CONTEXT_LABEL.match(text):
         return None
     # The first sentence carries a rule's wording; a modal buried in a long report does not make one.
-    body = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", body_of(text), maxsplit=1)[0][:200]
+    body = _SENTENCE_END.split(body_of(text), maxsplit=1)[0][:200]
+    if len(body) < 12:
+        return None
     why = junk(text)
-    if len(body) < 12 or (why is not None and why != "a fragment"):
+    if why is not None and why != "a fragment":
         return None
     low = body.lower()
     for marker, kind in MARKER_KINDS:
-        if marker.search(low):
+        if _search(marker, low):
             return kind
     if m := PLAIN_LABEL.match(low):
         return PLAIN_LABELS[m[1]]
@@ -127,17 +176,18 @@ def plain_kind(text: str) -> str | None:
         # rule and fact wording in a long report does not make it one (session end keeps its
         # specific sentences verbatim either way: core/sentence_judge.py).
         return None
-    if DECISION.search(low):
+    if _search(DECISION, low):
         return "decision"
     if NARRATIVE.match(low):
         return None
-    if IMPERATIVE.match(low) or any(RULE.search(" ".join(clause.split()[:6])) for clause in CLAUSE.split(low)):
+    if IMPERATIVE.match(low) or (_may_match(RULE, low) and any(
+            RULE.search(" ".join(clause.split()[:6])) for clause in CLAUSE.split(low))):
         return "rule"
-    if FACT.search(low):
+    if _search(FACT, low):
         return "fact"
     # No marker word: the line's shape (a constraint, "X because Y", a config value, a claim about code).
     from tiergit.core import durable_shape
-    return None if why else durable_shape.shape_kind(body, bool(re.match(r"^\s*(?:[-*+]|\d+[.)])\s", text)))
+    return None if why else durable_shape.shape_kind(body, bool(_LISTED.match(text)))
 
 
 def statement(text: str) -> str | None:
@@ -146,11 +196,11 @@ def statement(text: str) -> str | None:
     Same gates as plain_kind: unlabelled, at most MAX_PLAIN_CHARS, not junk, not a work report."""
     if len(" ".join(text.split())) > MAX_PLAIN_CHARS or CONTEXT_LABEL.match(text) or narrative(text):
         return None
-    body = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", body_of(text), maxsplit=1)[0][:200]
+    body = _SENTENCE_END.split(body_of(text), maxsplit=1)[0][:200]
     if len(body) < 12 or junk(text) is not None:
         return None
     from tiergit.core import durable_shape
-    return durable_shape.statement_kind(body, bool(re.match(r"^\s*(?:[-*+]|\d+[.)])\s", text)))
+    return durable_shape.statement_kind(body, bool(_LISTED.match(text)))
 
 
 def narrative(text: str) -> bool:
@@ -199,9 +249,27 @@ PATH_ONLY = re.compile(r"^`?[\w.~/\\-]+(?:/[\w.-]+)+`?:?\s*$|^`?[\w.-]+\.(?:md|p
 WORD = re.compile(r"[^\W\d_]{2,}")
 
 
+_SENTENCE_GAP = re.compile(r"[.!?]\s+[A-Z]")
+
+
 def _shell_line(plain: str) -> bool:
     """A command line, not a sentence that starts with a command's name."""
-    return bool(SHELL.match(plain)) and plain.count(" ") < 25 and not re.search(r"[.!?]\s+[A-Z]", plain)
+    return bool(SHELL.match(plain)) and plain.count(" ") < 25 and not _SENTENCE_GAP.search(plain)
+
+
+# REPORT's words, one of which an ASCII line must hold for it to match (its search tries every
+# position of a long line: ~15 % of junk). Non-ASCII lines always run it: under IGNORECASE `ſ`
+# matches s and `ı` i, which lower() does not fold, and its Chinese phrases are not ASCII.
+_REPORT_WORDS = ("cron", "heartbeat", "scheduled", "delivery", "health")
+_REPORT_STARTS = ("task", "status report", "monitoring", "summary")
+
+
+def _report(plain: str) -> bool:
+    if plain.isascii():
+        low = plain.lower()
+        if not (any(w in low for w in _REPORT_WORDS) or low.startswith(_REPORT_STARTS)):
+            return False
+    return bool(REPORT.search(plain))
 
 
 def _code_line(plain: str) -> bool:
@@ -219,25 +287,39 @@ JUNK_SHAPES = (
     (CODE_NAME.match, "body", "a code name alone"),
     (PATH_ONLY.match, "plain", "a file path"),
     (LOG.match, "plain", "a log line"),
-    (REPORT.search, "plain", "a cron / status report"),
+    (_report, "plain", "a cron / status report"),
 )
+
+
+def _markup(text: str) -> tuple[str | None, str, str, str]:
+    """(why, when the line is junk by its markup alone; the normalized text, its first line,
+    that line without its markup): junk's first steps, which `bare` stops after."""
+    raw = normalize(text).strip()
+    if not raw:
+        return "empty", raw, "", ""
+    first = raw.splitlines()[0].strip()
+    if first.startswith(("```", "~~~")):
+        return "a code fence", raw, first, ""
+    if HEADING.match(first):
+        return "a bare heading", raw, first, ""
+    if TRANSCRIPT_OPENING_RE.match(first):
+        return "a transcript line", raw, first, ""
+    body = MARKUP.sub("", first, count=1).strip()
+    if BARE.match(first) or not WORD.search(body):
+        return "bare markup, no words", raw, first, body
+    return None, raw, first, body
+
+
+def bare(text: str) -> bool:
+    """junk(text) == "bare markup, no words" (a label or marker alone), without the shape tests."""
+    return _markup(text)[0] == "bare markup, no words"
 
 
 def junk(text: str) -> str | None:
     """Why a line is junk by its shape (no knowledge a reviewer would keep), or None."""
-    raw = normalize(text).strip()
-    if not raw:
-        return "empty"
-    first = raw.splitlines()[0].strip()
-    if first.startswith(("```", "~~~")):
-        return "a code fence"
-    if HEADING.match(first):
-        return "a bare heading"
-    if TRANSCRIPT_OPENING_RE.match(first):
-        return "a transcript line"
-    body = MARKUP.sub("", first, count=1).strip()
-    if BARE.match(first) or not WORD.search(body):
-        return "bare markup, no words"
+    why, raw, first, body = _markup(text)
+    if why is not None:
+        return why
     parts = {"first": first, "body": body, "plain": body.strip("`")}
     for shape, part, why in JUNK_SHAPES:
         if shape(parts[part]):

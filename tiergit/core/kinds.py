@@ -106,16 +106,19 @@ def classify(text: str, section_heading: str | None = None, labels: dict[str, li
     # A dated log item (`- 2026-04-23 — [correction] …`) is classified by what follows its date.
     body = LEADING_DATE_RE.sub("", body, count=1)
     bold = _bold_label(body)
-    for label, kind, words, first in _label_table_cached(_freeze(labels)):
-        if words is not None:
-            # `first` (the entry's first word and its plurals) is a cheap necessary condition
-            if bold is not None and bold[0] in first and _words_match(bold, words):
+    table, prefixes, box_prefixes = _label_lookup(_freeze(labels) if labels else ())
+    # Most items carry no label: when no row could match, skip the walk over the table.
+    if bold is not None or body.startswith(prefixes) or stripped.lower().startswith(box_prefixes):
+        for label, kind, words, first in table:
+            if words is not None:
+                # `first` (the entry's first word and its plurals) is a cheap necessary condition
+                if bold is not None and bold[0] in first and _words_match(bold, words):
+                    return kind
+            elif label.startswith("- ["):
+                if stripped.lower().startswith(label):
+                    return kind
+            elif body.startswith(label):
                 return kind
-        elif label.startswith("- ["):
-            if stripped.lower().startswith(label):
-                return kind
-        elif body.startswith(label):
-            return kind
     if section_heading:
         key = _NOT_LETTER_RE.sub("", section_heading.lower()).strip()
         if key in SECTION_KINDS:
@@ -142,7 +145,16 @@ def _freeze(labels: dict[str, list[str]] | None):
 
 
 @lru_cache(maxsize=16)
-def _label_table_cached(frozen) -> list[tuple[str, str, tuple[str, ...] | None, frozenset]]:
+def _label_lookup(frozen) -> tuple[tuple, tuple[str, ...], tuple[str, ...]]:
+    """The label table, its plain prefix labels (`[rule]`: what an item without a bold label can
+    match) and its `- [ ]`-style labels (matched against the item with its list marker)."""
+    table = _label_table_cached(frozen)
+    return (table, tuple(label for label, _, words, _ in table if words is None and not label.startswith("- [")),
+            tuple(label for label, _, words, _ in table if words is None and label.startswith("- [")))
+
+
+@lru_cache(maxsize=16)
+def _label_table_cached(frozen) -> tuple[tuple[str, str, tuple[str, ...] | None, frozenset], ...]:
     """The label table, each row with the forms its first bold word may take (see classify)."""
-    return [(text, kind, words, frozenset((words[0], words[0] + "s", words[0] + "es")) if words else frozenset())
-            for text, kind, words in _label_table({k: list(v) for k, v in frozen})]
+    return tuple([(text, kind, words, frozenset((words[0], words[0] + "s", words[0] + "es")) if words else frozenset())
+            for text, kind, words in _label_table({k: list(v) for k, v in frozen})])

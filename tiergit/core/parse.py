@@ -13,7 +13,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import date
 
-from tiergit.core import mdblocks
+from tiergit.core import mdblocks, mdscan
 from tiergit.core.kinds import DURABLE_KINDS, LIST_MARKER_RE, NEVER_COMPRESS, classify
 from tiergit.core.patterns import TRANSCRIPT_LINE_RE
 from tiergit.core.rawtext import split_lines
@@ -145,13 +145,16 @@ def clean_text(text: str) -> str:
     joined = " ".join(ln for ln in lines if ln)
     joined = LIST_MARKER_RE.sub("", joined, count=1)
     joined = KIND_PREFIX_RE.sub("", joined, count=1)
-    joined = BLOCK_ID_RE.sub("", joined)
-    joined = OPENCLAW_NOTE_RE.sub("", joined)
+    # Both patterns hold a literal an item rarely has: a substring test spares their search.
+    if "^m-" in joined:
+        joined = BLOCK_ID_RE.sub("", joined)
+    if "[score=" in joined:
+        joined = OPENCLAW_NOTE_RE.sub("", joined)
     return joined.strip()
 
 
 def item_id(text: str) -> tuple[str, bool]:
-    match = BLOCK_ID_RE.search(text.rstrip())
+    match = BLOCK_ID_RE.search(text.rstrip()) if "^m-" in text else None
     if match:
         return match[1], True
     normal = _SPACES_RE.sub(" ", clean_text(text)).strip().lower()
@@ -249,7 +252,7 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
     # A bare label (`**Key patterns:**`) says nothing by itself: it keeps its kind only as the
     # lead-in of the list under it.
     for n, item in enumerate(items):
-        if item.kind != "context" and judge.junk(item.text) == "bare markup, no words" and not (
+        if item.kind != "context" and judge.bare(item.text) and not (
                 n + 1 < len(items) and items[n + 1].kind == item.kind):
             item.kind = "context"
     return items
@@ -260,8 +263,14 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
     fm_text, meta, body = split_frontmatter(text, path)
     fm_lines = fm_text.count("\n")
     lines = split_lines(body)
-    tokens = mdblocks.md().parse(body)
-    heads = _headings(body, tokens)
+    # The line scanner answers for most bodies; markdown-it for the rest (core/mdscan.py).
+    scanned = mdscan.scan(lines) if mdblocks.FAST_BLOCKS and mdscan.ENABLED else None
+    if scanned is not None:
+        tokens = None
+        heads = scanned[0]
+    else:
+        tokens = mdblocks.md().parse(body)
+        heads = _headings(body, tokens)
     dated_levels = [lvl for _, lvl, txt in heads if heading_date(txt)]
     entry_level = min(dated_levels) if dated_levels else None
     split_level = entry_level if entry_level is not None else 2
@@ -276,7 +285,10 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
         dated = heading_date(txt) if lvl == entry_level else None
         sections.append(Section(txt, lvl, "".join(lines[start:end]), fm_lines + start + 1, dated))
     if with_items:
-        shared = mdblocks.shared_blocks(tokens) if mdblocks.FAST_BLOCKS else None
+        if scanned is not None:
+            shared = scanned[1]
+        else:
+            shared = mdblocks.shared_blocks(tokens) if mdblocks.FAST_BLOCKS else None
         lkey = labels_key(labels)
         for sec in sections:
             sec_lines = split_lines(sec.text)

@@ -250,10 +250,10 @@ def _delete_items(db: sqlite3.Connection, old: tuple) -> int:
 LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 
 
-def _asks(item) -> bool:
+def _asks(item, clean: str) -> bool:
     """A paragraph (not a list item: a list of open questions is not a question and its answer) that
-    ends with a question mark."""
-    return item.clean.rstrip().endswith("?") and not LIST_ITEM_RE.match(item.text)
+    ends with a question mark (clean: the item's clean text, computed once per item)."""
+    return clean.rstrip().endswith("?") and not LIST_ITEM_RE.match(item.text)
 
 
 def rows_of(src: IndexSource, data: bytes, labels, max_bytes: int) -> tuple[list[tuple], bool]:
@@ -274,12 +274,13 @@ def rows_of(src: IndexSource, data: bytes, labels, max_bytes: int) -> tuple[list
     rows = []
     for sec in doc.sections:
         items = [i for i in sec.items if i.line not in listing]   # promote's candidate listing is output
+        cleans = [i.clean for i in items]
         for n, item in enumerate(items):
             day = item.date or sec.date
-            raw, clean = item.text, item.clean
-            if n + 1 < len(items) and _asks(item) and not _asks(items[n + 1]):
+            raw, clean = item.text, cleans[n]
+            if n + 1 < len(items) and _asks(item, clean) and not _asks(items[n + 1], cleans[n + 1]):
                 # a question's answer written in its own paragraph comes with it: the hit shows both
-                raw, clean = raw + "\n" + items[n + 1].text, clean + "\n" + items[n + 1].clean
+                raw, clean = raw + "\n" + items[n + 1].text, clean + "\n" + cleans[n + 1]
             rows.append((raw, sec.heading or "", src.path, item.id, day.isoformat() if day else None,
                          item.kind, item.line, src.tier, src.agent, clean))
     return rows, False

@@ -1,0 +1,159 @@
+"""The line scanner (core/mdscan.py) gives exactly markdown-it's headings and top-level blocks
+wherever it answers: on hand-written tricky markdown, on bodies stitched at random from tricky
+lines, and on every markdown file of the real corpus; and parse gives the same items with it
+and without it."""
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from conftest import corpus_files, corpus_map
+
+from tiergit.core import mdblocks, mdscan, parse, rawtext
+from tiergit.core.rawtext import split_lines
+
+
+def _markdown_it(body: str):
+    tokens = mdblocks.md().parse(body)
+    return parse._headings(body, tokens), mdblocks.shared_blocks(tokens)
+
+
+def _agrees(body: str) -> bool | None:
+    """None when the scanner leaves the body to markdown-it, else whether both agree."""
+    got = mdscan.scan(split_lines(body))
+    if got is None:
+        return None
+    heads, blocks = _markdown_it(body)
+    return blocks is not None and got == (heads, blocks)
+
+
+# Bodies the scanner must read itself (the common shapes of memory files), equal to markdown-it.
+HANDLED = [
+    "",
+    "plain\n",
+    "# Title\n\nintro para\nstill intro\n\n## Learnings\n\n- a fact\n- [rule] never do x\n  continued\n\n### 2026-01-02 s\n\n- x\n",
+    "## 2026-01-01 a\n- one\nlazy line of one\n- two\n\n  indented para of two\n\nafter the list\n",
+    "## Closing #s ##\n#no heading\n####### seven\n#\n## \n# a # b #\n## trailing   \n",
+    "para\n- interrupts\n\npara\n2. does not interrupt\n1. does\n",
+    "- a\n* other marker, a new list\n+ and another\n1. ordered\n2) other delimiter\n",
+    "- a\n  - nested\n    - deeper\n      text\n   back in the item\nlazy\n\n- b\n",
+    "```\n# not a heading\n- not an item\n```\n\n## 2026-03-03\n\n- after fence\n```py\n## inside\n\n```\ntail\n",
+    "~~~~\n~~~\nstill code\n~~~~~\npara\n````\nunclosed fence\n",
+    "para\n```\nfence interrupts\n```\n- item\n```\nfence after item\n```\n",
+    "intro\n\n---\n\n## 2026-04-04\n\n- one\n---\n- two\n\n***\n_ _ _\n",
+    "10. ten\n    still ten\n11. eleven\n\n  para after blank under the column\n",
+    "- item with `code` and [link](x) and **bold:** text\n- [ ] open box\n- [x] done\n",
+    "## 2026-05-05\n\n**Decision:** keep it\n**Why:** because\n\n1. one\n2. two\n",
+    "- a\n\n     five spaces after a blank: a paragraph in the item (5 < 2 + 4)\n",
+    "#5 is not a heading\n  # indented heading\n   ### three spaces\n",
+    "text with trailing spaces   \n  \n   \nnext para\n",
+    "# Project Context\n\n<!-- Append new learnings below. -->\n\n## Learnings\n- one\n<!-- a note\n# not a heading\n-->\npara\n<!-- c --> after\n",
+    "- a\n # heading ends the list\n- b\n  - c\n## h\n",
+]
+
+# Bodies whose block structure depends on more than a line: left to markdown-it (or agreeing).
+TRICKY = [
+    "Title\n=====\n\n- item under setext\n\nSub\n---\n\npara\n",
+    "> ## 2026-01-01 quoted\n> - quoted item\n\n## 2026-01-02 real\n\n- one\n",
+    "- # heading in a list\n- two\n",
+    "## Entry\nlazy paragraph\ncontinues\n## 2026-04-04\n    indented code\n- item\n",
+    "<!-- comment -->\n- item\n<div>\nhtml\n</div>\n",
+    "- a\n  <!-- comment in the item -->\n",
+    "[ref]: https://example.com\n\npara\n",
+    "-\n  empty item\n- b\n",
+    "-     five spaces: code in the item\n",
+    "- a\n\tb\n",
+    "\t- tab indented\n",
+    "- a\n  ```\n  fence in item\n  ```\n",
+    "- a\n  ---\n",
+    "para\n---\n",
+    "para\n***\n",
+    "    code at the top\n",
+    "- a\n\n          code in the item\n",
+    "a\r\nb\rc\n",
+    "nul\x00byte\n",
+    "``` not `a fence`\n",
+    "1. a\n     4-space lazy\n",
+    "- a\n    - 4 spaces\n",
+    "  - a\n - b\n   - c\n    - d\n",
+    "12345678901. too long\n1234567890) ten digits\n",
+    "[unclosed label\ncontinues]: /url\n",
+    "- [a]: b\n",
+    "- a\n> quote ends it\n",
+]
+
+
+@pytest.mark.parametrize("body", HANDLED)
+def test_the_scanner_reads_common_markdown_as_markdown_it_does(body: str) -> None:
+    assert _agrees(body) is True
+
+
+@pytest.mark.parametrize("body", TRICKY)
+def test_the_scanner_never_disagrees_with_markdown_it(body: str) -> None:
+    assert _agrees(body) is not False
+
+
+def test_what_the_scanner_leaves_to_markdown_it() -> None:
+    for body in ("T\n===\n", "> q\n", "<div>\n", "-\n", "a\r\nb\n", "- a\n  # h\n", "    code\n"):
+        assert mdscan.scan(split_lines(body)) is None, body
+
+
+# Lines that change block structure, stitched at random: wherever the scanner answers, it must
+# give markdown-it's headings and blocks exactly.
+PIECES = [
+    "", "", "", "text", "more text", "  indented text", "    four spaces", "      six spaces", "        eight",
+    "- item", "* star item", "+ plus item", "1. one", "2. two", "1) paren", "10. ten", "  - nested", "    - deeper",
+    "   - three in", " - one in", "-", "- ", "-  two spaces", "-     five", "- - double", "- # heading item",
+    "# H1", "## H2 ##", "###", "  ## indented h", "    # code h", "#nospace", "####### seven",
+    "```", "```py", "~~~", "````", "  ```", "    ```", "``` a`b", "- ```",
+    "---", "***", "* * *", "___", "- - -", "  ---", "===", "--", "=",
+    "> quote", "<!-- c -->", "<!-- opens", "closes -->", "  <!-- x -->", "    <!-- code -->", "- <!-- c -->",
+    "<!-->", "<div>", "[x]: /u", "[rule] text", "- [ ] box", "**Decision:** d",
+    "\tTab", "- a\tb", "text\x0cff", "trailing  ", "  ",
+]
+
+
+def test_random_bodies_agree_with_markdown_it() -> None:
+    rng = random.Random(26)
+    answered = 0
+    for _ in range(4000):
+        body = "".join(rng.choice(PIECES) + "\n" for _ in range(rng.randint(1, 12)))
+        got = _agrees(body)
+        assert got is not False, repr(body)
+        answered += got is True
+    assert answered > 800   # the scanner answers for a fair share, not only for trivial bodies
+
+
+def _items(text: str) -> list:
+    doc = parse.parse(text, "x.md")
+    return [(s.heading, s.level, s.line, s.text, [dataclasses.astuple(i) for i in s.items]) for s in doc.sections]
+
+
+def _file_agrees(path) -> bool | None:
+    """None: not memory (bad frontmatter, binary...); else whether the scanner and markdown-it
+    agree on the body and parse gives the same items with the scanner and without it."""
+    try:
+        text = rawtext.decode(path.read_bytes(), str(path), 2_000_000)
+        body = parse.split_frontmatter(text, str(path))[2]
+        with_scan = _items(text)
+    except parse.InputError:
+        return None
+    mdscan.ENABLED = False
+    try:
+        without = _items(text)
+    finally:
+        mdscan.ENABLED = True
+    return _agrees(body) is not False and with_scan == without
+
+
+@pytest.mark.corpus
+def test_every_corpus_markdown_file_gives_the_same_items_with_the_scanner() -> None:
+    files = corpus_files("**/*.md")
+    assert files
+    results = corpus_map(_file_agrees, files)
+    assert [str(p) for p, same in zip(files, results) if same is False] == []
+    answered = sum(mdscan.scan(split_lines(parse.split_frontmatter(
+        rawtext.decode(p.read_bytes(), str(p), 2_000_000), str(p))[2])) is not None
+        for p, same in zip(files, results) if same)
+    assert answered > len(files) // 2   # most corpus files take the scanner

@@ -1,0 +1,158 @@
+"""A line scanner for the markdown memory files are mostly made of: top-level ATX headings,
+paragraphs, fenced code and lists. It returns what parse reads from markdown-it's token stream
+(every heading, and the top-level blocks: list items, paragraphs, fences) or None for any body it
+does not handle, which then goes to markdown-it as before.
+
+Why: markdown-it's block pass was ~40 % of parsing a real-sized store (the first recall index
+build parses every memory file). Exactness over coverage: the scanner gives up on every
+construct whose block structure depends on more than its own line (setext underlines, thematic
+breaks, block quotes, HTML, reference definitions, indented code, tabs in indentation, empty
+list items, a heading or fence inside a list, a line indented 4+ but not inside a list item).
+tests/core/test_mdscan.py proves it equal to markdown-it on hand-written cases and on every
+markdown file of the corpus. Pure: lines in.
+"""
+from __future__ import annotations
+
+import re
+
+# Off only to compare the scanner with markdown-it (tests/core/test_mdscan.py) or to rule it out.
+ENABLED = True
+# markdown-it splits lines at \n only after turning \r\n and \r into \n and NUL into U+FFFD;
+# parse splits with rawtext.split_lines. Bodies holding these are left to markdown-it.
+_UNHANDLED_CHARS = re.compile(r"[\r\x00]")
+# Leading indentation, list markers and heading marks: a tab there changes a column.
+_LEAD_RE = re.compile(r"[ \t]*(?:(?:[-*+]|[0-9]{1,9}[.)]|#{1,6})[ \t]+)*")
+_MARKER_RE = re.compile(r"([-*+]|([0-9]{1,9})[.)])( +|$)")
+_HEADING_RE = re.compile(r"(#{1,6})(?: |$)")
+# A line that may be a setext underline or a thematic break (at any indentation).
+_RULE_RE = re.compile(r" *(?:=+|-+|(?:\* *){3,}|(?:_ *){3,}|(?:- *){3,}) *$")
+# A thematic break (`---`, `* * *`): the scanner reads it where it cannot be a setext underline.
+_HR_RE = re.compile(r" {0,3}(?:(?:\* *){3,}|(?:_ *){3,}|(?:- *){3,})$")
+# Starts of blocks the scanner leaves to markdown-it: quote, HTML, a reference definition
+# (or a link label that may run over lines).
+_RISKY_START_RE = re.compile(r">|<|\[[^\]]*(?:$|\]:)")
+_FENCE_RE = re.compile(r"(`{3,}|~{3,})(.*)$")
+# Deep nesting hits markdown-it's nesting limit; such lines are left to it.
+_MAX_INDENT = 30
+
+
+def _inner(rest: str) -> str | None:
+    """The line's text after every list marker at its start (`- - x` -> `x`); None for an empty
+    item or one whose text starts 5+ spaces after its marker (indented code in the item)."""
+    while True:
+        m = _MARKER_RE.match(rest)
+        if not m:
+            return rest
+        if not m[3] or len(m[3]) > 4:
+            return None
+        rest = rest[m.end():]
+
+
+def _heading_text(rest: str, level: int) -> str:
+    """The heading's text as markdown-it gives it: closing #s and spaces dropped."""
+    body = rest[level:].rstrip(" \t")
+    bare = body.rstrip("#")
+    if len(bare) < len(body) and bare and bare[-1] in " \t":
+        body = bare
+    elif len(bare) < len(body) and not bare:
+        body = ""
+    return body.strip()
+
+
+def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, str, int]]] | None:
+    """(headings as (0-based line, level, text), blocks as (start, type, end)) of a body split
+    into lines with their endings, equal to what parse reads from markdown-it; None when the
+    body holds anything the scanner does not handle."""
+    heads: list[tuple[int, int, str]] = []
+    blocks: list[tuple[int, str, int]] = []
+    state = None        # None, "para", "item", "fence" or "comment"
+    start = 0           # first line of the open block
+    ci = 0              # the open list item's content column
+    blank_before = False  # a blank line since the item's last text
+    fence = ""          # the open fence's marker (its character, at its length)
+    for n, line in enumerate(lines):
+        text = line[:-1] if line.endswith("\n") else line
+        if _UNHANDLED_CHARS.search(text):
+            return None
+        if state == "comment":
+            if "-->" in text:
+                state = None
+            continue
+        if state == "fence":
+            stripped = text.lstrip(" ")
+            if len(text) - len(stripped) < 4 and stripped.startswith(fence) \
+                    and not stripped.rstrip(" \t").lstrip(fence[0]):
+                blocks.append((start, "fence", n + 1))
+                state = None
+            continue
+        rest = text.lstrip(" ")
+        if not rest:
+            if state == "para":
+                blocks.append((start, "para", n))
+                state = None
+            elif state == "item":
+                blank_before = True
+            continue
+        if "\t" in _LEAD_RE.match(text)[0]:
+            return None
+        indent = len(text) - len(rest)
+        if indent > _MAX_INDENT:
+            return None
+        if _RULE_RE.match(text):
+            # A break after a blank line, heading or fence, or one that ends a list (under its
+            # item's text column), is a break; after a paragraph line `---` is a setext underline.
+            if not (_HR_RE.match(text) and (state is None or (state == "item" and indent < ci))):
+                return None
+            if state == "item":
+                blocks.append((start, "item", n))
+                state = None
+            continue
+        inner = _inner(rest)
+        if inner is None or (inner is not rest and (_HEADING_RE.match(inner) or _RULE_RE.match(inner)
+                                                    or _FENCE_RE.match(inner))):
+            return None   # an empty item, or a heading, rule, fence or code in a list item
+        # An HTML comment opening a line (Squad's `<!-- Append learnings below -->`) is an HTML
+        # block to its first line holding `-->`: no item, and it ends a paragraph or a list.
+        comment = inner is rest and indent < 4 and rest.startswith("<!--") and (state != "item" or indent < ci)
+        if not comment and (_RISKY_START_RE.match(inner) or (inner is rest and _FENCE_RE.match(rest) and indent >= 4)):
+            return None
+        marker = _MARKER_RE.match(rest)
+        heading = _HEADING_RE.match(rest)
+        opens_fence = _FENCE_RE.match(rest)
+        if opens_fence and opens_fence[1][0] == "`" and "`" in opens_fence[2]:
+            return None   # not a fence: an inline code span (left to markdown-it)
+        if state == "item":
+            if indent >= ci:
+                if heading or opens_fence or (blank_before and indent >= ci + 4):
+                    return None   # a heading, fence or code block inside the list item
+                blank_before = False
+                continue
+            if indent >= 4:
+                return None
+            if not (heading or marker or opens_fence or comment) and not blank_before:
+                continue          # a lazy continuation line of the item's paragraph
+            blocks.append((start, "item", n))
+            state = None
+        elif state == "para":
+            if indent >= 4 or not (heading or opens_fence or comment or (
+                    marker and (marker[2] is None or int(marker[2]) == 1))):
+                continue          # the paragraph goes on
+            blocks.append((start, "para", n))
+            state = None
+        elif indent >= 4:
+            return None           # indented code
+        if comment:
+            state = None if "-->" in rest else "comment"
+        elif heading:
+            heads.append((n, len(heading[1]), _heading_text(rest, len(heading[1]))))
+        elif opens_fence:
+            state, start, fence = "fence", n, opens_fence[1]
+        elif marker:
+            state, start, ci, blank_before = "item", n, indent + marker.end(), False
+        else:
+            state, start = "para", n
+    if state == "fence":
+        blocks.append((start, "fence", len(lines)))
+    elif state not in (None, "comment"):
+        blocks.append((start, state, len(lines)))
+    return heads, blocks
