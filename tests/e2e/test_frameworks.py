@@ -271,3 +271,36 @@ def test_openclaw_workspace_keeps_openclaw_memory_working(tmp_path):
     assert f"memory/{_day(1)}.md" in harness.stdout and "no YYYY-MM-DD" not in harness.stdout + harness.stderr
     preview = _openclaw(claw, ws, state, "memory", "promote")
     assert preview.returncode == 0 and "source file is missing" not in preview.stdout + preview.stderr
+
+
+def test_openclaw_recalls_reach_the_gate(tmp_path):
+    """`openclaw memory search` (what the agent's memory_search tool runs) records each recall in
+    OpenClaw 2026.9's state database; tiergit's promotion reads it there, for this workspace only, and
+    a Dreaming candidate citing the recalled lines gets those recalls, distinct queries and days."""
+    claw = _cli(frameworks.OPENCLAW)
+    ws, state = tmp_path / "ws", tmp_path / "state"
+    made = _openclaw(claw, tmp_path, state, "setup", "--baseline", "--workspace", str(ws))
+    assert made.returncode == 0, made.stdout + made.stderr
+    if not (ws / ".git").is_dir():
+        git(ws, "init", "-q")
+    note = f"memory/{_day(3)}.md"
+    write(ws / note, f"# {_day(3)}\n\n- Always pin Docker image digests in compose files.\n"
+                     "- The backup job runs at 03:00 on the NAS.\n")
+    write(ws / "DREAMS.md", "# Dreams\n\n- [likely_durable] Always pin Docker image digests in compose files "
+                            f"[{note}:3]\n")
+    ok(tiergit(ws, "init", "--preset", "openclaw"))
+
+    def recalls(env_state: Path) -> dict:
+        out = json.loads(ok(tiergit(ws, "promote", "--json", env={"OPENCLAW_STATE_DIR": str(env_state)})).stdout)
+        return next(c for c in out["candidates"] if c["source"].startswith("DREAMS.md:"))
+
+    assert recalls(state)["recalls"] == 0
+    index = _openclaw(claw, ws, state, "memory", "index", timeout=600)
+    assert index.returncode == 0, index.stdout + index.stderr
+    for query in ("docker image digests", "pin docker digests", "compose file digests"):
+        found = _openclaw(claw, ws, state, "memory", "search", query)
+        assert found.returncode == 0 and note in found.stdout, found.stdout + found.stderr
+    assert not (ws / "memory/.dreams/short-term-recall.json").exists()   # 2026.9 keeps it in its database
+    row = recalls(state)
+    assert row["recalls"] == 3 and row["signals"]["diversity"] > 0
+    assert recalls(tmp_path / "another-state")["recalls"] == 0           # another OpenClaw's recalls: not ours

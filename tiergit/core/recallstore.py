@@ -1,4 +1,5 @@
-"""OpenClaw's short-term recall store (`memory/.dreams/short-term-recall.json`), read as recall signals.
+"""OpenClaw's short-term recall store, read as recall signals: `memory/.dreams/short-term-recall.json`
+(older OpenClaw) or the rows of its state database (OpenClaw 2026.9, tiergit/shell/openclaw_state.py).
 
 OpenClaw (memory-core, version 1 of the file) keeps one entry per recalled chunk:
 
@@ -44,12 +45,31 @@ def parse(text: str) -> tuple[dict[str, list[StoreEntry]], str | None]:
     entries = data.get("entries") if isinstance(data, dict) else None
     if not isinstance(entries, dict):
         return {}, "no `entries` object"
+    return by_path_of(entries.items()), None
+
+
+def by_path_of(keyed) -> dict[str, list[StoreEntry]]:
+    """Entries by path from (key, raw entry) pairs; an entry that is not one is left out."""
     by_path: dict[str, list[StoreEntry]] = {}
-    for key, raw in entries.items():
+    for key, raw in keyed:
         entry = _entry(str(key), raw)
         if entry is not None:
             by_path.setdefault(entry.path, []).append(entry)
-    return by_path, None
+    return by_path
+
+
+def merged(*stores: dict[str, list[StoreEntry]]) -> dict[str, list[StoreEntry]]:
+    """One entry per key across stores (the file of an older OpenClaw and the database of a newer one):
+    the later store's wins."""
+    by_key: dict[str, StoreEntry] = {}
+    for store in stores:
+        for entries in store.values():
+            for e in entries:
+                by_key[e.key] = e
+    out: dict[str, list[StoreEntry]] = {}
+    for e in by_key.values():
+        out.setdefault(e.path, []).append(e)
+    return out
 
 
 def _entry(key: str, raw) -> StoreEntry | None:

@@ -1,6 +1,8 @@
-"""OpenClaw's own recall signals: `memory/.dreams/short-term-recall.json` (tiergit/core/recallstore.py)
-merged into the promotion's recall statistics, so an OpenClaw candidate recalled by the agent does not
-read "recalls 0". Read only in an OpenClaw workspace (MEMORY.md is a tier); never written."""
+"""OpenClaw's own recall signals merged into the promotion's recall statistics, so an OpenClaw candidate
+recalled by the agent does not read "recalls 0": `memory/.dreams/short-term-recall.json` (older OpenClaw)
+and the short-term recall rows of OpenClaw's state database for this workspace (OpenClaw 2026.9,
+tiergit/shell/openclaw_state.py), parsed by tiergit/core/recallstore.py. Read only in an OpenClaw
+workspace (MEMORY.md is a tier); never written."""
 from __future__ import annotations
 
 from tiergit.core import rawtext, recallstore
@@ -11,9 +13,21 @@ from tiergit.features.promotion.scoring import RecallStats
 
 
 def read(store) -> tuple[dict[str, list[recallstore.StoreEntry]], str | None]:
-    """The store's entries by path (empty when absent or not an OpenClaw workspace), and a note
-    naming the file when it could not be read."""
-    if not openclaw_format.dreams_paths(store.config) or not (store.repo / recallstore.PATH).is_file():
+    """The recall entries by path (empty when there are none or this is not an OpenClaw workspace), and
+    a note naming what could not be read."""
+    if not openclaw_format.dreams_paths(store.config):
+        return {}, None
+    from tiergit.shell import openclaw_state
+
+    values, db_note = openclaw_state.recall_values(store.repo)
+    in_db = recallstore.by_path_of((v.get("key", ""), v) for v in values)
+    in_file, file_note = _file_entries(store)
+    notes = "; ".join(n for n in (file_note, db_note) if n)
+    return recallstore.merged(in_file, in_db), notes or None
+
+
+def _file_entries(store) -> tuple[dict[str, list[recallstore.StoreEntry]], str | None]:
+    if not (store.repo / recallstore.PATH).is_file():
         return {}, None
     try:
         data = store.read_bytes(recallstore.PATH)

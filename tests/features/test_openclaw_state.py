@@ -1,0 +1,63 @@
+"""OpenClaw 2026.9's state database as tiergit reads it (tiergit/shell/openclaw_state.py): the short-term
+recall rows of this workspace only, read only, and a database it cannot read is a note, never an error.
+The rows have the shape the real CLI writes (tests/e2e/test_frameworks.py checks it against OpenClaw)."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from conftest import tiergit, write
+
+from tiergit.shell import openclaw_state
+
+CANDIDATE = "- [likely_durable] Pin image digests in compose files [memory/2026-04-01.md:3]\n"
+
+
+def _db(state: Path, rows: list[tuple[str, str, dict]]) -> Path:
+    path = state / openclaw_state.DB
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE plugin_state_entries (plugin_id TEXT, namespace TEXT, entry_key TEXT, "
+               "value_json TEXT, created_at INTEGER, expires_at INTEGER)")
+    for n, (workspace, namespace, value) in enumerate(rows):
+        db.execute("INSERT INTO plugin_state_entries VALUES ('memory-core', ?, ?, ?, 0, NULL)",
+                   (namespace, f"k{n}", json.dumps({"version": 1, "workspaceDir": workspace, "key": value["key"],
+                                                    "value": value})))
+    db.commit()
+    db.close()
+    return path
+
+
+def _value(path: str, start: int, end: int, count: int, queries: list[str]) -> dict:
+    return {"key": f"memory:{path}:{start}:{end}", "path": path, "startLine": start, "endLine": end,
+            "recallCount": count, "totalScore": 0.7 * count, "queryHashes": queries, "recallDays": ["2026-11-30"]}
+
+
+def test_state_dir_follows_openclaw() -> None:
+    assert openclaw_state.state_dir({"OPENCLAW_STATE_DIR": "/srv/claw"}) == Path("/srv/claw")
+    assert openclaw_state.state_dir({"OPENCLAW_STATE_DIR": "~/x", "OPENCLAW_HOME": "/h"}) == Path("/h/x")
+    assert openclaw_state.state_dir({"OPENCLAW_HOME": "/h"}) == Path("/h/.openclaw")
+
+
+def test_only_this_workspaces_recalls_count(repo: Path, tmp_path: Path) -> None:
+    assert tiergit(repo, "init", "--preset", "openclaw").returncode == 0
+    write(repo / "DREAMS.md", "# Dreams\n\n" + CANDIDATE)
+    state = tmp_path / "state"
+    _db(state, [(str(repo), "short-term-recall", _value("memory/2026-04-01.md", 1, 5, 4, ["a1", "b2", "c3"])),
+                (str(tmp_path / "other"), "short-term-recall", _value("memory/2026-04-01.md", 1, 5, 9, ["z"])),
+                (str(repo), "short-term-meta", {"key": "recall"})])
+    out = json.loads(tiergit(repo, "promote", "--json", env={"OPENCLAW_STATE_DIR": str(state)}).stdout)
+    row = next(c for c in out["candidates"] if c["source"].startswith("DREAMS.md:"))
+    assert row["recalls"] == 4 and row["signals"]["diversity"] == 0.6      # 3 distinct queries of the 5 it counts
+
+
+def test_a_database_it_cannot_read_is_a_note(repo: Path, tmp_path: Path) -> None:
+    assert tiergit(repo, "init", "--preset", "openclaw").returncode == 0
+    write(repo / "DREAMS.md", "# Dreams\n\n" + CANDIDATE)
+    broken = tmp_path / "state" / openclaw_state.DB
+    broken.parent.mkdir(parents=True)
+    broken.write_bytes(b"not a database" * 100)
+    proc = tiergit(repo, "promote", env={"OPENCLAW_STATE_DIR": str(tmp_path / "state")})
+    assert proc.returncode == 0 and "openclaw.sqlite: not read" in proc.stdout + proc.stderr
+    assert openclaw_state.recall_values(repo, {"OPENCLAW_STATE_DIR": str(tmp_path / "none")}) == ([], None)
