@@ -304,3 +304,26 @@ def test_openclaw_recalls_reach_the_gate(tmp_path):
     row = recalls(state)
     assert row["recalls"] == 3 and row["signals"]["diversity"] > 0
     assert recalls(tmp_path / "another-state")["recalls"] == 0           # another OpenClaw's recalls: not ours
+
+
+def test_openclaw_dreaming_health_follows_its_dreams_md(tmp_path):
+    """Dreaming health reads OpenClaw's own diary: before OpenClaw writes DREAMS.md tiergit says so; after
+    the real CLI's `memory rem-backfill` writes it, tiergit reports it fresh."""
+    claw = _cli(frameworks.OPENCLAW)
+    ws, state = tmp_path / "ws", tmp_path / "state"
+    made = _openclaw(claw, tmp_path, state, "setup", "--baseline", "--workspace", str(ws))
+    assert made.returncode == 0, made.stdout + made.stderr
+    if not (ws / ".git").is_dir():
+        git(ws, "init", "-q")
+    write(ws / f"memory/{_day(5)}.md", f"# {_day(5)}\n\n- Always run restic check after a prune.\n")
+    ok(tiergit(ws, "init", "--preset", "openclaw"))
+
+    def dreaming() -> str:
+        notes = json.loads(ok(tiergit(ws, "status", "--json")).stdout)["notes"]
+        return next(n for n in notes if n.startswith("dreaming:"))
+
+    assert "DREAMS.md not written yet" in dreaming()
+    wrote = _openclaw(claw, ws, state, "memory", "rem-backfill", "--path", "memory")
+    assert wrote.returncode == 0 and (ws / "DREAMS.md").is_file(), wrote.stdout + wrote.stderr
+    assert "openclaw:dreaming:diary" in (ws / "DREAMS.md").read_text()
+    assert "DREAMS.md changed 0 h ago" in dreaming()
