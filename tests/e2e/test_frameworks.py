@@ -304,6 +304,13 @@ def test_openclaw_recalls_reach_the_gate(tmp_path):
     row = recalls(state)
     assert row["recalls"] == 3 and row["signals"]["diversity"] > 0
     assert recalls(tmp_path / "another-state")["recalls"] == 0           # another OpenClaw's recalls: not ours
+    # The session's end copies them into the committed log: the nightly runner, without OpenClaw's
+    # database, counts them too.
+    ok(tiergit(ws, "session", "start", "--task", "compose files", env={"OPENCLAW_STATE_DIR": str(state)}))
+    ended = ok(tiergit(ws, "session", "end", env={"OPENCLAW_STATE_DIR": str(state)}))
+    assert "OpenClaw recall entr" in ended.stdout, ended.stdout
+    commit(ws, "session end")
+    assert recalls(tmp_path / "another-state")["recalls"] == 3
 
 
 def test_openclaw_dreaming_health_follows_its_dreams_md(tmp_path):

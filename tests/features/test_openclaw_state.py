@@ -61,3 +61,40 @@ def test_a_database_it_cannot_read_is_a_note(repo: Path, tmp_path: Path) -> None
     proc = tiergit(repo, "promote", env={"OPENCLAW_STATE_DIR": str(tmp_path / "state")})
     assert proc.returncode == 0 and "openclaw.sqlite: not read" in proc.stdout + proc.stderr
     assert openclaw_state.recall_values(repo, {"OPENCLAW_STATE_DIR": str(tmp_path / "none")}) == ([], None)
+
+
+def test_session_end_copies_grown_entries_for_the_nightly_promotion(repo: Path, tmp_path: Path) -> None:
+    """`session end` snapshots OpenClaw's entries into the committed log; a promotion without OpenClaw's
+    database (the nightly runner) counts them from there; an unchanged entry is not copied again."""
+    assert tiergit(repo, "init", "--preset", "openclaw").returncode == 0
+    write(repo / "DREAMS.md", "# Dreams\n\n" + CANDIDATE)
+    state = tmp_path / "state"
+    _db(state, [(str(repo), "short-term-recall", _value("memory/2026-04-01.md", 1, 5, 4, ["a1", "b2", "c3"]))])
+    env = {"OPENCLAW_STATE_DIR": str(state)}
+    assert tiergit(repo, "session", "start", "--task", "compose files", env=env).returncode == 0
+    ended = tiergit(repo, "session", "end", env=env)
+    assert ended.returncode == 0 and "1 OpenClaw recall entry copied to .tiergit/logs/openclaw-recalls.jsonl" \
+        in ended.stdout, ended.stdout + ended.stderr
+    log = repo / ".tiergit/logs/openclaw-recalls.jsonl"
+    assert len(log.read_text().splitlines()) == 1
+    tiergit(repo, "session", "start", "--task", "again", env=env)
+    again = json.loads(tiergit(repo, "session", "end", "--json", env=env).stdout)
+    assert again["openclaw_recalls_copied"] == 0 and len(log.read_text().splitlines()) == 1
+    nightly = json.loads(tiergit(repo, "promote", "--json", env={"OPENCLAW_STATE_DIR": str(tmp_path / "none")}).stdout)
+    row = next(c for c in nightly["candidates"] if c["source"].startswith("DREAMS.md:"))
+    assert row["recalls"] == 4
+
+
+def test_snapshot_events_copy_only_what_grew() -> None:
+    from tiergit.core import recallstore
+
+    v1 = _value("memory/a.md", 1, 5, 2, ["q1"])
+    first = recallstore.snapshot_events([v1], {})
+    assert [e["recallCount"] for e in first] == [2] and "snippet" not in first[0]
+    known = recallstore.from_snapshot(first)
+    assert recallstore.snapshot_events([v1], known) == []                         # unchanged
+    grown = recallstore.snapshot_events([_value("memory/a.md", 1, 5, 3, ["q1", "q2"])], known)
+    assert [e["recallCount"] for e in grown] == [3]
+    assert recallstore.snapshot_events([_value("memory/a.md", 1, 5, 1, ["q9"])], known) == []   # a reset store
+    newest = recallstore.from_snapshot(first + grown)
+    assert newest["memory/a.md"][0].count == 3

@@ -137,11 +137,17 @@ def end(ctx: click.Context, agent: str | None, notes_files: tuple[str, ...], as_
                                    "pass an existing markdown file, or - for stdin") from None
         notes.append((name, rawtext.decode(data, name, store.config.limits["max_file_bytes"])))
     result = session_mod.end(store.config, agent, notes)
+    # In an OpenClaw workspace, what its agent recalled this session goes where the nightly promotion reads it.
+    from tiergit.features.promotion import recall_store
+
+    copied, where, oc_note = recall_store.sync(store)
+    oc_notes = [n for n in (f"{copied} OpenClaw recall entr{'y' if copied == 1 else 'ies'} copied to {where} "
+                            "(the nightly promotion counts them)" if copied else None, oc_note) if n]
     if as_json:
-        echo_json({**result.report.as_dict(), **result.plan.as_dict()})
+        echo_json({**result.report.as_dict(), **result.plan.as_dict(), "openclaw_recalls_copied": copied})
         return
     click.echo(_end_summary(result.report))
-    for note in result.plan.notes:
+    for note in [*result.plan.notes, *oc_notes]:
         if note != result.report.summarizer:
             click.echo(f"  note: {note}")
 

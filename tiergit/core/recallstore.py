@@ -112,3 +112,39 @@ def overlapping(by_path: dict[str, list[StoreEntry]], where: list[tuple[str, int
             if e.start <= end and start <= e.end:
                 seen.setdefault(e.key, e)
     return list(seen.values())
+
+
+# -- the snapshot tiergit commits: OpenClaw's recalls where the nightly promotion can read them ---------
+
+SNAPSHOT_FIELDS = ("key", "path", "startLine", "endLine", "recallCount", "totalScore", "queryHashes", "recallDays")
+
+
+def snapshot_events(values: list[dict], known: dict[str, list[StoreEntry]]) -> list[dict]:
+    """One log event per OpenClaw entry that is new or has more recalls, queries or days than the newest
+    snapshot of it (`known`, by path), in key order; an entry that is not one is left out."""
+    seen = {e.key: e for entries in known.values() for e in entries}
+    out = []
+    for raw in values:
+        entry = _entry(str(raw.get("key", "")), raw) if isinstance(raw, dict) else None
+        if entry is None or not entry.key:
+            continue
+        old = seen.get(entry.key)
+        if old is not None and (old.count, old.queries, old.days) == (entry.count, entry.queries, entry.days):
+            continue
+        if old is not None and entry.count < old.count:
+            continue     # OpenClaw's store was reset or pruned: the snapshot keeps what it counted
+        out.append({k: raw[k] for k in SNAPSHOT_FIELDS if k in raw})
+    return sorted(out, key=lambda ev: ev["key"])
+
+
+def from_snapshot(events) -> dict[str, list[StoreEntry]]:
+    """The newest snapshot of each entry (the most recalls; a later line on a tie) from the log's events."""
+    newest: dict[str, StoreEntry] = {}
+    for ev in events:
+        entry = _entry(str(ev.get("key", "")), ev) if isinstance(ev, dict) else None
+        if entry is not None and entry.key and (entry.key not in newest or entry.count >= newest[entry.key].count):
+            newest[entry.key] = entry
+    out: dict[str, list[StoreEntry]] = {}
+    for e in newest.values():
+        out.setdefault(e.path, []).append(e)
+    return out

@@ -207,9 +207,13 @@ def session_end(store, agent: str | None = None) -> SessionResult:
     """End the session: compact the hot file into one dated cold entry (labelled items verbatim), reset hot."""
     from tiergit.features import session as session_mod
 
+    from tiergit.features.promotion import recall_store
+
     result = session_mod.end(store.config, agent, [])
+    copied, _where, _note = recall_store.sync(store)   # an OpenClaw workspace: its recalls, for the nightly promotion
     r = result.report
-    return {"agent": r["agent"], "hot": r["hot"], "cold": r["cold"], "report": _plain(r)}
+    return {"agent": r["agent"], "hot": r["hot"], "cold": r["cold"],
+            "report": {**_plain(r), "openclaw_recalls_copied": copied}}
 
 
 def status(store) -> StatusResult:

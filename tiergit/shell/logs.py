@@ -16,6 +16,7 @@ from tiergit.shell.fsutil import check_target, store_lock
 
 RECALLS = "recalls.jsonl"
 REVIEWS = "reviews.jsonl"
+OPENCLAW_RECALLS = "openclaw-recalls.jsonl"   # snapshots of OpenClaw's own recall entries (promotion/recall_store.py)
 
 
 def log_path(store, name: str) -> Path:

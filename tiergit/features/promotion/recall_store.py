@@ -23,7 +23,29 @@ def read(store) -> tuple[dict[str, list[recallstore.StoreEntry]], str | None]:
     in_db = recallstore.by_path_of((v.get("key", ""), v) for v in values)
     in_file, file_note = _file_entries(store)
     notes = "; ".join(n for n in (file_note, db_note) if n)
-    return recallstore.merged(in_file, in_db), notes or None
+    return recallstore.merged(in_file, _snapshot(store), in_db), notes or None
+
+
+def _snapshot(store) -> dict[str, list[recallstore.StoreEntry]]:
+    from tiergit.shell import logs
+
+    return recallstore.from_snapshot(logs.read(store, logs.OPENCLAW_RECALLS))
+
+
+def sync(store) -> tuple[int, str, str | None]:
+    """Copy OpenClaw's recall entries for this workspace that grew since the last copy into
+    `logs/openclaw-recalls.jsonl` (committed, merge=union), so the nightly promotion on a runner without
+    OpenClaw's state database counts them too. (entries copied, the log's repo-relative path, a note
+    when the database was not read)."""
+    from tiergit.shell import logs, openclaw_state
+
+    where = logs.log_path(store, logs.OPENCLAW_RECALLS).relative_to(store.repo).as_posix()
+    if not openclaw_format.dreams_paths(store.config):
+        return 0, where, None
+    values, note = openclaw_state.recall_values(store.repo)
+    events = recallstore.snapshot_events(values, _snapshot(store)) if values else []
+    logs.append(store, logs.OPENCLAW_RECALLS, events)
+    return len(events), where, note
 
 
 def _file_entries(store) -> tuple[dict[str, list[recallstore.StoreEntry]], str | None]:
