@@ -52,6 +52,7 @@ def test_only_tiergits_own_logs_are_judged(squad_repo):
     cfg = config.load(squad_repo)
     assert jsonlog.is_owned(cfg, ".squad/memory/logs/recalls.jsonl")
     assert jsonlog.is_owned(cfg, ".squad/memory/logs/reviews.jsonl")
+    assert jsonlog.is_owned(cfg, ".squad/memory/logs/openclaw-recalls.jsonl")   # OpenClaw recall snapshots
     assert not jsonlog.is_owned(cfg, ".squad/memory/logs/2026-05-01.md")
     assert not jsonlog.is_owned(cfg, ".squad/memory/cold/recalls.jsonl")
 

@@ -9,7 +9,7 @@ import json
 from tiergit.core.diagnostics import Finding
 from tiergit.core.patterns import is_conflict_line
 
-OWNED = ("recalls.jsonl", "reviews.jsonl")
+OWNED = ("recalls.jsonl", "reviews.jsonl", "openclaw-recalls.jsonl")
 MAX_REPORTED = 3        # findings a file reports before one summary line
 
 
