@@ -63,6 +63,7 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
     """(headings as (0-based line, level, text), blocks as (start, type, end)) of a body split
     into lines with their endings, equal to what parse reads from markdown-it; None when the
     body holds anything the scanner does not handle."""
+    # long: one pass over the lines; each block kind is a branch that must stay in step with the others
     heads: list[tuple[int, int, str]] = []
     blocks: list[tuple[int, str, int]] = []
     state = None        # None, "para", "item", "fence" or "comment"

@@ -265,12 +265,8 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
     lines = split_lines(body)
     # The line scanner answers for most bodies; markdown-it for the rest (core/mdscan.py).
     scanned = mdscan.scan(lines) if mdblocks.FAST_BLOCKS and mdscan.ENABLED else None
-    if scanned is not None:
-        tokens = None
-        heads = scanned[0]
-    else:
-        tokens = mdblocks.md().parse(body)
-        heads = _headings(body, tokens)
+    tokens = None if scanned is not None else mdblocks.md().parse(body)
+    heads = scanned[0] if scanned is not None else _headings(body, tokens)
     dated_levels = [lvl for _, lvl, txt in heads if heading_date(txt)]
     entry_level = min(dated_levels) if dated_levels else None
     split_level = entry_level if entry_level is not None else 2

@@ -80,7 +80,7 @@ def check_tiers(config, wanted: list[str]) -> list[str]:
     return wanted
 
 
-def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | None = None,
+def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | None = None,  # long: a query's steps
            limit: int = 10, skip: list[tuple[int, int]] | None = None) -> list[Hit]:
     """Best-first hits for `query` (one per item id) from an up-to-date index.
 

@@ -114,12 +114,10 @@ def preset_data(name: str, cache: ParsedCache | None = None) -> dict[str, Any]:
 def parse_text(text: str, path: Path, repo_root: Path) -> Config:
     cache = ParsedCache(path)
     data, lines = cache.parse(text, path)
-    try:
-        cfg = build(data if data is not None else {}, path, repo_root, lines, lambda name: preset_data(name, cache))
-    finally:
-        cache.save()
+    cfg = build(data if data is not None else {}, path, repo_root, lines, lambda name: preset_data(name, cache))
     configpaths.check(cfg, KeyErrors(path, lines))
     lockwait.configure(cfg.limits.get("lock_wait_seconds"))
+    cache.save()   # only a config that loads: a refused one touches nothing
     return cfg
 
 

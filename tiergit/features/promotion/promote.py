@@ -126,8 +126,7 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     corpus = gather(store, {ev["id"] for ev in events if type(ev.get("id")) is str})
     # a recalled list label counts for the list under it (the section the agent read)
     stats = recall_stats(section_events(events, corpus.under))
-    # OpenClaw's own recall store counts what its agent recalled through memory_search.
-    oc_entries, oc_note = recall_store.read(store)
+    oc_entries, oc_note = recall_store.read(store)   # OpenClaw's own recalls (its memory_search)
     recall_store.merge(stats, corpus.candidates, oc_entries)
     # Subjects, not kind names: an untagged item joins a wiki topic it names, or one its peers share.
     topics.assign(corpus.candidates, {PurePosixPath(path).stem for _, _, _, path, _ in corpus.wiki})
