@@ -177,13 +177,19 @@ def _openclaw(cli, ws: Path, state: Path, *args: str, timeout: int = 300):
     return cli.run(ws, *args, timeout=timeout, OPENCLAW_STATE_DIR=str(state), NO_COLOR="1")
 
 
-def test_openclaw_workspace_keeps_openclaw_memory_working(tmp_path):
+def _openclaw_workspace(tmp_path: Path):
+    """(the CLI, a workspace `openclaw setup` made and git tracks, its state dir)."""
     claw = _cli(frameworks.OPENCLAW)
     ws, state = tmp_path / "ws", tmp_path / "state"
     made = _openclaw(claw, tmp_path, state, "setup", "--baseline", "--workspace", str(ws))
     assert made.returncode == 0 and (ws / "AGENTS.md").is_file(), made.stdout + made.stderr
     if not (ws / ".git").is_dir():
         git(ws, "init", "-q")
+    return claw, ws, state
+
+
+def test_openclaw_workspace_keeps_openclaw_memory_working(tmp_path):
+    claw, ws, state = _openclaw_workspace(tmp_path)
     # Notes as OpenClaw writes them: one per day, one per session (-HHMM), one per topic (-slug).
     notes = {f"memory/{_day(1)}.md": "- [rule] Always pin Docker image digests in compose files.\n",
              f"memory/{_day(0)}-1432.md": "- [fact] The backup job runs at 03:00 on the NAS.\n",
@@ -277,12 +283,7 @@ def test_openclaw_recalls_reach_the_gate(tmp_path):
     """`openclaw memory search` (what the agent's memory_search tool runs) records each recall in
     OpenClaw 2026.9's state database; tiergit's promotion reads it there, for this workspace only, and
     a Dreaming candidate citing the recalled lines gets those recalls, distinct queries and days."""
-    claw = _cli(frameworks.OPENCLAW)
-    ws, state = tmp_path / "ws", tmp_path / "state"
-    made = _openclaw(claw, tmp_path, state, "setup", "--baseline", "--workspace", str(ws))
-    assert made.returncode == 0, made.stdout + made.stderr
-    if not (ws / ".git").is_dir():
-        git(ws, "init", "-q")
+    claw, ws, state = _openclaw_workspace(tmp_path)
     note = f"memory/{_day(3)}.md"
     write(ws / note, f"# {_day(3)}\n\n- Always pin Docker image digests in compose files.\n"
                      "- The backup job runs at 03:00 on the NAS.\n")
@@ -316,12 +317,7 @@ def test_openclaw_recalls_reach_the_gate(tmp_path):
 def test_openclaw_dreaming_health_follows_its_dreams_md(tmp_path):
     """Dreaming health reads OpenClaw's own diary: before OpenClaw writes DREAMS.md tiergit says so; after
     the real CLI's `memory rem-backfill` writes it, tiergit reports it fresh."""
-    claw = _cli(frameworks.OPENCLAW)
-    ws, state = tmp_path / "ws", tmp_path / "state"
-    made = _openclaw(claw, tmp_path, state, "setup", "--baseline", "--workspace", str(ws))
-    assert made.returncode == 0, made.stdout + made.stderr
-    if not (ws / ".git").is_dir():
-        git(ws, "init", "-q")
+    claw, ws, state = _openclaw_workspace(tmp_path)
     write(ws / f"memory/{_day(5)}.md", f"# {_day(5)}\n\n- Always run restic check after a prune.\n")
     ok(tiergit(ws, "init", "--preset", "openclaw"))
 
