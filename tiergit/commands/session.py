@@ -113,6 +113,8 @@ def end(ctx: click.Context, agent: str | None, notes_files: tuple[str, ...], as_
     already in cold are not written twice. With `compact.command` set in
     .tiergit.yml, that program summarizes instead (notes on stdin, summary on
     stdout) and every item that must be kept is re-added if it left it out.
+    In an OpenClaw workspace, the entries of OpenClaw's recall store that grew
+    are copied to the recall snapshot log the nightly promotion reads.
 
     \b
     Example:
