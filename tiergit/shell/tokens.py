@@ -188,13 +188,25 @@ LARGE_TEXT = 32 * 1024
 _python_counted = 0
 
 
+def python_knows(text: str) -> bool:
+    """Every character is assigned in this Python's Unicode database. The pure-Python pre-tokenizer
+    classes letters and numbers as tiktoken's does only then: a character newer than the database
+    (CJK Extension H on Python 3.11) is a letter to tiktoken and unassigned here, so such a text
+    goes to the Rust encoder."""
+    if text.isascii():
+        return True
+    import unicodedata
+
+    return all(unicodedata.category(c) != "Cn" for c in text if ord(c) > 127)
+
+
 def count_text(text: str, encoding_name: str) -> Count:
     """Exact tokens (special-token text counted as text), or a labelled estimate offline."""
     global _python_counted
     if _params(encoding_name) is None:
         return Count(estimate(text), exact=False)
     small = len(text) <= LARGE_TEXT and _python_counted + len(text) <= PYTHON_COUNT_LIMIT
-    if encoding.cache_info().currsize == 0 and small:
+    if encoding.cache_info().currsize == 0 and small and python_knows(text):
         counter = _rank_counter(encoding_name)
         if counter is not None:
             _python_counted += len(text)
