@@ -50,12 +50,7 @@ def parse(text: str) -> tuple[dict[str, list[StoreEntry]], str | None]:
 
 def by_path_of(keyed) -> dict[str, list[StoreEntry]]:
     """Entries by path from (key, raw entry) pairs; an entry that is not one is left out."""
-    by_path: dict[str, list[StoreEntry]] = {}
-    for key, raw in keyed:
-        entry = _entry(str(key), raw)
-        if entry is not None:
-            by_path.setdefault(entry.path, []).append(entry)
-    return by_path
+    return _grouped(e for e in (_entry(str(key), raw) for key, raw in keyed) if e is not None)
 
 
 def merged(*stores: dict[str, list[StoreEntry]]) -> dict[str, list[StoreEntry]]:
@@ -66,8 +61,12 @@ def merged(*stores: dict[str, list[StoreEntry]]) -> dict[str, list[StoreEntry]]:
         for entries in store.values():
             for e in entries:
                 by_key[e.key] = e
+    return _grouped(by_key.values())
+
+
+def _grouped(entries) -> dict[str, list[StoreEntry]]:
     out: dict[str, list[StoreEntry]] = {}
-    for e in by_key.values():
+    for e in entries:
         out.setdefault(e.path, []).append(e)
     return out
 
@@ -144,7 +143,4 @@ def from_snapshot(events) -> dict[str, list[StoreEntry]]:
         entry = _entry(str(ev.get("key", "")), ev) if isinstance(ev, dict) else None
         if entry is not None and entry.key and (entry.key not in newest or entry.count >= newest[entry.key].count):
             newest[entry.key] = entry
-    out: dict[str, list[StoreEntry]] = {}
-    for e in newest.values():
-        out.setdefault(e.path, []).append(e)
-    return out
+    return _grouped(newest.values())
