@@ -39,6 +39,8 @@ KEEP = {"nc", "durable", "specific"}
      lambda r: "keep" if r[0] in KEEP else "noise", 0.85),
     ("sentences_corpus_round6.tsv", "sentences_corpus_round6_reader4.tsv",
      lambda r: "keep" if r[0] in KEEP else "noise", 0.85),
+    ("sentences_corpus_round7.tsv", "sentences_corpus_round7_reader2.tsv",
+     lambda r: "keep" if r[0] in KEEP else "noise", 0.9),
 ])
 def test_the_independent_third_readings_cover_their_sets_in_order_and_agree(first, third, label_of, at_least):
     """Readers who saw only the items (never the labels, the code or its output): one row per item, numbered in
