@@ -32,6 +32,7 @@ def test_a_rule_is_preferred_to_an_earlier_claim_and_a_claim_serves_when_there_i
     "Traced the init flow end to end. The config file is never updated after casting.",
     "📌 **Team update:** adoption tracking shipped. Every repo list must stay aggregate-only.",
     "CLI completeness audit confirmed: 26 commands routed. The router must import every command file.",
+    "**Next steps:** Await the server change. The client can start on the static overlay first.",
 ])
 def test_an_item_that_opens_as_a_report_is_never_split(line):
     assert standing_sentence.opens_as_report(standing_sentence.sentence_judge.split_sentences(line)[0])

@@ -11,8 +11,9 @@ becomes the candidate; the PR shows that sentence, and the item is its provenanc
 
 Left whole, never split:
 - an item that opens as a report or an event (a status mark such as 📌 or ✅, a past-tense lead
-  "Implemented …", "Traced …", a participle "audit … confirmed:", or a first sentence the sentence
-  judgement calls noise): its later sentences are that report's findings, states of that day;
+  "Implemented …", "Traced …", a participle "audit … confirmed:", a lead label that files a report
+  as `statement.standing` reads one, "**Next steps:**", "**Outcome:**", or a first sentence the
+  sentence judgement calls noise): its later sentences are that report's findings, states of that day;
 Never the candidate:
 - a sentence that needs its neighbours (a pronoun or "this …" first, no subject: "Works on …",
   "Has a …", a demonstrative with no noun: "read this before …"), a past or temporary state, an
@@ -63,10 +64,16 @@ def _plain(sentence: str) -> str:
     return sentence_judge.STATUS_LEAD.sub("", sentence.replace("**", "").strip())
 
 
+LEAD_LABEL = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]{1,60})\*\*")
+
+
 def opens_as_report(first: str) -> bool:
     """The item's first sentence files it as a report or an event, not knowledge."""
     raw = first.strip()
     if sentence_judge.STATUS_LEAD.match(raw) or sentence_judge.noise(raw):
+        return True
+    label = LEAD_LABEL.match(raw)   # "**Next steps:** …", "**Gately outcome:** …": the label files a report
+    if label and statement.REPORT_LABEL.search(label[1].rstrip(":. ").strip()):
         return True
     plain = _plain(raw)
     if REPORT_LEAD.match(plain):
