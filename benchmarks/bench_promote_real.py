@@ -23,6 +23,7 @@ import argparse
 import hashlib
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -106,22 +107,33 @@ def replay_spawns(root: Path, sessions: list[tuple[date, str]], agent: str) -> i
     return n
 
 
-def ref(corpus: Path, src: Path, line: int) -> str:
+def ref(corpus: Path, src: Path, line: int, sentence: int = 0) -> str:
+    """path, line, sha256 of the line; for a candidate that is one sentence of the line's item
+    (core/standing_sentence.py), a fourth field `s<N>`: a label for the item is not one for its sentence."""
     text = src.read_text(encoding="utf-8", errors="replace").splitlines()[line - 1]
-    return f"{src.relative_to(corpus).as_posix()}\t{line}\t{hashlib.sha256(text.encode('utf-8')).hexdigest()}"
+    out = f"{src.relative_to(corpus).as_posix()}\t{line}\t{hashlib.sha256(text.encode('utf-8')).hexdigest()}"
+    return out + (f"\ts{sentence}" if sentence else "")
+
+
+SENTENCE_RE = re.compile(r"\bsentence (\d+)\b")
 
 
 DURABLE = ("decision", "rule", "fact", "correction")
+# proposals that appeared after the sample was drawn, each file labelled blind before its change's figures
+# were read: the list-label change and the nights during the sessions; a sentence of a longer item
+LATER_LABELS = ("promote_real_new.tsv", "promote_real_round7.tsv")
 NIGHTS = int(os.environ.get("PROMOTE_REAL_NIGHTS", "30"))   # nightly runs after the last session
 
 
-def read_labels(path: Path) -> dict[tuple[str, int, str], tuple[str, str]]:
-    """(path, line, sha256) -> (label, split) from tests/labels/promote_real.tsv."""
+def read_labels(path: Path) -> dict[tuple[str, int, str, int], tuple[str, str]]:
+    """(path, line, sha256, sentence) -> (label, split) from tests/labels/promote_real.tsv; the sentence
+    (0: the whole item) is named in the kind column ("rule, sentence 5 of the line")."""
     out = {}
     for ln in path.read_text(encoding="utf-8").splitlines():
         if ln.strip() and not ln.startswith("#"):
             f = ln.split("\t")
-            out[(f[0], int(f[1]), f[2])] = (f[6], f[5])
+            m = SENTENCE_RE.search(f[4])
+            out[(f[0], int(f[1]), f[2], int(m[1]) if m else 0)] = (f[6], f[5])
     return out
 
 
@@ -129,8 +141,8 @@ def tally(refs: list[str], labels: dict) -> dict[str, list[int]]:
     """split -> [labelled good, labelled] among the refs; "unlabelled" -> [0, refs outside the labels]."""
     out = {"tuned": [0, 0], "held-out": [0, 0], "unlabelled": [0, 0]}
     for r in refs:
-        p, line, sha = r.split("\t")
-        hit = labels.get((p, int(line), sha))
+        p, line, sha, *sentence = r.split("\t")
+        hit = labels.get((p, int(line), sha, int(sentence[0][1:]) if sentence else 0))
         if hit:
             out[hit[1]][1] += 1
             out[hit[1]][0] += hit[0] == "good"
@@ -168,7 +180,7 @@ def during(root: Path, sessions: list[tuple[date, str]], last: date) -> tuple[di
             path.write_text("".join(ln + "\n" for ts, ln in dated if ts <= day.isoformat()), encoding="utf-8")
             os.environ["TIERGIT_TODAY"] = night.isoformat()
             for r in promote.build(Store.open(root), today=night).accepted:
-                proposed.setdefault(r.cand.line, r)
+                proposed.setdefault((r.cand.line, r.cand.sentence), r)
                 first = first or night
     finally:
         path.write_text(full, encoding="utf-8")
@@ -199,7 +211,7 @@ def run_agent(corpus: Path, agent_dir: Path) -> dict:
             day = last + timedelta(days=k)
             os.environ["TIERGIT_TODAY"] = day.isoformat()
             for r in promote.build(Store.open(root), today=day).accepted:
-                out["nightly"].setdefault(r.cand.line, r)
+                out["nightly"].setdefault((r.cand.line, r.cand.sentence), r)
                 out["first night"] = out["first night"] or k
     out["sessions"], out["cold"] = sessions, cold_src
     return out
@@ -216,8 +228,9 @@ def main() -> None:  # long: one table row per replayed agent, then the totals b
     corpus = Path(args.corpus)
     labels = read_labels(Path(args.labels))
     # proposals that appeared after the sample was drawn, labelled blind as they appeared (docs/promotion.md)
-    later = Path(args.labels).with_name("promote_real_new.tsv")
-    labels.update(read_labels(later) if later.is_file() else {})
+    for name in LATER_LABELS:
+        later = Path(args.labels).with_name(name)
+        labels.update(read_labels(later) if later.is_file() else {})
     from collections import Counter
 
     failed: Counter = Counter()
@@ -232,7 +245,8 @@ def main() -> None:  # long: one table row per replayed agent, then the totals b
             continue
         res = run_agent(corpus, agent_dir)
         promo, cold = res["spawn+recall"], res["cold"]
-        durable = [r for r in promo.rows if r.cand.kind in DURABLE]   # the labelled pool: durable kinds only
+        # the labelled pool: durable items only (not the sentences the gate judges on their own)
+        durable = [r for r in promo.rows if r.cand.kind in DURABLE and not r.cand.sentence]
         failed.update(r.verdict.failed for r in durable)
         s = promo.settings
         aged = [r for r in durable if r.verdict.failed == "age" and r.recalls >= s.min_recalls
@@ -241,9 +255,9 @@ def main() -> None:  # long: one table row per replayed agent, then the totals b
                  f"\t{r.recalls}" for r in durable]
         refs["keep everything"] += [ref(corpus, cold, r.cand.line) for r in durable]
         for k in ("none", "recall", "spawn+recall"):
-            refs[k] += [ref(corpus, cold, r.cand.line) for r in res[k].accepted]
-        refs["nightly"] += [ref(corpus, cold, line) for line in res["nightly"]]
-        refs["during"] += [ref(corpus, cold, line) for line in res["during"]]
+            refs[k] += [ref(corpus, cold, r.cand.line, r.cand.sentence) for r in res[k].accepted]
+        refs["nightly"] += [ref(corpus, cold, *at) for at in res["nightly"]]
+        refs["during"] += [ref(corpus, cold, *at) for at in res["during"]]
         recent = sorted((r for r in durable if r.recalls), key=lambda r: (-r.score.signals["recency"], r.cand.line))
         refs["recency"] += [ref(corpus, cold, r.cand.line) for r in recent[:len(promo.accepted)]]
         name = f"{agent_dir.parent.parent.name}/{agent_dir.name}"
@@ -261,13 +275,14 @@ def main() -> None:  # long: one table row per replayed agent, then the totals b
           f"but are younger than gate.min_age_days; with {NIGHTS} more nightly runs: {totals['nightly']} of "
           f"{totals['projects']}; on some night during the sessions: {totals['during']} of {totals['projects']}; "
           f"on any night: {totals['any']} of {totals['projects']}")
-    print("precision against tests/labels/promote_real.tsv and promote_real_new.tsv (labelled good / labelled, of what each proposes):")
+    print(f"precision against tests/labels/promote_real.tsv and {', '.join(LATER_LABELS)} (labelled good / labelled, "
+          "of what each proposes):")
     refs["any night"] = sorted(set(refs["spawn+recall"]) | set(refs["nightly"]) | set(refs["during"]))
     for k, v in refs.items():
         print(f"  {k:16} {len(v):4} proposed   {_prec(tally(v, labels))}")
     if args.proposed:
         rows = sorted({f"{ln}" for k in ("spawn+recall", "nightly", "during") for ln in refs[k]})
-        Path(args.proposed).write_text("# path\tline\tsha256\n" + "\n".join(rows) + "\n", encoding="utf-8")
+        Path(args.proposed).write_text("# path\tline\tsha256\t[s<N>: that sentence of the item]\n" + "\n".join(rows) + "\n", encoding="utf-8")
         print(f"{len(rows)} proposed items (by reference) written to {args.proposed}")
     if args.pool:
         Path(args.pool).write_text("# path\tline\tsha256\tproject/agent\tkind\trecalls\n" + "\n".join(pool) + "\n",

@@ -81,9 +81,14 @@ def run_promote(root: Path, items: list[dict[str, str]], recalls: int) -> list[O
     ids = plant(root, items, recalls)
     promo = promote.build(Store.open(root), today=TODAY)
     by_id = {r.cand.id: r for r in promo.rows}
+    # a sentence of the item the gate judges on its own (core/standing_sentence.py) is the item reaching the PR
+    sentences = {r.cand.item_id: r for r in promo.rows if r.cand.sentence}
     out = []
     for n, it in enumerate(items):
         row = by_id.get(ids.get(n, ""))
+        sentence = sentences.get(ids.get(n, ""))
+        if sentence is not None and sentence.verdict.accepted and (row is None or not row.verdict.accepted):
+            row = sentence
         o = Outcome(it)
         if row is None:
             o.promote, o.reason = "refused", "not a candidate"

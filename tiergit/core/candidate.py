@@ -43,6 +43,15 @@ class Candidate:
     mention_key: str = ""
     dreamed: str = ""       # Dreaming vouched for it: "confidence 0.84" or "likely_durable"
     evidence: list[str] = field(default_factory=list)   # Dreaming's source refs, kept as provenance
+    sentence: int = 0       # 1-based: this candidate is that sentence of the item `item_id` (0: the item itself)
+    item_id: str = ""
+    item_raw: str = ""      # the whole item's source text, for a sentence candidate
+
+    @property
+    def whole(self) -> str:
+        """The text the content checks that guard the PR read (credentials, injection, safeguards,
+        Dreaming and score metadata): for one sentence of an item, the whole item."""
+        return self.item_raw or self.raw
 
 
 @dataclass
@@ -239,6 +248,25 @@ def _candidate(f: ParsedFile, sec: parse.Section, item: parse.Item, text: str, k
         line=item.line, entry=sec.heading, age_day=day, target_tier=target, topic=topic,
         forced=bool(forced), staged=f.staged, tags=TAG_RE.findall(item.text), mention_key=key,
         dreamed=dreamed, evidence=evidence)
+
+
+def sentence_candidate(c: Candidate) -> Candidate | None:
+    """A recalled tier item of kind context that does not read as a standing statement as a whole, as
+    its standing sentence (`standing_sentence.pick`): that sentence is what the PR shows, the item its
+    provenance (same source line, entry, age and, through `item_id`, recalls). None for every other
+    candidate: staged, forced and Dreaming items were judged when they were staged."""
+    from tiergit.core import standing_sentence, statement
+
+    if c.kind != "context" or c.staged or c.forced or c.dreamed or c.sentence or statement.standing(c.text):
+        return None
+    picked = standing_sentence.pick(c.raw)
+    if picked is None:
+        return None
+    return Candidate(
+        id=parse.item_id(picked.text)[0], text=picked.text, raw=picked.text, kind=picked.kind, source=c.source,
+        line=c.line, entry=c.entry, age_day=c.age_day, target_tier=c.target_tier, topic=topic_of(picked.text, picked.kind),
+        tags=TAG_RE.findall(picked.text), mention_key=norm_key(picked.text), sentence=picked.index, item_id=c.id,
+        item_raw=c.raw)
 
 
 LABEL_RE = re.compile(r"^\*\*([^*\n]{1,60}?):?\*\*:?\s*")

@@ -106,7 +106,7 @@ def weakens_safeguard(raw: str) -> str | None:
 
 def read_carefully(c: Candidate, language: str | None) -> str | None:
     """Why an accepted item goes to the PR's "⚠ changes a safeguard" section, or None."""
-    found = safeguard.judge(c.raw)
+    found = safeguard.judge(c.whole)
     if found is not None:
         return found.reason
     lang = safeguard.language(c.text)
@@ -150,6 +150,8 @@ def kind_check(c: Candidate) -> str | None:
 
 
 def _kind_ok(c: Candidate) -> str:
+    if c.sentence:
+        return f"sentence {c.sentence} of the `context` item {c.item_id} reads as a {c.kind}: promotable on its own"
     if c.kind in kinds.DURABLE_KINDS:
         return f"kind `{c.kind}` is durable"
     return f"kind `{c.kind}` reads as a standing statement ({statement.standing(c.text)}): promotable as a fact"
@@ -176,6 +178,8 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
         reason = f"staged by Dreaming ({c.dreamed}), {_age(c, ctx)} old"
     else:
         reason = f"score {sc.total:.2f}, {recalls} recalls, {_age(c, ctx)} old"
+    if c.sentence:
+        reason += f"; sentence {c.sentence} of {c.item_id} (its recalls)"
     return GateVerdict(True, reason, None, checks, careful)
 
 
@@ -187,16 +191,18 @@ def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[tuple[st
         ("review", lambda: _review(c, key, ctx), "not rejected or pending in review"),
         ("in-wiki", lambda: (f"already in {ctx.wiki_ids[c.id]}" if c.id in ctx.wiki_ids else None),
          "not in the wiki yet"),
-        ("raw-output", lambda: raw_output(c.raw, s.min_confidence), "no transcript or dreaming markers"),
-        ("credential", lambda: credential(c.raw), "no credentials"),
-        ("instruction", lambda: instructs_model(c.raw), "does not instruct the model"),
+        # One sentence of an item is checked with the whole item: poison in a neighbouring sentence
+        # refuses it too (`Candidate.whole`).
+        ("raw-output", lambda: raw_output(c.whole, s.min_confidence), "no transcript or dreaming markers"),
+        ("credential", lambda: credential(c.whole), "no credentials"),
+        ("instruction", lambda: instructs_model(c.whole), "does not instruct the model"),
         # An item the kind check will refuse anyway is not judged twice (the judgement costs the most).
-        ("safeguard", lambda: weakens_safeguard(c.raw) if kind_check(c) is None else None, "weakens no safeguard"),
+        ("safeguard", lambda: weakens_safeguard(c.whole) if kind_check(c) is None else None, "weakens no safeguard"),
         ("repository", lambda: (f"stale: {ctx.stale[c.id]}" if c.id in ctx.stale else None),
          "cites nothing the repository lost"),
     ]
     if not c.dreamed:
-        steps.append(("command", lambda: command_with_metadata(c.text, c.raw), "no command or score metadata"))
+        steps.append(("command", lambda: command_with_metadata(c.text, c.whole), "no command or score metadata"))
     steps.append(("junk", lambda: junk(c.text), "reads as knowledge"))
     if not c.forced:
         steps.append(("ephemeral", lambda: ephemeral(c.text), "not ephemeral"))

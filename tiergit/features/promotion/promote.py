@@ -13,7 +13,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from tiergit.core import parse, safeguard, topics
-from tiergit.core.candidate import FORCED_RE, Candidate, Corpus, wiki_text
+from tiergit.core.candidate import FORCED_RE, Candidate, Corpus, sentence_candidate, wiki_text
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.features.plan import Plan
 from tiergit.features.promotion import openclaw_format, recall_store
@@ -96,7 +96,8 @@ def wiki_line(c: Candidate, sc: Score, today: date) -> str:
     text = _clean(c)
     how = "proposed by an agent" if c.forced else f"Dreaming {c.dreamed}" if c.dreamed else f"score {sc.total:.2f}"
     evidence = f", evidence {' '.join(c.evidence)}" if c.evidence else ""
-    return (f"- [{c.kind}] {text} <!-- tiergit: from {c.source}:{c.line}, {how}{evidence}, {today.isoformat()} -->"
+    part = f" (sentence {c.sentence} of {c.item_id})" if c.sentence else ""
+    return (f"- [{c.kind}] {text} <!-- tiergit: from {c.source}:{c.line}{part}, {how}{evidence}, {today.isoformat()} -->"
             f" ^{c.id}")
 
 
@@ -124,6 +125,9 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     half_life = cfg.scoring.recency_half_life_days
     events = read_events(store, logs.RECALLS)
     corpus = gather(store, {ev["id"] for ev in events if type(ev.get("id")) is str})
+    # a recalled several-sentence context item is judged sentence by sentence: its standing sentence
+    # is a candidate of its own, with the item's recalls (core/standing_sentence.py)
+    corpus.candidates += [s for s in map(sentence_candidate, corpus.candidates) if s is not None]
     # a recalled list label counts for the list under it (the section the agent read)
     stats = recall_stats(section_events(events, corpus.under))
     oc_entries, oc_note = recall_store.read(store)   # OpenClaw's own recalls (its memory_search)
@@ -177,7 +181,7 @@ def _score_all(corpus: Corpus, stats, today: date, weights, half_life) -> list[t
         if c.id in seen:
             continue
         seen.add(c.id)
-        st = stats.get(c.id)
+        st = stats.get(c.item_id if c.sentence else c.id)   # a sentence was read with its item
         n_mentions, days = _mentions(c, corpus)
         sc = score(st, n_mentions, days, concepts(c.raw), today, c.age_day, weights, half_life)
         scored.append((c, sc, st.count if st else 0, n_mentions))
