@@ -1,10 +1,11 @@
 """Token counts: exact with tiktoken, cached by git blob id, an estimate offline.
 
 Loading an encoding is the slowest part of a hook, so it happens lazily, only when a
-count is not cached and could matter; its ranks come from a verified marshal cache,
-and small texts are counted in pure Python (tiergit.core.bpe) without building the Rust
-encoder. Every path gives tiktoken's exact count. tiktoken, the pure-Python counter and the
-rank cache's modules are imported inside the functions that need them: the hook's budget.
+count is not cached and could matter; its ranks come from verified caches
+(tiergit.shell.rankcache), and small texts are counted in pure Python (tiergit.core.bpe,
+over a rank index, without building the Rust encoder or the rank dict). Every path gives
+tiktoken's exact count. tiktoken and the pure-Python counter are imported inside the
+functions that need them: the hook's budget.
 """
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from tiergit.shell import statedir
+from tiergit.shell import rankcache, statedir
+from tiergit.shell.rankcache import RankSource
 
 CACHE_VERSION = 1
 MAX_ENTRIES = 60_000   # blob ids kept in the token cache (~3 MB of JSON)
@@ -48,9 +50,9 @@ def _params(name: str) -> dict | None:
         try:
             if candidate not in tiktoken.list_encoding_names():
                 continue
-            if candidate == name and not _cached_by_tiktoken(name):
+            if candidate == name and not rankcache.cached_by_tiktoken(name):
                 continue
-            return _construct_params(candidate)
+            return rankcache.construct_params(candidate)
         except Exception:  # noqa: BLE001 - any failure means: estimate instead
             continue
     return None
@@ -65,7 +67,9 @@ def encoding(name: str):
     try:
         import tiktoken
 
-        return tiktoken.Encoding(**params)
+        ranks = params["mergeable_ranks"]
+        table = ranks.table() if isinstance(ranks, RankSource) else ranks
+        return tiktoken.Encoding(**{**params, "mergeable_ranks": table})
     except Exception:  # noqa: BLE001
         return None
 
@@ -77,7 +81,9 @@ def _rank_counter(name: str):
         return None
     from tiergit.core.bpe import RankCounter
 
-    return RankCounter(params["name"], params["mergeable_ranks"], params["pat_str"])
+    ranks = params["mergeable_ranks"]
+    return RankCounter(params["name"], ranks.lookup() if isinstance(ranks, RankSource) else ranks,
+                       params["pat_str"])
 
 
 def reset() -> None:
@@ -87,96 +93,6 @@ def reset() -> None:
     encoding.cache_clear()
     _rank_counter.cache_clear()
     _python_counted = 0
-
-
-def _construct_params(name: str) -> dict:
-    """tiktoken's constructor parameters for `name`, with the BPE ranks read from a
-    verified marshal cache.
-
-    Parsing the 1.7 MB base64 rank file is about half of the encoding's load time, the
-    biggest cost of a pre-commit hook. The plugin's own `load_tiktoken_bpe` call is
-    routed through `_cached_ranks`, which still checks the source file's sha256 exactly
-    as tiktoken does; the ranks (and so every count) are identical.
-    """
-    from tiktoken import registry
-
-    registry.list_encoding_names()  # imports the tiktoken_ext plugins
-    ctor = (registry.ENCODING_CONSTRUCTORS or {})[name]
-    namespace = getattr(ctor, "__globals__", {})
-    original = namespace.get("load_tiktoken_bpe")
-    if original is None:
-        return ctor()
-    namespace["load_tiktoken_bpe"] = lambda path, expected_hash=None: _cached_ranks(original, path, expected_hash)
-    try:
-        return ctor()
-    finally:
-        namespace["load_tiktoken_bpe"] = original
-
-
-def rank_cache_dir() -> Path:
-    base = os.environ.get("TIERGIT_CACHE_DIR")
-    if base:
-        return Path(base)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "tiergit"
-
-
-def _cached_ranks(load, path: str, expected_hash: str | None) -> dict[bytes, int]:
-    if "://" in path or not expected_hash:
-        return load(path, expected_hash=expected_hash)
-    with open(path, "rb") as fh:
-        raw = fh.read()
-    if hashlib.sha256(raw).hexdigest() != expected_hash:
-        raise ValueError(f"hash mismatch for {path} (expected {expected_hash})")
-    import marshal
-
-    cache = rank_cache_dir() / f"bpe-{expected_hash}.marshal"
-    try:
-        blob = cache.read_bytes()
-        digest, payload = blob[:64].decode("ascii"), blob[65:]
-        if hashlib.sha256(payload).hexdigest() == digest:
-            ranks = marshal.loads(payload)
-            if isinstance(ranks, dict):
-                return ranks
-    except (OSError, ValueError, EOFError, TypeError, UnicodeDecodeError):
-        pass  # no cache or a damaged one: rebuild it below
-    ranks = load(path, expected_hash=expected_hash)
-    try:
-        payload = marshal.dumps(ranks)
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(hashlib.sha256(payload).hexdigest().encode("ascii") + b"\n" + payload)
-        os.replace(tmp, cache)
-    except OSError:
-        pass  # a read-only home only costs speed
-    return ranks
-
-
-def _cached_by_tiktoken(name: str) -> bool:
-    """True if tiktoken can load `name` without a download (its own cache, or a plugin file)."""
-    try:
-        import tiktoken.load as tl
-        from tiktoken_ext import openai_public  # type: ignore[import-not-found]
-    except ImportError:
-        return False
-    ctor = getattr(openai_public, "ENCODING_CONSTRUCTORS", {}).get(name)
-    if ctor is None:
-        return True  # a third-party plugin: let it try
-    cache_dir = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
-    if not cache_dir:
-        import tempfile
-        cache_dir = os.path.join(tempfile.gettempdir(), "data-gym-cache")
-    urls = {
-        "r50k_base": "https://openaipublic.blob.core.windows.net/encodings/r50k_base.tiktoken",
-        "p50k_base": "https://openaipublic.blob.core.windows.net/encodings/p50k_base.tiktoken",
-        "cl100k_base": "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
-        "o200k_base": "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken",
-    }
-    url = urls.get(name)
-    if url is None:
-        return False
-    key = hashlib.sha1(url.encode()).hexdigest()
-    return os.path.exists(os.path.join(cache_dir, key)) and hasattr(tl, "load_tiktoken_bpe")
 
 
 # Small texts are counted in pure Python (tiergit.core.bpe) until this many characters have been
