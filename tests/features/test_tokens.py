@@ -180,20 +180,25 @@ def test_blob_cache_never_retokenizes(tmp_path, monkeypatch):
     calls = []
     real = tokens.count_text
     monkeypatch.setattr(tokens, "count_text", lambda text, name, more=0: calls.append(text) or real(text, name, more))
-    path = tmp_path / "tokens-cl100k_base.json"
+    path = tmp_path / "tokens-v2-cl100k_base"
     text = "## Notes\n\n- a memory item about the token cache\n"
     blob = tokens.blob_id(text.encode())
     cache = tokens.TokenCache(path, "cl100k_base")
     first = cache.count(text, blob)
     assert first.exact and len(calls) == 1
     assert cache.count(text, blob) == first and len(calls) == 1
+    legacy = tmp_path / "tokens-cl100k_base.json"   # the one-file cache of version 1
+    legacy.write_text('{"version": 1, "encoding": "cl100k_base", "counts": {}}')
     cache.save()
-    saved = json.loads(path.read_text())
+    assert not legacy.exists()
+    saved = json.loads((path / f"{blob[:2]}.json").read_text())   # the blob's shard, alone on disk
     assert saved["counts"] == {blob: first.tokens} and saved["encoding"] == "cl100k_base"
+    assert [p.name for p in path.iterdir()] == [f"{blob[:2]}.json"]
     again = tokens.TokenCache(path, "cl100k_base")  # a later process
     assert again.count(text, blob) == first and len(calls) == 1
     # Another encoding never reuses these counts.
-    assert tokens.TokenCache(path, "o200k_base").data == {}
+    other = tokens.TokenCache(path, "o200k_base")
+    assert other.get(blob) is None and len(other) == 0
 
 
 def test_blob_id_is_gits(repo):
@@ -209,7 +214,7 @@ def test_hook_fills_the_cache_with_staged_blob_ids(squad_repo):
     git(squad_repo, "add", rel)
     git(squad_repo, "commit", "-q", "-m", "cold")
     blob = git(squad_repo, "rev-parse", f"HEAD:{rel}").stdout.strip()
-    cache = json.loads((squad_repo / ".git/tiergit/tokens-cl100k_base.json").read_text())
+    cache = json.loads((squad_repo / f".git/tiergit/tokens-v2-cl100k_base/{blob[:2]}.json").read_text())
     exact = tokens.count_text((squad_repo / rel).read_text(), "cl100k_base").tokens
     assert cache["counts"][blob] == exact
     # status --deep reads the same cache for the unchanged work-tree file.

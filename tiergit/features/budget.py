@@ -73,8 +73,8 @@ def measure(text: str, data: bytes, tier: Tier | None, cache: TokenCache, blob: 
     need = force_tokens or (token_budget is not None and len(data) > token_budget.warn)
     if need:
         count = cache.count(text, blob, more)
-    elif blob and blob in cache.data:
-        count = Count(cache.data[blob], True)
+    elif (known := cache.get(blob)) is not None:
+        count = Count(known, True)
     else:
         count = Count(min(len(data), (len(text) + 3) // 4), exact=False)
     return Measure(bytes=len(data), lines=line_count(text), tokens=count.tokens, tokens_exact=count.exact)
