@@ -176,6 +176,21 @@ def test_python_counter_reads_a_verified_rank_index_and_rebuilds_a_damaged_one()
     assert isinstance(tokens._rank_counter("cl100k_base").ranks, RankIndex)
 
 
+def test_an_unwritable_cache_folder_costs_no_index_build(tmp_path, monkeypatch):
+    from tiergit.core import rankindex
+
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache folder would be\n")
+    monkeypatch.setenv("TIERGIT_CACHE_DIR", str(blocked / "tiergit"))
+    built = []
+    real = rankindex.build
+    monkeypatch.setattr(rankindex, "build", lambda ranks: built.append(1) or real(ranks))
+    tokens.reset()
+    counter = tokens._rank_counter("cl100k_base")
+    assert isinstance(counter.ranks, dict) and built == []
+    assert counter.count("tiktoken is great!") == 6
+
+
 def test_blob_cache_never_retokenizes(tmp_path, monkeypatch):
     calls = []
     real = tokens.count_text

@@ -70,8 +70,17 @@ class RankSource:
             except ValueError:
                 pass  # damaged or foreign: rebuilt below
         table = self.table()
-        write_verified(cache, rankindex.build(table))
+        if _writable(cache.parent):   # building it costs ~60 ms: never for a cache that cannot be kept
+            write_verified(cache, rankindex.build(table))
         return table
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
 
 
 def rank_source(load, path: str, expected_hash: str | None):
