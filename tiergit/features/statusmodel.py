@@ -24,8 +24,9 @@ def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> 
     files: list[FileStatus] = []
     rels = only if only is not None else store.memory_files()
     # Files the token cache cannot know yet (all of them on a first run): the counter is chosen
-    # for the whole run, not for the first file alone.
-    uncounted = max(0, len(rels) - len(cache))
+    # for the whole run, not for the first file alone. (A few named files: no need to read
+    # every shard of the cache to know that.)
+    uncounted = max(0, len(rels) - len(cache)) if only is None else 0
     # --deep draws its bar at once; a plain status only once it has run a second (a first run)
     for rel in progress.iterate(rels, "status: counting tokens", minimum=progress.MIN_ITEMS if deep else len(rels) + 1):
         match = store.tier_of(rel)
