@@ -95,6 +95,22 @@ def test_a_bad_memory_file_is_refused_through_the_v4_shim(squad_repo: Path) -> N
     assert off.returncode == 0
 
 
+def test_the_full_check_reuses_the_entrys_staged_listing(squad_repo: Path, tmp_path: Path) -> None:
+    """One `diff-index` a commit: the full run takes the entry's listing (on a large store with a
+    folder staged each one walks that folder's tree); the check still sees every staged blob."""
+    install.install(squad_repo, python=sys.executable)
+    write(squad_repo / COLD, "# picard\n\n### Work\n\n- fact one\n")
+    commit(squad_repo, "memory")
+    write(squad_repo / COLD, "# picard\n\n### Work\n\n- fact one\n- leaked ghp_" + "a" * 36 + "\n")
+    write(squad_repo / "src" / "app.py", "print('hi')\n")
+    git(squad_repo, "add", "-A")
+    trace = tmp_path / "trace.txt"
+    refused = git(squad_repo, "commit", "-m", "leak", check=False, env={"GIT_TRACE": str(trace)})
+    assert refused.returncode == 1 and "SEC001" in refused.stderr and str(COLD) in refused.stderr
+    runs = [line for line in trace.read_text().splitlines() if "built-in: git" in line and "diff-index" in line]
+    assert len(runs) == 1, runs
+
+
 def test_the_first_commit_is_checked_in_full(tmp_path: Path) -> None:
     repo = tmp_path / "fresh"
     repo.mkdir()

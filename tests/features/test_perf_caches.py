@@ -182,11 +182,13 @@ def test_carry_keeps_dates_of_surviving_lines() -> None:
 def test_token_cache_keeps_the_newest_counts_only(tmp_path: Path, monkeypatch) -> None:
     from tiergit.shell import tokens
 
-    monkeypatch.setattr(tokens, "MAX_ENTRIES", 3)
-    cache = tokens.TokenCache(tmp_path / "tokens.json", "cl100k_base")
+    monkeypatch.setattr(tokens, "SHARD_ENTRIES", 3)
+    cache = tokens.TokenCache(tmp_path / "tokens", "cl100k_base")
     for i in range(5):
-        cache.data[f"{i:040d}"] = i
-    cache.dirty = True
+        cache.put(f"{i:040d}", i)          # one shard ("00")
+    cache.put("ab" + "0" * 38, 7)          # another, within its bound
     cache.save()
-    again = tokens.TokenCache(tmp_path / "tokens.json", "cl100k_base")
-    assert again.data == {f"{i:040d}": i for i in (2, 3, 4)}
+    again = tokens.TokenCache(tmp_path / "tokens", "cl100k_base")
+    assert [again.get(f"{i:040d}") for i in range(5)] == [None, None, 2, 3, 4]
+    assert again.get("ab" + "0" * 38) == 7 and len(again) == 4
+    assert sorted(p.name for p in (tmp_path / "tokens").iterdir()) == ["00.json", "ab.json"]

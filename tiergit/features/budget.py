@@ -65,15 +65,16 @@ def line_count(text: str) -> int:
 
 
 def measure(text: str, data: bytes, tier: Tier | None, cache: TokenCache, blob: str | None = None,
-            force_tokens: bool = False) -> Measure:
+            force_tokens: bool = False, more: int = 0) -> Measure:
     """Count what the budget needs. Tokens <= bytes always (a token covers >= 1 byte),
-    so a file whose byte size is under its token warn level needs no tokenizer."""
+    so a file whose byte size is under its token warn level needs no tokenizer. `more`:
+    characters the caller expects to count after this file (it picks the counter, see tokens)."""
     token_budget = tier.budget.get("tokens") if tier else None
     need = force_tokens or (token_budget is not None and len(data) > token_budget.warn)
     if need:
-        count = cache.count(text, blob)
-    elif blob and blob in cache.data:
-        count = Count(cache.data[blob], True)
+        count = cache.count(text, blob, more)
+    elif (known := cache.get(blob)) is not None:
+        count = Count(known, True)
     else:
         count = Count(min(len(data), (len(text) + 3) // 4), exact=False)
     return Measure(bytes=len(data), lines=line_count(text), tokens=count.tokens, tokens_exact=count.exact)

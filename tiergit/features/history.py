@@ -93,8 +93,9 @@ def iso(ts: int) -> str:
 
 def blob_size(data: bytes, blob: str, cache: TokenCache, exact: bool) -> FileSize:
     text = data.decode("utf-8", "replace")
-    if blob in cache.data:
-        tokens, is_exact = cache.data[blob], True
+    known = cache.get(blob)
+    if known is not None:
+        tokens, is_exact = known, True
     elif exact:
         count = cache.count(text, blob)
         tokens, is_exact = count.tokens, count.exact

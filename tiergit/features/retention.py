@@ -19,7 +19,6 @@ from tiergit.features.plan import Plan
 from tiergit.shell.parse_cache import ParseCache
 
 DAILY_TTL_DAYS = 30
-DELETE_AFTER_DAYS = 90
 
 
 def archive_dir(store) -> str:
@@ -83,7 +82,7 @@ def plan_archive(store, today: date | None = None) -> Plan:
     plan = Plan("tiergit archive")
     pending: dict[str, str] = {}
     to_stage: list = []
-    delete_after = max([t.delete_after_days for t in cfg.tiers.values() if t.delete_after_days] or [DELETE_AFTER_DAYS])
+    delete_after = archive_record.delete_after_days(cfg)
     # The parse is the preview's cost and most cold files did not change since the last run
     # (status, promote and archive share the cache); the plan only reads the parsed documents.
     parsed = ParseCache.for_store(store)

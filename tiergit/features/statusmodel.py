@@ -23,6 +23,10 @@ def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> 
     cache = store.token_cache
     files: list[FileStatus] = []
     rels = only if only is not None else store.memory_files()
+    # Files the token cache cannot know yet (all of them on a first run): the counter is chosen
+    # for the whole run, not for the first file alone. (A few named files: no need to read
+    # every shard of the cache to know that.)
+    uncounted = max(0, len(rels) - len(cache)) if only is None else 0
     # --deep draws its bar at once; a plain status only once it has run a second (a first run)
     for rel in progress.iterate(rels, "status: counting tokens", minimum=progress.MIN_ITEMS if deep else len(rels) + 1):
         match = store.tier_of(rel)
@@ -42,7 +46,8 @@ def collect(store: Store, deep: bool = False, only: list[str] | None = None) -> 
         except Exception as exc:  # noqa: BLE001 - status reports, check refuses
             files.append(FileStatus(rel, tier.name, "critical", bytes=len(data), error=str(exc)))
             continue
-        m = budget.measure(text, data, tier, cache, store.working_blob(data), force_tokens=deep)
+        m = budget.measure(text, data, tier, cache, store.working_blob(data), force_tokens=deep,
+                           more=len(text) * uncounted)
         fh = budget.judge(rel, tier, m)
         row = FileStatus(rel, tier.name, fh.health, m.bytes, m.lines, m.tokens, m.tokens_exact,
                          round(fh.percent, 1) if fh.verdicts else None,

@@ -10,12 +10,6 @@ from datetime import date, timedelta
 from tiergit.features import archive_record
 
 
-def delete_after_days(cfg) -> int:
-    from tiergit.features.retention import DELETE_AFTER_DAYS
-
-    return max([t.delete_after_days for t in cfg.tiers.values() if t.delete_after_days] or [DELETE_AFTER_DAYS])
-
-
 def archive_place(store, today: date) -> dict:
     """The archive folder: files and bytes (every .md under it), how many tiergit recorded
     moving, and how many of those the next `archive --apply` takes out of the tree."""
@@ -30,7 +24,7 @@ def archive_place(store, today: date) -> dict:
                     files.append(os.path.relpath(path, store.repo).replace(os.sep, "/"))
                     size += os.path.getsize(path)
     record = archive_record.recorded(store)
-    limit = today - timedelta(days=delete_after_days(store.config))
+    limit = today - timedelta(days=archive_record.delete_after_days(store.config))
     present = set(files)
     ours = [p for p in record if p in present]
     return {"place": "archive", "path": rel + "/", "files": len(files), "bytes": size,

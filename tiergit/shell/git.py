@@ -99,16 +99,28 @@ def staged_entries(repo: Path) -> list[IndexEntry]:
     return index_entries(repo) if changed is None else changed
 
 
+_SEEN: dict[str, bytes] = {}
+
+
+def seen_staged(top: str, raw: bytes) -> None:
+    """The hook entry's own `diff-index --cached -z HEAD` of the toplevel `top` (tiergit.hookentry),
+    which `staged_changes(top)` takes once instead of running the same diff again."""
+    _SEEN[top] = raw
+
+
 def staged_changes(repo: Path) -> list[IndexEntry] | None:
     """What the index adds or changes against HEAD, in one `diff-index` (None before the
     first commit, when there is no HEAD to compare with). The hook's first call."""
-    proc = subprocess.run(["git", "diff-index", "--cached", "--relative", "--no-renames", "--diff-filter=ACMRT",
-                           "-z", "HEAD"], cwd=repo, capture_output=True, env=_env())
-    if proc.returncode != 0:
-        if run(["rev-parse", "--verify", "-q", "HEAD"], repo, check=False).strip():
-            raise GitError(f"git diff-index failed: {proc.stderr.decode('utf-8', 'replace').strip()}")
-        return None
-    fields = proc.stdout.split(b"\0")
+    raw = _SEEN.pop(str(repo), None)   # the toplevel itself: `--relative` there changes nothing
+    if raw is None:
+        proc = subprocess.run(["git", "diff-index", "--cached", "--relative", "--no-renames", "--diff-filter=ACMRT",
+                               "-z", "HEAD"], cwd=repo, capture_output=True, env=_env())
+        if proc.returncode != 0:
+            if run(["rev-parse", "--verify", "-q", "HEAD"], repo, check=False).strip():
+                raise GitError(f"git diff-index failed: {proc.stderr.decode('utf-8', 'replace').strip()}")
+            return None
+        raw = proc.stdout
+    fields = raw.split(b"\0")
     entries = []
     for i in range(0, len(fields) - 1, 2):
         meta = fields[i].decode().lstrip(":").split()   # old mode, new mode, old blob, new blob, status

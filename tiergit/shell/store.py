@@ -60,6 +60,7 @@ class Store:
     def memory_files(self) -> list[str]:
         """Repo-relative paths of every memory file in the work tree, sorted."""
         found: set[str] = set()
+        tier_for = self.config.tier_for
         bases = {self.root}
         for tier in self.config.tiers.values():
             if tier.path.startswith("/"):
@@ -69,9 +70,12 @@ class Store:
                 continue
             for dirpath, dirnames, filenames in os.walk(base):
                 dirnames[:] = [d for d in dirnames if d != ".git"]
+                # one relative folder a folder, not three Path objects a file (~30 ms at 1k files)
+                folder = Path(dirpath).relative_to(self.repo).as_posix()
+                head = "" if folder == "." else folder + "/"
                 for name in filenames:
-                    rel = Path(dirpath, name).relative_to(self.repo).as_posix()
-                    if self.config.tier_for(rel):
+                    rel = head + name
+                    if tier_for(rel):
                         found.add(rel)
         return sorted(found)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tiergit.core import parse, safeguard
+from tiergit.core import parse
 
 HEADER = (
     "# Staged candidates\n\n"
@@ -84,6 +84,10 @@ def plan_stage(store, plan, items: list[Staged]) -> None:
     """Add the staging file with `items` merged in to `plan` (an import's durable items wait
     there for review; already-staged ids are kept once). An item that weakens a safeguard is not
     staged: the plan names it and why. Cost: one read of the staging file."""
+    # Imported here, the module's one local import: `status` reads this module for its staging
+    # row, and safeguard (with judge's patterns) costs ~35 ms a run it would never use.
+    from tiergit.core import safeguard
+
     refused = [(it, why) for it in items if (why := safeguard.weakens(it.text))]
     for it, why in refused:
         plan.notes.append(f"not staged: {it.source}: {it.text[:70]} ({why})")

@@ -1,0 +1,164 @@
+"""An encoding's BPE ranks, read from tiktoken's verified source file and cached per user.
+
+tiktoken's plugins call `load_tiktoken_bpe(path, expected_hash)`; here that call checks the
+file's sha256 exactly as tiktoken does and returns a RankSource, which reads the ranks only
+when a counter asks: the whole table for tiktoken's Rust encoder (a marshal cache: parsing
+the 1.7 MB base64 file is about half of the encoder's load), or a rank index for the
+pure-Python counter of a hook (tiergit.core.rankindex: no 100,000-entry dict to build).
+Each cache file starts with its payload's sha256 and is rebuilt when that does not match.
+tiktoken is imported inside the functions that need it: the hook's import budget.
+"""
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+from pathlib import Path
+
+from tiergit.core import rankindex
+
+
+def construct_params(name: str) -> dict:
+    """tiktoken's constructor parameters for `name`, with the BPE ranks as a RankSource: the
+    plugin's own `load_tiktoken_bpe` call is routed through `rank_source`; the ranks (and so
+    every count) are identical."""
+    from tiktoken import registry
+
+    registry.list_encoding_names()  # imports the tiktoken_ext plugins
+    ctor = (registry.ENCODING_CONSTRUCTORS or {})[name]
+    namespace = getattr(ctor, "__globals__", {})
+    original = namespace.get("load_tiktoken_bpe")
+    if original is None:
+        return ctor()
+    namespace["load_tiktoken_bpe"] = lambda path, expected_hash=None: rank_source(original, path, expected_hash)
+    try:
+        return ctor()
+    finally:
+        namespace["load_tiktoken_bpe"] = original
+
+
+def rank_cache_dir() -> Path:
+    base = os.environ.get("TIERGIT_CACHE_DIR")
+    if base:
+        return Path(base)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "tiergit"
+
+
+class RankSource:
+    """An encoding's BPE ranks from a source file whose sha256 was checked, read when a counter
+    asks: tiktoken's encoder takes the whole table (`table`, from the marshal cache), the
+    pure-Python counter a `lookup` that reads only the keys a text needs (the index cache:
+    building the 100,000-entry dict costs a hook 25-40 ms it never uses)."""
+
+    def __init__(self, load, path: str, expected_hash: str) -> None:
+        self.load, self.path, self.expected_hash = load, path, expected_hash
+        self._table: dict[bytes, int] | None = None
+
+    def table(self) -> dict[bytes, int]:
+        if self._table is None:
+            self._table = cached_ranks(self.load, self.path, self.expected_hash)
+        return self._table
+
+    def lookup(self):
+        """A RankIndex from the verified index cache, else the table (writing the index)."""
+        cache = rank_cache_dir() / f"bpe-{self.expected_hash}.{rankindex.MAGIC[5:6].decode()}.index"
+        payload = read_verified(cache)
+        if payload is not None:
+            try:
+                return rankindex.RankIndex(payload)
+            except ValueError:
+                pass  # damaged or foreign: rebuilt below
+        table = self.table()
+        if _writable(cache.parent):   # building it costs ~60 ms: never for a cache that cannot be kept
+            write_verified(cache, rankindex.build(table))
+        return table
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
+
+
+def rank_source(load, path: str, expected_hash: str | None):
+    """What the plugin's `load_tiktoken_bpe` returns here: a RankSource for a local file with a
+    known hash (checked now, as tiktoken does), else tiktoken's own load."""
+    if "://" in path or not expected_hash:
+        return load(path, expected_hash=expected_hash)
+    check_source(path, expected_hash)
+    return RankSource(load, path, expected_hash)
+
+
+def check_source(path: str, expected_hash: str) -> None:
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    if hashlib.sha256(raw).hexdigest() != expected_hash:
+        raise ValueError(f"hash mismatch for {path} (expected {expected_hash})")
+
+
+def read_verified(cache: Path) -> bytes | None:
+    """A cache file's payload when its sha256 line matches it, else None."""
+    try:
+        blob = cache.read_bytes()
+        digest, payload = blob[:64].decode("ascii"), blob[65:]
+    except (OSError, UnicodeDecodeError):
+        return None
+    return payload if hashlib.sha256(payload).hexdigest() == digest else None
+
+
+def write_verified(cache: Path, payload: bytes) -> None:
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(hashlib.sha256(payload).hexdigest().encode("ascii") + b"\n" + payload)
+        os.replace(tmp, cache)
+    except OSError:
+        pass  # a read-only home only costs speed
+
+
+def cached_ranks(load, path: str, expected_hash: str | None) -> dict[bytes, int]:
+    if "://" in path or not expected_hash:
+        return load(path, expected_hash=expected_hash)
+    check_source(path, expected_hash)
+    cache = rank_cache_dir() / f"bpe-{expected_hash}.marshal"
+    payload = read_verified(cache)
+    if payload is not None:
+        try:
+            ranks = marshal.loads(payload)
+            if isinstance(ranks, dict):
+                return ranks
+        except (ValueError, EOFError, TypeError):
+            pass  # a damaged cache: rebuilt below
+    ranks = load(path, expected_hash=expected_hash)
+    write_verified(cache, marshal.dumps(ranks))
+    return ranks
+
+
+def cached_by_tiktoken(name: str) -> bool:
+    """True if tiktoken can load `name` without a download (its own cache, or a plugin file)."""
+    try:
+        import tiktoken.load as tl
+        from tiktoken_ext import openai_public  # type: ignore[import-not-found]
+    except ImportError:
+        return False
+    ctor = getattr(openai_public, "ENCODING_CONSTRUCTORS", {}).get(name)
+    if ctor is None:
+        return True  # a third-party plugin: let it try
+    cache_dir = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
+    if not cache_dir:
+        import tempfile
+        cache_dir = os.path.join(tempfile.gettempdir(), "data-gym-cache")
+    urls = {
+        "r50k_base": "https://openaipublic.blob.core.windows.net/encodings/r50k_base.tiktoken",
+        "p50k_base": "https://openaipublic.blob.core.windows.net/encodings/p50k_base.tiktoken",
+        "cl100k_base": "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
+        "o200k_base": "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken",
+    }
+    url = urls.get(name)
+    if url is None:
+        return False
+    key = hashlib.sha1(url.encode()).hexdigest()
+    return os.path.exists(os.path.join(cache_dir, key)) and hasattr(tl, "load_tiktoken_bpe")
