@@ -19,20 +19,8 @@ from tiergit.features.plan import Plan
 from tiergit.features.promotion import openclaw_format, recall_store
 from tiergit.features.promotion.candidates import gather, target_path
 from tiergit.features.promotion.wiki_append import append_to_topic
-from tiergit.features.promotion.gate import (
-    Context,
-    GateVerdict,
-    ReviewState,
-    evaluate,
-)
-from tiergit.features.promotion.scoring import (
-    Score,
-    concepts,
-    read_events,
-    recall_stats,
-    score,
-    section_events,
-)
+from tiergit.features.promotion.gate import Context, GateVerdict, ReviewState, evaluate
+from tiergit.features.promotion.scoring import Score, concepts, read_events, recall_stats, score, section_events
 from tiergit.shell import clock, logs
 
 SETTLED = ("review", "in-wiki")        # verdicts about items already handled: hidden unless asked
@@ -125,8 +113,7 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     half_life = cfg.scoring.recency_half_life_days
     events = read_events(store, logs.RECALLS)
     corpus = gather(store, {ev["id"] for ev in events if type(ev.get("id")) is str})
-    # a recalled several-sentence context item is judged sentence by sentence: its standing sentence
-    # is a candidate of its own, with the item's recalls (core/standing_sentence.py)
+    # a recalled several-sentence item's standing sentence is a candidate too (core/standing_sentence.py)
     corpus.candidates += [s for s in map(sentence_candidate, corpus.candidates) if s is not None]
     # a recalled list label counts for the list under it (the section the agent read)
     stats = recall_stats(section_events(events, corpus.under))
