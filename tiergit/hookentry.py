@@ -13,8 +13,8 @@ and the prefix cache the full hook writes (`<git dir>/tiergit/gate-prefixes-v1.t
 config's sha1, then the literal start of every path the full hook would look at). A staged
 path starting with none of them, and no staged `.tiergit.yml`, means nothing to check: exit 0.
 Anything else (a memory file staged, no cache, a changed config, an unborn HEAD, a git error,
-Windows, extra arguments) runs the full hook: in this process once `site.main()` has added
-the environment's packages, else `python -m tiergit hook` with the same arguments.
+Windows, extra arguments) runs the full hook: in this process once the environment's
+site-packages are on sys.path, else `python -m tiergit hook` with the same arguments.
 `TIERGIT_HOOK_FAST=0` turns the early exit off.
 """
 from __future__ import annotations
@@ -28,6 +28,8 @@ PREFIX_CACHE = "gate-prefixes-v1.txt"   # hookgate.PREFIX_CACHE_NAME, which writ
 # takes it instead of running the same diff again (git.seen_staged; 15-45 ms with a folder of
 # 6,000 files staged on a 10,000-file store: git walks that folder's tree).
 SEEN: list = []
+# What the full hook imports from the environment (pyproject's dependencies the hook uses).
+_NEEDS = ("yaml", "markdown_it", "regex", "tiktoken")
 
 
 def main(args: list[str] | None = None) -> int:
@@ -111,16 +113,30 @@ def cached_prefixes(config: str, cache: str) -> list[str] | None:
     return [line for line in lines[1:] if line != ""] if "" not in lines[1:-1] else None
 
 
+def _prefix() -> str:
+    """The environment's prefix as site.main() would set it: a venv's folder when its pyvenv.cfg
+    sits beside the interpreter or one folder up (without `site`, sys.prefix is the base's)."""
+    exe_dir = os.path.dirname(os.path.abspath(sys.executable))
+    venv = os.path.dirname(exe_dir)
+    if any(os.path.isfile(os.path.join(d, "pyvenv.cfg")) for d in (exe_dir, venv)):
+        return venv
+    return sys.prefix
+
+
 def _full(args: list[str]) -> int:
-    """The full hook in this process, once `site` has added the environment's packages (-S
-    skipped it); where they are not importable (a --user install, which -I hides) or on
+    """The full hook in this process, once the environment's site-packages are on sys.path (-S
+    skipped them); where they are not importable (a --user install, which -I hides) or on
     Windows, `python -m tiergit hook` with the same arguments."""
     if os.name != "nt":
         import site
-
-        site.main()
         from importlib.util import find_spec
 
+        # The environment's site-packages alone, not site.main(): its .pth files (an editable
+        # install's finder, setuptools' distutils shim) and sitecustomize cost the hook ~5 ms, and
+        # this tiergit is on sys.path already. A dependency found only through them: site.main().
+        sys.path.extend(p for p in site.getsitepackages([_prefix()]) if p not in sys.path)
+        if not all(find_spec(name) is not None for name in _NEEDS):
+            site.main()
         if find_spec("yaml") is not None and find_spec("markdown_it") is not None:
             from tiergit.__main__ import dispatch
             from tiergit.errors import guarded

@@ -161,3 +161,25 @@ def test_literal_start_reads_what_tiergit_writes() -> None:
     assert literal_start("ab*c") == "a" and literal_start("ab?") == "a" and literal_start("ab+") == "ab"
     assert literal_start("^a|b") == "" and literal_start("(?i:abc)") == ""
     assert json.loads(json.dumps(literal_start("MEMORY\\.md"))) == "MEMORY.md"
+
+
+def test_dependencies_reached_only_through_a_pth_file_still_get_the_full_check(squad_repo: Path,
+                                                                                tmp_path: Path) -> None:
+    """The full run puts site-packages on sys.path without site.main() (no .pth files); where a
+    dependency is reachable only through a .pth file (here: a venv whose one .pth names the
+    folder PyYAML and tiktoken live in), site.main() still runs and the check still refuses."""
+    import yaml
+
+    env_dir = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True)
+    python = env_dir / "bin" / "python"
+    site_dir = next(env_dir.glob("lib/python*/site-packages"))
+    (site_dir / "deps.pth").write_text(str(Path(yaml.__file__).resolve().parents[1]) + "\n")
+    install.install(squad_repo, python=str(python))
+    write(squad_repo / COLD, "# picard\n\n### Work\n\n- fact one\n")
+    commit(squad_repo, "memory")
+    write(squad_repo / COLD, "# picard\n\n### Work\n\n- leaked ghp_" + "a" * 36 + "\n")
+    git(squad_repo, "add", "-A")
+    # no PYTHONPATH: the entry's fallback, `python -m tiergit`, would not find this tiergit either
+    refused = git(squad_repo, "commit", "-m", "leak", check=False, env={"PYTHONPATH": ""})
+    assert refused.returncode == 1 and "SEC001" in refused.stderr, refused.stderr

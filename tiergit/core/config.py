@@ -54,6 +54,7 @@ class CompactSettings:
 
 @dataclass(frozen=True)
 class Limit:
+    """A budget metric's warn level and max (hard: over max blocks a commit)."""
     warn: float
     max: float
     # False for a warn-only budget ({warn: N} without max): over it is a warning, never a block.
@@ -62,6 +63,7 @@ class Limit:
 
 @dataclass
 class Tier:
+    """One memory tier: where its files live, its budget and how long they keep."""
     name: str
     path: str
     load: str = "on-demand"
@@ -84,6 +86,7 @@ class Tier:
 
 @dataclass
 class Config:
+    """A store's settings, read from .tiergit.yml over its preset."""
     repo_root: Path
     path: Path
     data: dict[str, Any]

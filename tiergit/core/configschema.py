@@ -38,6 +38,7 @@ ENCODINGS = ("cl100k_base", "o200k_base", "o200k_harmony", "p50k_base", "p50k_ed
 
 @dataclass(frozen=True)
 class Field:
+    """What one config key accepts: its type, bounds and allowed values."""
     type: str                       # int | number | str | bool | map | list | limit | any
     lo: float | None = None         # inclusive minimum
     hi: float | None = None         # inclusive maximum

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 
 @dataclass
 class Finding:
+    """One problem found in a file: where, its code, how bad, and how to fix it."""
     path: str
     line: int
     code: str

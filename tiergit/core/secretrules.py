@@ -48,6 +48,7 @@ class Lazy:
 
 @dataclass(frozen=True, eq=False)   # compared and hashed by identity: a rule is one table row
 class Rule:
+    """One credential format: the words that wake it and its regex."""
     kind: str
     keywords: tuple[str, ...]
     pattern: Lazy = field(compare=False)

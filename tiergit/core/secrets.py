@@ -70,6 +70,7 @@ _URL_USERINFO = Lazy(r"(?i)\b[a-z][a-z0-9+.-]{0,30}://[^\s:/@]*:(?P<value>[^\s/@
 
 @dataclass(frozen=True)
 class SecretHit:
+    """A credential-looking string: its line, its kind and its column."""
     line: int
     kind: str
     column: int

@@ -11,6 +11,7 @@ HEALTH_ORDER = {"healthy": 0, "warning": 1, "critical": 2}
 
 @dataclass
 class Measure:
+    """A file's size in every budget metric."""
     bytes: int
     lines: int
     tokens: int
@@ -26,6 +27,7 @@ class Measure:
 
 @dataclass
 class BudgetVerdict:
+    """One metric of a file against its tier's limit."""
     metric: str
     value: int
     limit: Limit
@@ -38,6 +40,7 @@ class BudgetVerdict:
 
 @dataclass
 class FileHealth:
+    """A file's verdicts against every metric of its tier's budget."""
     path: str
     tier: str
     measure: Measure

@@ -20,6 +20,7 @@ from tiergit.shell.tokens import TokenCache, blob_id
 
 @dataclass
 class CheckSource:
+    """One file to check: its path, its bytes (staged blob or work tree) and blob id."""
     path: str            # repo-relative
     data: bytes | None   # None when unreadable (finding explains)
     blob: str | None

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 
-from tiergit.core import parse, rawtext, secretrules, secrets, secretvalue
+from tiergit.core import frontmatter, rawtext, secretrules, secrets, secretvalue
 from tiergit.core.config import Config, Tier
 from tiergit.core.diagnostics import Finding
 from tiergit.core.fixhint import fix_command
@@ -34,6 +34,7 @@ def conflict_lines(text: str) -> list[int]:
 
 @dataclass
 class FileReport:
+    """What checking one memory file found: its findings and budget health."""
     path: str
     tier: Tier
     health: budget.FileHealth | None
@@ -96,7 +97,7 @@ def content_findings(path: str, text: str, tier: Tier) -> list[Finding]:
     durable tier): a function of the text, the path and the tier's kind, so it is cached."""
     out = []
     try:
-        parse.split_frontmatter(text, path)
+        frontmatter.split_frontmatter(text, path)
     except InputError as exc:
         out.append(Finding(path, exc.line, exc.code, "critical", exc.detail, exc.hint or ""))
     for line in conflict_lines(text)[:1]:
@@ -122,7 +123,7 @@ def content_findings(path: str, text: str, tier: Tier) -> list[Finding]:
 
 
 # The modules whose source decides content_findings: the content cache's key hashes them.
-CONTENT_JUDGES = (sys.modules[__name__], parse, rawtext, secrets, secretrules, secretvalue)   # a change to any: re-judged
+CONTENT_JUDGES = (sys.modules[__name__], frontmatter, rawtext, secrets, secretrules, secretvalue)   # a change to any: re-judged
 
 
 def check_file(path: str, data: bytes, tier: Tier, config: Config, cache: TokenCache,

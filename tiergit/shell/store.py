@@ -14,6 +14,7 @@ from tiergit.shell.tokens import TokenCache, blob_id
 
 @dataclass
 class Store:
+    """An opened store: the repository and its config."""
     repo: Path
     config: Config
     _cache: TokenCache | None = field(default=None, repr=False)
