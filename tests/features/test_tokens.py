@@ -276,3 +276,74 @@ def test_unloadable_encoding_falls_back_to_a_labelled_estimate(squad_repo, tmp_p
     assert done.returncode == 0, done.stderr
     assert not (Path(os.environ["TIKTOKEN_CACHE_DIR"])).exists() or not any(
         Path(os.environ["TIKTOKEN_CACHE_DIR"]).iterdir())
+
+
+def _edit_counts_agree(path: Path) -> bool:
+    """A file counted from an earlier version of itself (its last third cut off, a line in the
+    middle dropped, a word replaced) has tiktoken's count."""
+    enc, counter = tokens.encoding("cl100k_base"), tokens._rank_counter("cl100k_base")
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    bases = ["".join(lines[: len(lines) * 2 // 3]), "".join(lines[: len(lines) // 2] + lines[len(lines) // 2 + 1:]),
+             text.replace(" the ", " a ", 1), ""]
+    for base in bases:
+        gone, added = counter.changed_pieces(text, base)
+        if len(enc.encode_ordinary(base)) - counter.count_pieces(gone) + counter.count_pieces(added) \
+                != len(enc.encode_ordinary(text)):
+            return False
+    return True
+
+
+@pytest.mark.corpus
+def test_counting_only_what_changed_equals_tiktoken_on_the_corpus():
+    tokens.encoding("cl100k_base"), _indexed_counter()   # loaded once, before the workers fork
+    files = sorted(CORPUS.rglob("*.md"))
+    assert len(files) > 100
+    assert [str(p) for p, same in zip(files, corpus_map(_edit_counts_agree, files)) if not same] == []
+
+
+_PIECES = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60) \
+    | st.from_regex(r"[ \n\r\t#*\-\[\]a-zA-Z0-9'’_.:é😀<|>]{0,60}", fullmatch=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PIECES, _PIECES, _PIECES, _PIECES)
+def test_counting_only_what_changed_equals_tiktoken_on_any_edit(head, old, new, tail):
+    """Any text rewritten anywhere (an append, an insertion, a deletion, a replacement that
+    joins or splits a word, a space or a line break at the seam) counts as tiktoken counts it."""
+    enc = tokens.encoding("cl100k_base")
+    tokens.encoding.cache_clear()   # the pure-Python path: count_text takes the base only there
+    base, text = head + old + tail, head + new + tail
+    got = tokens.count_text(text, "cl100k_base", base=(base, len(enc.encode_ordinary(base))))
+    assert got == tokens.Count(len(enc.encode_ordinary(text)), exact=True)
+
+
+def test_an_appended_entry_is_all_that_is_counted():
+    counter = _indexed_counter()
+    base = "# Cold\n\n" + "### Work (2026-05-01)\n\n- [fact] the poller runs every five minutes\n" * 200
+    entry = "\n### Bench (2026-05-02)\n\n- [fact] the bench appended this line\n"
+    gone, added = counter.changed_pieces(base + entry, base)
+    # the seam's line break joins the entry's first; the last line break is the one both end with
+    assert gone == [] and "".join(added) == "\n" + entry.rstrip("\n")
+
+
+@pytest.mark.e2e  # the hook fires under a real git commit
+def test_the_hook_counts_a_changed_file_from_heads_cached_count(squad_repo):
+    from tiergit.features.checkrun import staged_sources
+    from tiergit.shell import config as config_mod
+
+    rel = ".squad/memory/cold/picard.md"
+    first = "# Cold\n\n" + "- **Pattern:** retry the poller with backoff and jitter\n" * 60
+    write(squad_repo / rel, first)
+    git(squad_repo, "add", rel)
+    git(squad_repo, "commit", "-q", "-m", "cold")       # the hook caches HEAD's count
+    head_blob = git(squad_repo, "rev-parse", f"HEAD:{rel}").stdout.strip()
+    write(squad_repo / rel, first + "\n### Session (2026-05-02)\n\n- [fact] the poller's jitter is 20 %\n")
+    git(squad_repo, "add", rel)
+    cache = tokens.TokenCache.for_repo(squad_repo / ".git", "cl100k_base")
+    (src,) = staged_sources(squad_repo, config_mod.load(squad_repo), None, cache)
+    assert src.base == (head_blob, first.encode())      # HEAD's version rides along in the same read
+    git(squad_repo, "commit", "-q", "-m", "session")
+    blob = git(squad_repo, "rev-parse", f"HEAD:{rel}").stdout.strip()
+    counts = json.loads((squad_repo / f".git/tiergit/tokens-v2-cl100k_base/{blob[:2]}.json").read_text())["counts"]
+    assert counts[blob] == len(tokens.encoding("cl100k_base").encode_ordinary((squad_repo / rel).read_text()))

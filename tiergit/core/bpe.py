@@ -35,10 +35,13 @@ class RankCounter:
 
     def count(self, text: str) -> int:
         """Tokens in `text`, special-token text counted as ordinary text (encode_ordinary)."""
+        return self.count_pieces(piece.group() for piece in self.pattern.finditer(text))
+
+    def count_pieces(self, words) -> int:
+        """Tokens in these pre-tokenizer pieces: each piece is merged on its own."""
         ranks, pieces = self.ranks, self.pieces
         total = 0
-        for piece in self.pattern.finditer(text):
-            word = piece.group()
+        for word in words:
             n = pieces.get(word)
             if n is None:
                 data = word.encode("utf-8")
@@ -52,6 +55,22 @@ class RankCounter:
                     pieces[word] = n
             total += n
         return total
+
+    def changed_pieces(self, text: str, base: str) -> tuple[list[str], list[str]]:
+        """(the pieces of `base`, the pieces of `text`) left once the pieces both texts start
+        and end with are taken off. tiktoken merges each pre-tokenizer piece on its own, so a
+        text's count is the sum of its pieces' counts: count(text) == count(base) -
+        count_pieces(first) + count_pieces(second), exactly (a commit that appends an entry
+        counts only the entry and the piece it touches)."""
+        new, old = self.pattern.findall(text), self.pattern.findall(base)
+        limit = min(len(new), len(old))
+        head = 0
+        while head < limit and new[head] == old[head]:
+            head += 1
+        tail = 0
+        while tail < limit - head and new[-1 - tail] == old[-1 - tail]:
+            tail += 1
+        return old[head:len(old) - tail], new[head:len(new) - tail]
 
 
 def merge_count(data: bytes, ranks) -> int:

@@ -68,14 +68,15 @@ def line_count(text: str) -> int:
 
 
 def measure(text: str, data: bytes, tier: Tier | None, cache: TokenCache, blob: str | None = None,
-            force_tokens: bool = False, more: int = 0) -> Measure:
+            force_tokens: bool = False, more: int = 0, base: tuple[str, str] | None = None) -> Measure:
     """Count what the budget needs. Tokens <= bytes always (a token covers >= 1 byte),
     so a file whose byte size is under its token warn level needs no tokenizer. `more`:
-    characters the caller expects to count after this file (it picks the counter, see tokens)."""
+    characters the caller expects to count after this file (it picks the counter, see tokens);
+    `base`: (blob id, text) of the version HEAD holds (TokenCache.count counts what changed)."""
     token_budget = tier.budget.get("tokens") if tier else None
     need = force_tokens or (token_budget is not None and len(data) > token_budget.warn)
     if need:
-        count = cache.count(text, blob, more)
+        count = cache.count(text, blob, more, base)
     elif (known := cache.get(blob)) is not None:
         count = Count(known, True)
     else:

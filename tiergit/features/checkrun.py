@@ -25,11 +25,15 @@ class CheckSource:
     data: bytes | None   # None when unreadable (finding explains)
     blob: str | None
     problem: Finding | None = None
+    base: tuple[str, bytes] | None = None   # (blob id, bytes) HEAD holds: its token count is kept
 
 
-def staged_sources(repo: Path, config: Config, staged: list | None = None) -> list[CheckSource]:
+def staged_sources(repo: Path, config: Config, staged: list | None = None,
+                   cache: TokenCache | None = None) -> list[CheckSource]:
     """Staged memory files, read as blobs from the index (never the work tree).
-    `staged`: the entries `git.staged_changes` already listed (None: list them here)."""
+    `staged`: the entries `git.staged_changes` already listed (None: list them here).
+    `cache`: where a staged blob's count is missing and HEAD's version's is kept, that version
+    is read too (in the same cat-file process): only what the commit changed is counted."""
     # Submodules (160000) have no blob to read; symlinks (120000) are read for their target.
     staged = staged if staged is not None else git.staged_entries(repo)
     entries = [e for e in staged if e.mode != "160000"
@@ -39,14 +43,18 @@ def staged_sources(repo: Path, config: Config, staged: list | None = None) -> li
     inside = store_prefixes(config)
     entries += [e for e in staged if e.mode == "120000" and e not in entries
                 and any(e.path == p or e.path.startswith(p + "/") for p in inside)]
-    blobs = git.read_blobs(repo, [e.blob for e in entries])   # one cat-file process for all
+    bases = {e.blob: e.base for e in entries if cache is not None and e.base and e.mode != "120000"
+             and config.tier_for(e.path) and e.blob not in cache and e.base in cache}
+    blobs = git.read_blobs(repo, [e.blob for e in entries] + list(bases.values()))   # one cat-file process for all
     sources: list[CheckSource] = []
     for e in entries:
         if e.mode == "120000":
             target = blobs.get(e.blob, b"").decode("utf-8", "replace")
             sources.append(CheckSource(e.path, None, e.blob, _symlink_finding(repo, e.path, target)))
         else:
-            sources.append(CheckSource(e.path, blobs.get(e.blob, b""), e.blob))
+            base = bases.get(e.blob)
+            sources.append(CheckSource(e.path, blobs.get(e.blob, b""), e.blob,
+                                       base=(base, blobs[base]) if base in blobs else None))
     return sources
 
 
@@ -126,7 +134,7 @@ def run_checks(sources: list[CheckSource], config: Config, cache: TokenCache,
         if src.problem is not None or src.data is None:
             rep = FileReport(src.path, tier, None, [src.problem] if src.problem else [])
         else:
-            rep = check_file(src.path, src.data, tier, config, cache, src.blob, judged)
+            rep = check_file(src.path, src.data, tier, config, cache, src.blob, judged, src.base)
         reports.append(rep)
     cache.save()
     if judged is not None:

@@ -127,8 +127,9 @@ CONTENT_JUDGES = (sys.modules[__name__], frontmatter, rawtext, secrets, secretru
 
 
 def check_file(path: str, data: bytes, tier: Tier, config: Config, cache: TokenCache,
-               blob: str | None = None, judged=None) -> FileReport:
-    """`judged`: a shell.check_cache.CheckCache (`check` on the work tree), else None (the hook)."""
+               blob: str | None = None, judged=None, base: tuple[str, bytes] | None = None) -> FileReport:
+    """`judged`: a shell.check_cache.CheckCache (`check` on the work tree), else None (the hook).
+    `base`: (blob id, bytes) of the version HEAD holds, whose token count the cache keeps."""
     report = FileReport(path=path, tier=tier, health=None)
     try:
         text = rawtext.decode(data, path, config.limits["max_file_bytes"])
@@ -147,7 +148,17 @@ def check_file(path: str, data: bytes, tier: Tier, config: Config, cache: TokenC
         if key:
             judged.put(key, found)
     report.findings.extend(found)
-    m = budget.measure(text, data, tier, cache, blob)
+    m = budget.measure(text, data, tier, cache, blob, base=_base_text(path, base, config))
     report.health = budget.judge(path, tier, m)
     report.findings.extend(budget_findings(report.health, tier))
     return report
+
+
+def _base_text(path: str, base: tuple[str, bytes] | None, config: Config) -> tuple[str, str] | None:
+    """(blob id, text) of the base version, decoded as its count was (None when it cannot be)."""
+    if base is None:
+        return None
+    try:
+        return base[0], rawtext.decode(base[1], path, config.limits["max_file_bytes"])
+    except InputError:
+        return None

@@ -50,10 +50,10 @@ def pre_commit(repo: Path, as_json: bool = False, staged: list | None = None) ->
     gd = hookgate.git_dir_of(repo) or git.git_dir(repo)   # read from .git / $GIT_DIR: no process
     if staged_config is not None or (repo / config_mod.CONFIG_NAME).is_file():
         hookgate.save_patterns(repo, gd, gate_patterns(cfg), staged_config)
-    sources = staged_sources(repo, cfg, staged)
+    cache = TokenCache.for_repo(gd, cfg.tokenizer)
+    sources = staged_sources(repo, cfg, staged, cache)
     if not sources and not as_json:
         return 0
-    cache = TokenCache.for_repo(gd, cfg.tokenizer)
     reports = run_checks(sources, cfg, cache) if sources else []
     findings = findings_of(reports)
     refused = any(f.severity == "critical" for f in findings)

@@ -90,7 +90,8 @@ def config_unset(repo: Path, key: str) -> None:
 
 # Plain named tuples, not dataclasses: the hook imports this module, and `dataclasses` (with
 # `inspect`) is the largest import on its path.
-IndexEntry = namedtuple("IndexEntry", "mode blob path")
+# base: the blob HEAD holds at that path (staged_changes of a modified file), else None
+IndexEntry = namedtuple("IndexEntry", "mode blob path base", defaults=(None,))
 
 
 def staged_entries(repo: Path) -> list[IndexEntry]:
@@ -124,7 +125,8 @@ def staged_changes(repo: Path) -> list[IndexEntry] | None:
     entries = []
     for i in range(0, len(fields) - 1, 2):
         meta = fields[i].decode().lstrip(":").split()   # old mode, new mode, old blob, new blob, status
-        entries.append(IndexEntry(mode=meta[1], blob=meta[3], path=fields[i + 1].decode("utf-8", "surrogateescape")))
+        entries.append(IndexEntry(mode=meta[1], blob=meta[3], path=fields[i + 1].decode("utf-8", "surrogateescape"),
+                                  base=meta[2] if meta[4] == "M" else None))
     return entries
 
 

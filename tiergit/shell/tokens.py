@@ -119,15 +119,25 @@ def python_knows(text: str) -> bool:
     return all(unicodedata.category(c) != "Cn" for c in set(text) if ord(c) > 127)   # set(): C speed, each character once
 
 
-def count_text(text: str, encoding_name: str, more: int = 0) -> Count:
+def count_text(text: str, encoding_name: str, more: int = 0, base: tuple[str, int] | None = None) -> Count:
     """Exact tokens (special-token text counted as text), or a labelled estimate offline.
 
     `more`: characters the caller expects to count after this text (a first `status` over a
     thousand files); it only chooses the counter, both are exact: past the limit the Rust
-    encoder is built at once instead of after the Python counter has spent its cost."""
+    encoder is built at once instead of after the Python counter has spent its cost.
+    `base`: (an earlier version of the text, its exact count): only the pieces that differ
+    are counted (tiergit.core.bpe.RankCounter.changed_pieces)."""
     global _python_counted
     if _params(encoding_name) is None:
         return Count(estimate(text), exact=False)
+    if base is not None and encoding.cache_info().currsize == 0 and python_knows(text) and python_knows(base[0]):
+        counter = _rank_counter(encoding_name)
+        if counter is not None:
+            gone, added = counter.changed_pieces(text, base[0])
+            size = sum(map(len, added))
+            if size <= LARGE_TEXT and _python_counted + size + more <= PYTHON_COUNT_LIMIT:
+                _python_counted += size
+                return Count(base[1] - counter.count_pieces(gone) + counter.count_pieces(added), exact=True)
     small = len(text) <= LARGE_TEXT and _python_counted + len(text) + more <= PYTHON_COUNT_LIMIT
     if encoding.cache_info().currsize == 0 and small and python_knows(text):
         counter = _rank_counter(encoding_name)
@@ -196,11 +206,18 @@ class TokenCache:
                     self._shards[name[:-5]] = self._read(name[:-5])
         return sum(len(s) for s in self._shards.values())
 
-    def count(self, text: str, blob: str | None = None, more: int = 0) -> Count:
+    def count(self, text: str, blob: str | None = None, more: int = 0,
+              base: tuple[str, str] | None = None) -> Count:
+        """`base`: (an earlier version's blob id, its text); when its count is kept here, only
+        what changed since is counted (the hook: a commit appends to a file HEAD holds)."""
         known = self.get(blob)
         if known is not None:
             return Count(known, exact=True)
-        result = count_text(text, self.encoding_name, more)
+        base_tokens = self.get(base[0]) if base is not None else None
+        if base is not None and base_tokens is not None:
+            result = count_text(text, self.encoding_name, more, base=(base[1], base_tokens))
+        else:
+            result = count_text(text, self.encoding_name, more)
         if blob and result.exact:
             self.put(blob, result.tokens)
         return result
