@@ -347,3 +347,10 @@ def test_the_hook_counts_a_changed_file_from_heads_cached_count(squad_repo):
     blob = git(squad_repo, "rev-parse", f"HEAD:{rel}").stdout.strip()
     counts = json.loads((squad_repo / f".git/tiergit/tokens-v2-cl100k_base/{blob[:2]}.json").read_text())["counts"]
     assert counts[blob] == len(tokens.encoding("cl100k_base").encode_ordinary((squad_repo / rel).read_text()))
+
+
+def test_a_pattern_with_groups_still_splits_into_whole_pieces():
+    from tiergit.core.bpe import RankCounter
+
+    counter = RankCounter("t", {}, r"(\w)\w*|\s+")   # a group: findall would give its letter only
+    assert counter.split("ab cd") == ["ab", " ", "cd"]

@@ -56,13 +56,19 @@ class RankCounter:
             total += n
         return total
 
+    def split(self, text: str) -> list[str]:
+        """The pre-tokenizer pieces of `text` (findall gives whole matches only without groups)."""
+        if self.pattern.groups == 0:
+            return self.pattern.findall(text)
+        return [piece.group() for piece in self.pattern.finditer(text)]
+
     def changed_pieces(self, text: str, base: str) -> tuple[list[str], list[str]]:
         """(the pieces of `base`, the pieces of `text`) left once the pieces both texts start
         and end with are taken off. tiktoken merges each pre-tokenizer piece on its own, so a
         text's count is the sum of its pieces' counts: count(text) == count(base) -
         count_pieces(first) + count_pieces(second), exactly (a commit that appends an entry
         counts only the entry and the piece it touches)."""
-        new, old = self.pattern.findall(text), self.pattern.findall(base)
+        new, old = self.split(text), self.split(base)
         limit = min(len(new), len(old))
         head = 0
         while head < limit and new[head] == old[head]:
