@@ -53,12 +53,12 @@ def _verdicts(texts: list[str]) -> list:
 
 
 def _without_prefilters(texts: list[str]) -> list:
-    saved = dict(judge._MUST_HOLD)
-    judge._MUST_HOLD.clear()
+    saved = dict(judge._MUST_HOLD_BY_ID)   # what _may_match reads (_MUST_HOLD keyed by the pattern's id)
+    judge._MUST_HOLD_BY_ID.clear()
     try:
         return _verdicts(texts)
     finally:
-        judge._MUST_HOLD.update(saved)
+        judge._MUST_HOLD_BY_ID.update(saved)
 
 
 def test_hand_written_items_get_the_same_kind_with_and_without_the_prefilter() -> None:
