@@ -291,22 +291,25 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
     split_level = entry_level if entry_level is not None else 2
     cuts = [(start, lvl, txt) for start, lvl, txt in heads if lvl <= split_level]
     sections: list[Section] = []
+    spans: list[tuple[int, int]] = []   # each section's lines in `lines` (its text, not split again)
     if not cuts or cuts[0][0] > 0:
         end = cuts[0][0] if cuts else len(lines)
         if end > 0:
             sections.append(Section(None, 0, "".join(lines[:end]), fm_lines + 1, None))
+            spans.append((0, end))
     for idx, (start, lvl, txt) in enumerate(cuts):
         end = cuts[idx + 1][0] if idx + 1 < len(cuts) else len(lines)
         dated = heading_date(txt) if lvl == entry_level else None
         sections.append(Section(txt, lvl, "".join(lines[start:end]), fm_lines + start + 1, dated))
+        spans.append((start, end))
     if with_items:
         if scanned is not None:
             shared = scanned[1]
         else:
             shared = mdblocks.shared_blocks(tokens) if mdblocks.FAST_BLOCKS else None
         lkey = labels_key(labels)
-        for sec in sections:
-            sec_lines = split_lines(sec.text)
+        for sec, (lo, hi) in zip(sections, spans):
+            sec_lines = lines[lo:hi]
             skip = sec.level > 0
             blocks = None
             if shared is not None:   # the section's blocks from the body's one parse
