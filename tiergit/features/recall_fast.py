@@ -185,7 +185,7 @@ def _fresh(db: sqlite3.Connection, repo: Path, cfg: dict, head: str,
         return None
     key = _sha1(data + cfg["store_dir"].encode())
     row = db.execute("SELECT listing FROM summary WHERE id = 1").fetchone()
-    walked = listing.Listing.from_json(row[0]) if row and row[0] else None
+    walked = listing.Listing.folders_from_json(row[0]) if row and row[0] else None
     if key != cfg["key"] or walked is None or walked.key != key or not listing.dirs_unchanged(repo, walked):
         return None
     if "archive" in chosen:

@@ -45,6 +45,18 @@ class Listing:
                            "walked_ns": self.walked_ns}, separators=(",", ":"))
 
     @classmethod
+    def folders_from_json(cls, text: str) -> "Listing | None":
+        """from_json without the file lists (left empty): the dirs, key and walk time, which are all
+        the recall fast path checks. to_json writes them last, so only that tail is decoded (the
+        lists of a 10k-file store are ~0.3 MB of JSON); `,"dirs":` cannot occur inside a JSON
+        string (its quote would be escaped), so its last occurrence starts the tail."""
+        at = text.rfind(',"dirs":')
+        if at < 0:
+            return None
+        got = cls.from_json('{"memory":[],"archive":[],"staging":[]' + text[at:])
+        return got if got is not None else cls.from_json(text)
+
+    @classmethod
     def from_json(cls, text: str) -> "Listing | None":
         try:
             d = json.loads(text)
