@@ -108,8 +108,11 @@ _LISTED = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 def body_of(text: str) -> str:
     """The item's words: normalized, without list marker, checkbox, leading bold label or date."""
     first = normalize(text).strip()
-    body = MARKUP.sub("", first, count=1)
-    return _LEAD_DATE.sub("", body).strip()
+    # Both patterns are anchored at the start: a match and a slice do what sub() did.
+    body = first[MARKUP.match(first).end():]   # MARKUP matches at least the empty string
+    if m := _LEAD_DATE.match(body):
+        body = body[m.end():]
+    return body.strip()
 
 
 # Marker words, strongest first: an owner's correction or permission outranks the rule wording
@@ -124,6 +127,10 @@ MARKER_KINDS = ((CORRECTION, "correction"), (PERMISSION, "permission"), (ERROR, 
 # tests/core/test_judge_prefilter.py holds a phrase for every branch of each pattern.
 _MUST_HOLD = {
     CORRECTION: (("no", "actually", "correction"), ("that", "wrong", "incorrect", "corrected")),
+    PERMISSION: ((), ("you", "ahead", "free", "approved", "allowed", "permitted", "ok", "fine", "permission", "may",
+                      "ask")),
+    ERROR: ((), ("root", "fix", "caused", "bug", "broke", "fail", "problem", "workaround", "regression", "solved",
+                 "came", "comes", "stems", "due")),
     OPEN: (("todo", "to-do", "follow", "open question"), ("next", "still", "blocked", "waiting", "yet", "need")),
     DECISION: ((), ("decided", "chose", "agreed", "settled", "went", "going", "will", "standardi", "decision", "from")),
     RULE: ((), ("ever", "always", "must", "should", "don't", "not", "avoid", "prefer", "sure", "thumb", "required",
@@ -174,7 +181,7 @@ def plain_kind(text: str) -> str | None:
             return kind if _not_junk(text) else None
     if m := PLAIN_LABEL.match(low):
         return PLAIN_LABELS[m[1]] if _not_junk(text) else None
-    if len(" ".join(text.split())) > MAX_PLAIN_CHARS:
+    if len(text) > MAX_PLAIN_CHARS and len(" ".join(text.split())) > MAX_PLAIN_CHARS:   # folding never lengthens
         # A long item is a correction, permission, error or open item by its words at any length;
         # rule and fact wording in a long report does not make it one (session end keeps its
         # specific sentences verbatim either way: core/sentence_judge.py).
