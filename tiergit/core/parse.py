@@ -80,6 +80,12 @@ class Item:
         self._clean = (self.text, clean)
         return clean
 
+    def __getstate__(self) -> dict:
+        # The parse cache pickles items: the clean text is recomputed on demand, not stored twice.
+        state = dict(self.__dict__)
+        state.pop("_clean", None)
+        return state
+
     @property
     def durable(self) -> bool:
         return self.kind in DURABLE_KINDS
