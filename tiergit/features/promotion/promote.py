@@ -118,7 +118,8 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     # a recalled list label counts for the list under it (the section the agent read)
     stats = recall_stats(section_events(events, corpus.under))
     oc_entries, oc_note = recall_store.read(store)   # OpenClaw's own recalls (its memory_search)
-    recall_store.merge(stats, corpus.candidates, oc_entries)
+    recall_store.merge(stats, corpus.candidates, oc_entries,
+                       recall_store.origins(store, corpus.candidates) if oc_entries else None)
     # Subjects, not kind names: an untagged item joins a wiki topic it names, or one its peers share.
     topics.assign(corpus.candidates, {PurePosixPath(path).stem for _, _, _, path, _ in corpus.wiki})
     reviews = ReviewState.from_events(read_events(store, logs.REVIEWS))
