@@ -184,8 +184,11 @@ def gather(store, agent: str | None, task: str, hot: str, cfg: dict,
             # recall's relevance is relative to its best hit: scaled by the share of the task's words
             # the item holds, a weak best match (one common word) does not count as a strong one
             c.relevance = max(c.relevance, weight * h.relevance * h.score ** 0.5)
+    from tiergit.features import knowledge_age
+
+    when = knowledge_age.item_times(store, agent, [(r[0], r[7]) for _t, rows in own for r in rows]) if agent else {}
     ages = knowledge_pack.recency_weights(knowledge_pack.newest_first(
-        [(tier, [(r[0], r[3]) for r in rows]) for tier, rows in own]))
+        [(tier, [(r[0], r[3]) for r in rows]) for tier, rows in own], when))
     for _tier, rows in own:
         for item_id, path, entry, day, kind, tier, line, raw in rows:
             if path in skip_paths or ages.get(item_id, 0) < 0.01:
