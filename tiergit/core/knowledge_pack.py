@@ -7,11 +7,13 @@ items. Each gets a value:
     value = W_RELEVANCE * relevance + W_RECENCY * recency + W_NAMES * names share, times the kind's weight
 
 (relevance: recall's 0..1 against the best hit; recency: 0.5 ** (newness rank / RECENCY_HALF),
-the agent's newest item 1.0; names share: the share of the identifiers and paths named by
-the task or hot that the item holds). Long items are cut to their best sentences
-(tiergit/core/snippet.py) so one long item cannot take the budget. Then the block is filled
-best value per token first, each text once, and nothing the prompt already holds (hot).
-Cost: linear in the candidates (a few hundred at most).
+the agent's newest item 1.0, newest by the commit that wrote it where the caller knows it;
+names share: the share of the identifiers and paths named by the task or hot that the item
+holds), times up to 1 + W_SPECIFIC for the names the item adds to the block. The block is
+filled greedily by marginal value per token: a name already shown adds nothing again, a long
+item competes segment by segment (tiergit/core/snippet.py) so one long item cannot take the
+budget, each text once, and nothing the prompt already holds (hot).
+Cost: the candidates' segments (a few hundred) times a log, lazily re-valued as the block grows.
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from tiergit.core import query as query_mod
 from tiergit.core import snippet
 
 W_RELEVANCE, W_RECENCY, W_NAMES = 1.0, 1.2, 0.6
-W_SPECIFIC, SPECIFIC_CAP = 0.5, 4   # up to x1.5 for an item naming 4 identifiers, paths or code spans
+W_SPECIFIC, SPECIFIC_CAP = 2.0, 8   # up to x3 for an item adding 8 identifiers, paths or code spans
 RECENCY_HALF = 25.0           # items: the agent's 25th newest item weighs half its newest
 KIND_WEIGHT = {"decision": 1.3, "correction": 1.3, "open": 1.25, "error": 1.2, "rule": 1.1, "log": 0.8}
 LONG_TOKENS = 90              # an item over this is cut to its best sentences
