@@ -86,7 +86,8 @@ def _base(c: Candidate, wanted_names: set[str], relevance_share: float = 1.0) ->
     """The item's worth before its names count: relevance, recency and the task's names, times its kind."""
     low = c.text.lower()
     share = sum(1 for n in wanted_names if n in low) / len(wanted_names) if wanted_names else 0.0
-    return (W_RELEVANCE * c.relevance * relevance_share + W_RECENCY * c.recency + W_NAMES * share) * KIND_WEIGHT.get(c.kind, 1.0)
+    base = W_RELEVANCE * c.relevance * relevance_share + W_RECENCY * c.recency + W_NAMES * share
+    return base * KIND_WEIGHT.get(c.kind, 1.0)
 
 
 def value(c: Candidate, wanted_names: set[str]) -> float:
@@ -147,7 +148,8 @@ def pack(candidates: list[Candidate], budget: int, max_items: int, count, *, que
         if not key or key in seen or (len(key) > 20 and key in held):
             continue        # the same item copied into cold and the archive, or a blocker hot shows already
         seen.add(key)
-        if value(c, wanted_names) <= 0:
+        c.value = value(c, wanted_names)     # the whole item's, for the closing's list of what was left out
+        if c.value <= 0:
             continue
         if SEGMENTS:
             parts = pieces(c, query, count)
@@ -221,8 +223,8 @@ def newest_first(files: list[tuple[str, list[tuple[str, str | None]]]],
         falling = sum(1 for a, b in zip(dates, dates[1:]) if b < a)
         in_order = items if rising >= falling else list(reversed(items))
         last = ""
-        # in a file the history dates, an item it does not (nor by a date of its own) is one tiergit wrote
-        # about the file (a "moved to the archive" pointer), not a new note: it goes last
+        # in a file the history dates, an item dated neither by it nor by a date of its own is a line
+        # tiergit wrote about the file (a "moved to the archive" pointer), not a new note: it goes last
         timed = any(item_id in written for item_id, _d in items)
         for pos, (item_id, day) in enumerate(in_order):
             last = day or last
