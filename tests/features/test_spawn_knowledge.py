@@ -261,3 +261,21 @@ def test_without_history_the_item_dates_order_the_import(squad_repo):
     cfg.write_text(cfg.read_text() + "spawn: {knowledge_tokens: 60}\n")
     prompt = _context(squad_repo, "--task", "bake a chocolate cake")["prompt"]
     assert "OpsScheduler.FlushJob" in prompt and "ReportWriter.ExportCsv" not in prompt
+
+
+def test_long_items_go_in_by_their_best_segments_and_are_named_when_left_out(squad_repo):
+    """A long item competes segment by segment: its segment holding the task's words comes (cut, marked
+    …), not its filler; another long item the budget leaves out is still named in the closing."""
+    root = _store(squad_repo, "spawn: {knowledge_tokens: 120}\n")
+    filler = " ".join(f"Step {n} of the runbook is routine." for n in range(30))
+    cold = root / "cold" / "riker.md"
+    cold.write_text(cold.read_text()
+                    + f"\n### Vault runbook (2026-05-05)\n\n- {filler} The VaultUnseal.Quorum check needs three "
+                    f"key holders. {filler}\n"
+                    + f"\n### Archive runbook (2026-05-06)\n\n- {filler.replace('runbook', 'archive plan')}\n")
+    out = _context(squad_repo, "--task", "how many key holders does the VaultUnseal quorum need")
+    prompt = out["prompt"]
+    assert "The VaultUnseal.Quorum check needs three key holders." in prompt
+    assert "Step 29 of the runbook" not in prompt
+    closing = prompt[prompt.rindex("## Recall"):]
+    assert "Archive runbook (2026-05-06)" in closing

@@ -36,7 +36,7 @@ SHOWN_FIRST = 0.3             # picks the task matched at least this well are sh
 NAMES_CHARS = 400             # the closing's index of names memory mentions in several entries
 LOW_RELEVANCE = 0.35          # best relevance under this: the block says the task matched little
 SEGMENTS = 1.0                # 1: a long item is packed segment by segment; 0: cut to its best sentences
-ITEM_TOKENS = 180             # at most this much of one long item: it cannot take the budget
+ITEM_TOKENS = 180             # one long item's segments past its first: up to this much (and a third of the budget)
 OFF_QUERY = 0.25              # a segment without the task's words keeps this share of its item's relevance
 NAME_RE = re.compile(r"`([^`\n]{3,60})`|[\w.-]+/[\w./-]+"
                      r"|\b(?:\w+(?:\.\w+)+|[A-Za-z]+[a-z0-9]*[A-Z]\w*|\w+_\w+)\b")
@@ -185,7 +185,7 @@ def pack(candidates: list[Candidate], budget: int, max_items: int, count, *, que
         cost = c.tokens + (overhead(c) if overhead and c.id not in chosen else 0)
         whole = sum(p.tokens for p in chosen.get(c.id, ())) + c.tokens
         if used + cost > budget or (c.id not in chosen and len(chosen) >= max_items) or (
-                c.part >= 0 and whole > ITEM_TOKENS):
+                c.id in chosen and whole > min(ITEM_TOKENS, budget // 3)):
             if c.relevance > 0:
                 left.add(c.id)
             continue
