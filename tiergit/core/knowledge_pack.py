@@ -139,29 +139,7 @@ def pack(candidates: list[Candidate], budget: int, max_items: int, count, *, que
     `c` adds beyond its text (its header line); `already` is the prompt text outside this block:
     an item it holds is skipped.
     """
-    held = normal(already)
-    seen: set[str] = set()
-    pool: list[Candidate] = []
-    found = query_mod.concepts(query) if query.strip() else []
-    for c in candidates:
-        key = normal(c.text)
-        if not key or key in seen or (len(key) > 20 and key in held):
-            continue        # the same item copied into cold and the archive, or a blocker hot shows already
-        seen.add(key)
-        c.value = value(c, wanted_names)     # the whole item's, for the closing's list of what was left out
-        if c.value <= 0:
-            continue
-        if SEGMENTS:
-            parts = pieces(c, query, count)
-        else:
-            shorten(c, query, count)
-            parts = [c]
-        for part in parts:
-            # a segment of an item the task hit carries the hit only if it holds the task's words
-            off_query = part.part >= 0 and part.relevance > 0 and not (found and snippet.matched_in(part.text, found))
-            part.base = _base(part, wanted_names, OFF_QUERY if off_query else 1.0)
-            part.held = names(part.text)
-            pool.append(part)
+    pool = _pool(candidates, count, query=query, wanted_names=wanted_names, already=already)
     shown = names(already)
     chosen: dict[str, list[Candidate]] = {}
     used = 0
@@ -192,6 +170,40 @@ def pack(candidates: list[Candidate], budget: int, max_items: int, count, *, que
         chosen.setdefault(c.id, []).append(c)
         used += cost
         shown |= c.held
+    return _joined(chosen, count), used, len(left - set(chosen))
+
+
+def _pool(candidates: list[Candidate], count, *, query: str, wanted_names: set[str], already: str) -> list[Candidate]:
+    """What `pack` chooses from: each distinct item not in `already`, whole or as its segments, valued."""
+    held = normal(already)
+    seen: set[str] = set()
+    pool: list[Candidate] = []
+    found = query_mod.concepts(query) if query.strip() else []
+    for c in candidates:
+        key = normal(c.text)
+        if not key or key in seen or (len(key) > 20 and key in held):
+            continue        # the same item copied into cold and the archive, or a blocker hot shows already
+        seen.add(key)
+        c.value = value(c, wanted_names)     # the whole item's, for the closing's list of what was left out
+        if c.value <= 0:
+            continue
+        if SEGMENTS:
+            parts = pieces(c, query, count)
+        else:
+            shorten(c, query, count)
+            parts = [c]
+        for part in parts:
+            # a segment of an item the task hit carries the hit only if it holds the task's words
+            off_query = part.part >= 0 and part.relevance > 0 and not (found and snippet.matched_in(part.text, found))
+            part.base = _base(part, wanted_names, OFF_QUERY if off_query else 1.0)
+            part.held = names(part.text)
+            pool.append(part)
+    return pool
+
+
+def _joined(chosen: dict[str, list[Candidate]], count) -> list[Candidate]:
+    """The picks, an item's chosen segments joined in their order: what the task matched first, then the
+    rest (recent, named by hot), each by value."""
     picks = []
     for parts in chosen.values():
         if len(parts) == 1:
@@ -201,9 +213,8 @@ def pack(candidates: list[Candidate], budget: int, max_items: int, count, *, que
         merged = replace(parts[0], text=" … ".join(p.text for p in parts), value=max(p.value for p in parts))
         merged.tokens = count(merged.text)
         picks.append(merged)
-    # shown: what the task matched first, then the rest (recent, named by hot), each by value
     picks.sort(key=lambda c: (c.relevance < SHOWN_FIRST, -c.value))
-    return picks, used, len(left - set(chosen))
+    return picks
 
 
 def newest_first(files: list[tuple[str, list[tuple[str, str | None]]]],

@@ -106,11 +106,8 @@ def _stale(store, candidates: list[Candidate]) -> dict[str, str]:
 
 
 def build(store, today: date | None = None, limit: int | None = None, explain: str | None = None) -> Promotion:
-    cfg = store.config
-    today = today or clock.today()
-    settings = cfg.gate
-    weights = cfg.scoring.weights
-    half_life = cfg.scoring.recency_half_life_days
+    cfg, today = store.config, today or clock.today()
+    settings, weights, half_life = cfg.gate, cfg.scoring.weights, cfg.scoring.recency_half_life_days
     events = read_events(store, logs.RECALLS)
     corpus = gather(store, {ev["id"] for ev in events if type(ev.get("id")) is str})
     # a recalled several-sentence item's standing sentence is a candidate too (core/standing_sentence.py)
