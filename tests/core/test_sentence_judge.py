@@ -87,3 +87,14 @@ def test_one_slash_between_plain_words_is_no_path_but_a_real_path_is() -> None:
     assert not sj.PATH.search("the read/write paths") and not sj.PATH.search("across server/client.")
     for path in ("src/app/utils", "~/bin", "/tmp", "scripts/maintain.sh", "v2/legacy", "foo_bar/baz"):
         assert sj.PATH.search(f"moved to {path} today"), path
+
+
+def test_a_text_fence_in_notes_keeps_its_prose_lines_not_its_diagram_or_a_terminal_session() -> None:
+    block = ("```\nThe tile cache must store `structureType` with the terrain, or fog hides built walls.\n"
+             "┌──────────┐\n│ Client   │───▶ server\n└──────────┘\n```\n")
+    assert sj.fence_comments(block, prose=True) == (
+        "```\nThe tile cache must store `structureType` with the terrain, or fog hides built walls.\n```")
+    assert sj.fence_comments(block) == ""   # a transcript's fence: code or tool output
+    assert sj.fence_comments("```\n$ pytest -q\n.......... 10 passed in 0.41s\n```", prose=True) == ""
+    assert sj.fence_comments("```console\nRetries are capped at 5 because the queue backs off.\n```", prose=True) == ""
+    assert sj.noise("│ Path 2: Container escape (e.g. a search-engine RCE) │") == "a line of a box diagram"

@@ -110,3 +110,36 @@ def test_entry_title_leaves_out_a_leading_date_that_repeats_the_entry_date() -> 
     assert hotfile.entry_title("2026-05-13 — #1056 triage verdict", day) == "#1056 triage verdict"
     assert hotfile.entry_title("2026-04-23 - Track F audit", day) == "2026-04-23 - Track F audit"
     assert hotfile.entry_title("2026-05-13", day) == "2026-05-13"
+
+
+def notes_doc(text: str) -> parse.MemoryDoc:
+    return parse.parse(text, "<session notes>", notes=True)   # as core/hotfile.notes_doc reads them
+
+
+def test_session_notes_keep_a_paragraph_above_any_heading_and_a_block_quote() -> None:
+    notes = ("13:56 Correction: the user trades mostly in Hong Kong, so analysis starts from the HK book.\n\n"
+             "### Retry policy\n> When a fix merges to dev, label the issue `uat-ready` so QA picks it up.\n"
+             "> Knowledge base for the team.\n")
+    assert parse.parse(notes, "notes.md").items == []   # in a memory file: a preamble and a quoted aside
+    result = compact.compact_doc(notes_doc(notes), set(), ratio=1.0, overhead=0)
+    body = result.body()
+    assert "13:56 Correction: the user trades mostly in Hong Kong, so analysis starts from the HK book." in body
+    assert "When a fix merges to dev, label the issue `uat-ready` so QA picks it up." in body
+
+
+def test_a_text_fence_in_the_notes_keeps_its_prose_and_drops_its_diagram() -> None:
+    notes = ("# Hot\n\n## Fog of war\n```\nExploredTileCache must cache `structureType` with the terrain data.\n"
+             "│ Client │───▶│ Server │\n```\n\n```csharp\npublic void SoftDelete() { DeletedAt = now; }\n```\n")
+    result = compact.compact_doc(doc(notes), set(), ratio=1.0, overhead=0)
+    assert result.kept == ["```\nExploredTileCache must cache `structureType` with the terrain data.\n```"]
+    assert "SoftDelete" not in result.body() and "│" not in result.body()
+
+
+def test_words_the_kept_items_share_in_another_order_are_news_not_a_duplicate() -> None:
+    notes = ("# Hot\n\n## Review queue\n- #592: docs only, no tests needed\n- #567: 18 tests, all needed\n"
+             "- #592 needed tests: 18 docs only, no\n- #567: 18 tests, all needed.\n")
+    result = compact.compact_doc(doc(notes), set(), ratio=1.0, overhead=0)
+    # the third item says other things with the same words; the fourth repeats the second word for word
+    assert result.kept == ["- #592: docs only, no tests needed", "- #567: 18 tests, all needed",
+                           "- #592 needed tests: 18 docs only, no"]
+    assert result.duplicates == 1

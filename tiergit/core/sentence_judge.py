@@ -36,6 +36,8 @@ DREAM_META = re.compile(r"^\[(?:score|confidence)=|^(?:confidence|status|recalls
 TOOL_PLACEHOLDER = re.compile(r"^\[(?:tool[ _](?:call|use|result|output)|image|document|file)(?::[^\]]*)?\]$", re.I)
 # A quote or P&L row: most cells a price or a percentage change, none a phrase (a monitor's output).
 PRICE_CELL = re.compile(r"^[*\s]*(?:[+-]?(?:[A-Z]{0,3}\$|¥|€|£)\s?[\d,.]+|[▲▼△▽+-]?\s?[\d,.]+\s?%)[*\s]*$")
+# Box-drawing characters: a line of an ASCII-art diagram (`│ Path 3: Host Compromise │`, `└─▶`).
+BOX_DRAWING = re.compile(r"[\u2500-\u257f\u2580-\u259f]")
 TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
 TEMPLATE_HINT = re.compile(r"^<!--.*-->$|^\(?(?:one|a) (?:line|item|bullet) (?:per|for each)\b|^_\(.*\)_$", re.I)
 # A build, test or system status with nothing named (`Build clean: 0 errors`, `All tests passing`).
@@ -137,6 +139,8 @@ def _shape_noise(raw: str, body: str) -> str | None:
         return "a transcript line"
     if TABLE_RULE.match(raw) or judge.BARE.match(raw) or not re.search(r"[^\W_]", body):
         return "bare markup"
+    if len(BOX_DRAWING.findall(raw)) >= 2:
+        return "a line of a box diagram"
     if raw.startswith("|") and _quote_row(raw):
         return "a quote / P&L row (tool output)"
     if raw.startswith("|") and _header_row(raw):
@@ -259,20 +263,44 @@ def _comment_prose(body: str) -> str:
     return _comment_text(body) if body.startswith("//") else ""
 
 
-def fence_comments(text: str) -> str:
+# Fences an author writes prose, plans and lists in (a code block in notes is code; these are not).
+PROSE_FENCES = frozenset({"", "text", "txt", "plaintext", "md", "markdown"})
+# Fences that hold a program's output: noise whatever they say.
+OUTPUT_FENCES = frozenset({"console", "output", "log", "shell-session"})
+
+
+def fence_comments(text: str, prose: bool = False) -> str:
     """A fenced code block cut to its comment lines that say something (not noise, three words or
     more), as a fenced block of the same language; "" when it has none or is no code block. The
-    code itself stays condensed; a comment is a sentence like any other."""
+    code itself stays condensed; a comment is a sentence like any other. With `prose` (session
+    notes), a fence with no language or a text/markdown one is the author's own text: each of its
+    lines that is not noise is kept, as a line of the same fenced block."""
     lines = text.strip("\n").splitlines()
     opening = FENCE.match(lines[0]) if lines else None
-    if not opening or opening["lang"].lower() in ("md", "markdown", "text", "txt", "console", "output", "log"):
+    lang = opening["lang"].lower() if opening else ""
+    if not opening or lang in OUTPUT_FENCES or (lang in PROSE_FENCES and not prose):
         return ""
+    if lang in PROSE_FENCES and any(_console_line(line) for line in lines[1:]):
+        return ""   # a pasted terminal session: a command and its output
     kept = []
     for line in lines[1:]:
-        prose = _comment_text(line)
-        if prose and noise(prose) is None:
+        if FENCE.match(line):
+            continue
+        if lang in PROSE_FENCES:
+            if line.strip() and noise(line) is None:
+                kept.append(line.rstrip())
+            continue
+        comment = _comment_text(line)
+        if comment and noise(comment) is None:
             kept.append(line.strip())
     return f"```{opening['lang']}\n" + "\n".join(kept) + "\n```" if kept else ""
+
+
+def _console_line(line: str) -> bool:
+    """A shell prompt, a command or a log line: the fence around it is a terminal session."""
+    body = line.strip()
+    return bool(re.match(r"^(?:\$|>>>|PS [A-Z]:\\?[^>]*>|[\w.@-]+[$#%])\s", body)) or judge._shell_line(body) \
+        or bool(LOG_LINE.match(body))
 
 
 def units(text: str) -> list[tuple[str, str]]:
