@@ -143,3 +143,43 @@ def test_words_the_kept_items_share_in_another_order_are_news_not_a_duplicate() 
     assert result.kept == ["- #592: docs only, no tests needed", "- #567: 18 tests, all needed",
                            "- #592 needed tests: 18 docs only, no"]
     assert result.duplicates == 1
+
+
+DREAMING_NOTE = """# 2026-04-10
+
+- 09:40 Sold 100 shares of `ACME` at 31.50, position now 700 shares.
+
+## REM Sleep
+<!-- openclaw:dreaming:rem:start -->
+### Reflections
+- Theme: `assistant` kept surfacing across 360 memories.
+  - confidence: 1.00
+  - evidence: memory/.dreams/session-corpus/2026-04-06.txt:2-2
+
+### Possible Lasting Truths
+- - 16:42 Bought back 100 shares of `ACME` at 30.50, cost basis 29.63.
+<!-- openclaw:dreaming:rem:end -->
+
+## Light Sleep
+<!-- openclaw:dreaming:light:start -->
+- Candidate: Naver polling API returns KRX quotes for `000660`.
+  - confidence: 0.00
+  - evidence: memory/2026-04-05.md:3-6
+
+## Later
+- The broker caps intraday orders at 20 a day, so batch the rebalancing.
+"""
+
+
+def test_a_dreaming_report_in_the_notes_is_dreamings_copy_not_the_sessions_text() -> None:
+    from tiergit.core import dreams
+    lines = DREAMING_NOTE.splitlines()
+    inside = dreams.report_lines(DREAMING_NOTE)
+    assert {lines[n - 1] for n in inside} >= {"- - 16:42 Bought back 100 shares of `ACME` at 30.50, cost basis 29.63.",
+                                                "- Candidate: Naver polling API returns KRX quotes for `000660`."}
+    # an unclosed report ends at the note's own next heading
+    assert not any(lines[n - 1].startswith(("## Later", "- The broker")) for n in inside)
+    body = compact.compact_doc(notes_doc(DREAMING_NOTE), set(), ratio=1.0, overhead=0).body()
+    assert "09:40 Sold 100 shares of `ACME` at 31.50" in body
+    assert "The broker caps intraday orders at 20 a day, so batch the rebalancing." in body
+    assert "Bought back 100 shares" not in body and "kept surfacing" not in body and "Naver" not in body

@@ -19,6 +19,10 @@ SOURCE_REF = re.compile(r"\[?\s*(?:memory/[\w./-]+\.md|[\w-]+\.md):\d+(?:-\d+)?(
 PREFIX = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?(?:Candidate|Reflections?|Theme|Possible Lasting Update)s?(?:\*\*)?\s*:\s*", re.I)
 SCORE_BRACKET = re.compile(r"[\[(]\s*(?:score|confidence|recalls?|rank|conf)\s*[=:]?\s*[\d.]+[^\])]*[\])]", re.I)
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# The markers OpenClaw writes around a Dreaming phase's report in a daily note
+# (`<!-- openclaw:dreaming:light:start -->` … `<!-- openclaw:dreaming:light:end -->`).
+BLOCK_MARK = re.compile(r"^\s*<!--\s*openclaw:dreaming:(?P<phase>[\w-]+):(?P<edge>start|end)\s*-->\s*$", re.I)
+HEADING_LINE = re.compile(r"^ {0,3}#{1,6}\s")
 STATUSES = ("staged", "promoted", "rejected", "pending", "keep", "archived")
 
 
@@ -142,3 +146,26 @@ def clean(text: str) -> str:
     out = re.sub(r"(?:\s*[;,|]\s*)+$", "", out)
     out = re.sub(r"\s*;\s*(?=;|$)", "", out)
     return " ".join(out.split()).strip(" -;,")
+
+
+def report_lines(text: str) -> frozenset[int]:
+    """1-based lines of `text` inside a Dreaming phase's report (between OpenClaw's start and end
+    markers; a start without its end runs to the next heading of the note's own). What Dreaming
+    writes there is its copy of other notes (each candidate cites them as evidence), not the
+    session's own text."""
+    inside, phase, out = False, None, set()
+    for n, line in enumerate(text.splitlines(), 1):
+        mark = BLOCK_MARK.match(line)
+        if mark and mark["edge"].lower() == "start":
+            inside, phase = True, mark["phase"].lower()
+        elif inside and mark and mark["phase"].lower() == phase:
+            out.add(n)
+            inside = False
+            continue
+        elif inside and HEADING_LINE.match(line) and not line.lstrip("# ").lower().startswith(
+                ("reflection", "possible lasting", "candidate")):
+            # an unclosed report ends where the note's own text resumes (Dreaming's sub-headings aside)
+            inside = False
+        if inside:
+            out.add(n)
+    return frozenset(out)

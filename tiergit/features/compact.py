@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from tiergit.core import sentence_judge
+from tiergit.core import dreams, sentence_judge
 from tiergit.core.config import CompactSettings
 from tiergit.core.kinds import LIST_MARKER_RE
 from tiergit.core.parse import Item, MemoryDoc, clean_text, item_id
@@ -175,10 +175,15 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
     groups: dict[tuple[int, int], tuple[str | None, list[Item]]] = {}
     # A context item that repeats a kept item (same id) must not shadow it.
     keep_ids = {i.id for i in doc.items if i.kind in KEEP_KINDS and i.line not in skip_lines}
+    rendered = doc.render()
+    copies = dreams.report_lines(rendered) if "openclaw:dreaming" in rendered else frozenset()
     for index, section in enumerate(doc.sections):
         subs = sub_headings(section)
         for item in section.items:
             if item.line in skip_lines:
+                continue
+            if item.line in copies:   # Dreaming's report: its copies of other notes
+                out.dropped += 1
                 continue
             above = [n for n, (line, _) in enumerate(subs) if line < item.line]
             key = (index, above[-1] if above else -1)
