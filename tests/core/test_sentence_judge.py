@@ -55,14 +55,25 @@ NOISE_ROUND6 = [
     "Streamlined onboarding flow across web/mobile.",
     "Refactored pathfinding for speed.",
 ]
+# Round 7: a header row with a `#` column or a unit sign on a label, a lead-in with only its list's first number.
+NOISE_ROUND7 = [
+    "| # | Step | Owner | Notes |",
+    "| 代码 | 成本 | 现价 | 浮% | 浮$ |",
+    "**Steps Taken:** 1.",
+]
+KEPT_ROUND7 = [
+    "- **Open findings:** 3",
+    "- VISION_RADIUS: 8",
+    "| 3 | Rotate the signing key | High | Medium |",
+]
 
 
-@pytest.mark.parametrize("sentence", KEPT + KEPT_ROUND6)
+@pytest.mark.parametrize("sentence", KEPT + KEPT_ROUND6 + KEPT_ROUND7)
 def test_kept_verbatim(sentence: str) -> None:
     assert sj.noise(sentence) is None
 
 
-@pytest.mark.parametrize("sentence", NOISE + NOISE_ROUND6)
+@pytest.mark.parametrize("sentence", NOISE + NOISE_ROUND6 + NOISE_ROUND7)
 def test_condensed_as_noise(sentence: str) -> None:
     assert sj.noise(sentence)
 

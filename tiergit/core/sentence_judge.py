@@ -150,6 +150,8 @@ def _shape_noise(raw: str, body: str) -> str | None:
         return "a date stamp"
     if TOOL_PLACEHOLDER.match(body):
         return "a tool call or output placeholder"
+    if FIELD_ENUMERATOR.match(body):
+        return "a label and a list number"   # `**Actions Taken:** 1.`: the list follows
     if TEMPLATE_HINT.match(body):
         return "a template hint"
     checks = ((judge.DIFF.match, raw, "a diff hunk"), (judge._shell_line, body, "a shell command"),
@@ -162,6 +164,10 @@ def _shape_noise(raw: str, body: str) -> str | None:
     if META.match(raw) and not OPEN_STATUS.search(body) and (len(judge.WORD.findall(body)) < 8 or judge.STATUS.search(body)):
         return "a metadata / status line"
     return None
+
+
+# A label with only a list number after it (`**Actions Taken:** 1.`): the list's lead-in.
+FIELD_ENUMERATOR = re.compile(r"^[^:：]{1,40}[:：]\s*\d{1,2}[.)]\s*$")
 
 
 def _dream_meta(body: str) -> bool:
@@ -186,9 +192,11 @@ def _header_row(row: str) -> bool:
     """A table's header row: three cells or more, each a short label (at most three words or eight
     characters of another script, no digit, code or sentence mark); the rows under it carry the content."""
     cells = [c.strip().strip("*_ ") for c in row.strip().strip("|").split("|")]
+    # A lone `#` or `No.` column and a unit sign on a label (`浮%`, `Cost $`) are header marks too.
+    labels = [re.sub(r"^(?:#|no\.)$|(?<=\S)\s?[%$#]$", "x", c, flags=re.I) for c in cells]
     return len(cells) >= 3 and all(
         c and len(c.split()) <= 3 and len(c) <= (8 if NON_LATIN.search(c) else 30) and not re.search(r"[\d`/.:;=()\[\]#$%]", c)
-        for c in cells)
+        for c in labels)
 
 
 def _without_dates(body: str) -> str:
