@@ -60,11 +60,14 @@ NOISE_ROUND7 = [
     "| # | Step | Owner | Notes |",
     "| 代码 | 成本 | 现价 | 浮% | 浮$ |",
     "**Steps Taken:** 1.",
+    "System (untrusted): [2026-04-24 00:31:12 GMT+2] Exec completed (quick-fox, code 0) :: `minio` metrics",
+    "Sender (untrusted metadata):",
 ]
 KEPT_ROUND7 = [
     "- **Open findings:** 3",
     "- VISION_RADIUS: 8",
     "| 3 | Rotate the signing key | High | Medium |",
+    "System prompts (the long ones) must stay under 8 KB or the gateway truncates them.",
 ]
 
 

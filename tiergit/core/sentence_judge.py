@@ -113,6 +113,10 @@ DUE_DATE = re.compile(r"\b(?:deadline|due|scheduled|target|eta|expires?|expiry|u
 # Dreaming's staged copy of a chat turn (`Candidate: User: …`, `Candidate: Assistant: NO_REPLY`): a transcript line.
 CANDIDATE_TURN = re.compile(r"^(?:candidate|possible lasting \w+)\s*:\s*(?:\*\*|__|\[)?(?:user|assistant|human|ai|system|bot)"
                             r"(?:\*\*|__|\])?\s*[:：]|^(?:candidate\s*:\s*)?reflections\s*:\s*theme\s*:", re.I)
+# A chat envelope's speaker with a qualifier (`System (untrusted): [2026-…] Exec completed …`,
+# `Sender (untrusted metadata):`): a transcript line like `User:`.
+QUALIFIED_SPEAKER = re.compile(r"^(?:user|assistant|human|ai|system|bot|agent|sender|conversation(?: info)?)\s*"
+                               r"\([^)]{1,40}\)\s*[:：]", re.I)
 # A label that says what follows is a fix or a cause (`Fixed: …`, `Root cause: …`).
 FIX_LABEL = re.compile(r"^(?:fix(?:ed|es)?|solution|workaround|root cause|cause|resolution)\s*(?:\([^)]{0,30}\))?\s*:", re.I)
 MARKERS = (FIX_LABEL, judge.PLAIN_LABEL, judge.CORRECTION, judge.PERMISSION, judge.ERROR, judge.OPEN, judge.DECISION, judge.RULE, judge.FACT)
@@ -135,7 +139,7 @@ def _shape_noise(raw: str, body: str) -> str | None:
         return "a code fence"
     if judge.HEADING.match(raw):
         return "a heading"
-    if TRANSCRIPT_OPENING_RE.match(raw) or CANDIDATE_TURN.match(body):
+    if TRANSCRIPT_OPENING_RE.match(raw) or CANDIDATE_TURN.match(body) or QUALIFIED_SPEAKER.match(body):
         return "a transcript line"
     if TABLE_RULE.match(raw) or judge.BARE.match(raw) or not re.search(r"[^\W_]", body):
         return "bare markup"
