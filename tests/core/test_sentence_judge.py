@@ -62,12 +62,17 @@ NOISE_ROUND7 = [
     "**Steps Taken:** 1.",
     "System (untrusted): [2026-04-24 00:31:12 GMT+2] Exec completed (quick-fox, code 0) :: `minio` metrics",
     "Sender (untrusted metadata):",
+    "**周报整理** ✅ 已完成",
+    "- 完成了部署脚本的整理",
 ]
 KEPT_ROUND7 = [
     "- **Open findings:** 3",
     "- VISION_RADIUS: 8",
     "| 3 | Rotate the signing key | High | Medium |",
     "System prompts (the long ones) must stay under 8 KB or the gateway truncates them.",
+    "- [ ] 完成回调节点开发",
+    "- 部署已完成，但回滚脚本失败，原因未知",
+    "- 优先级: 本周完成",
 ]
 
 

@@ -95,6 +95,11 @@ PATH = re.compile(rf"(?<![\w/.~-])(?:(?:~|\.{{1,2}})?/?{_SEGMENT}(?:/{_SEGMENT})
                   rf"|{_SEGMENT}/[\w-]+\.[\w-]+)")
 CAUSE = re.compile(r"\b(?:because|so that|caused by|due to|unless|except|but|fail\w*|broke\w*|error\w*)\b", re.I)
 NON_LATIN = re.compile(r"[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# A Chinese work report's verbs (done, updated, fixed, created, ran, published, generated), and the words that
+# make a Chinese sentence more than a report (a cause, condition, rule, correction, failure, open item).
+CJK_ACTIVITY = re.compile(r"已(?:完成|更新|修复|新增|创建|发布|生成|处理|整理|提交|部署|合并)|完成了|成功(?:生成|发布|创建|更新|部署)")
+CJK_MARKER = re.compile(r"因为|由于|导致|所以|如果|除非|必须|不要|不能|禁止|应该|应当|需要|注意|原因|错误|失败|问题|更正|纠正|"
+                        r"不是|而是|待|未|风险|规则|决定|结论|教训")
 # What names a thing (a check-marked line that names nothing is status whatever its numbers).
 NAMED = re.compile(r"`|https?://|\b[\w.-]+/[\w./-]+|\b\w+\.[a-z]{2,5}\b|\b[A-Za-z]*[a-z][A-Z]\w*|\b\w+_\w+\b|\"[^\"]{3,}\"")
 # Status metadata (`**By:** Ripley`, `**Date:** …`); an owner, stack or model line is a fact.
@@ -244,7 +249,10 @@ def noise(sentence: str) -> str | None:
     if specific(raw):
         return None
     if NON_LATIN.search(body):
-        return None   # prose in another script: no activity vocabulary to recognise it by
+        # prose in another script: kept, unless it reports work done in Chinese with nothing named and
+        # no cause, rule, correction or open word (`任务完成 ✅ 技术随笔已成功生成并发布`)
+        done = CJK_ACTIVITY.search(body) and not CJK_MARKER.search(body) and not re.search(r"\[ \]", raw)
+        return "an activity report with nothing specific" if done else None
     if len(judge.WORD.findall(body)) < 3:
         return "a fragment"
     body = LEAD.sub("", body, count=1)   # `Context: Worked …`, `2026-04-21 — Looked …`: the report itself
