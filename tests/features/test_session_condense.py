@@ -183,3 +183,6 @@ def test_a_dreaming_report_in_the_notes_is_dreamings_copy_not_the_sessions_text(
     assert "09:40 Sold 100 shares of `ACME` at 31.50" in body
     assert "The broker caps intraday orders at 20 a day, so batch the rebalancing." in body
     assert "Bought back 100 shares" not in body and "kept surfacing" not in body and "Naver" not in body
+    # a start with no end covers only the lines in Dreaming's shape after it
+    unclosed = "<!-- openclaw:dreaming:light:start -->\n- Candidate: a copy\n  - confidence: 0.1\n\nOwn line after it.\n"
+    assert dreams.report_lines(unclosed) == frozenset({1, 2, 3, 4})

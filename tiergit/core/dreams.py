@@ -22,7 +22,7 @@ NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # The markers OpenClaw writes around a Dreaming phase's report in a daily note
 # (`<!-- openclaw:dreaming:light:start -->` … `<!-- openclaw:dreaming:light:end -->`).
 BLOCK_MARK = re.compile(r"^\s*<!--\s*openclaw:dreaming:(?P<phase>[\w-]+):(?P<edge>start|end)\s*-->\s*$", re.I)
-HEADING_LINE = re.compile(r"^ {0,3}#{1,6}\s")
+DREAM_HEADING = re.compile(r"^ {0,3}#{1,6}\s+(?:reflections?|possible lasting \w+|candidates?)\b", re.I)
 STATUSES = ("staged", "promoted", "rejected", "pending", "keep", "archived")
 
 
@@ -149,23 +149,31 @@ def clean(text: str) -> str:
 
 
 def report_lines(text: str) -> frozenset[int]:
-    """1-based lines of `text` inside a Dreaming phase's report (between OpenClaw's start and end
-    markers; a start without its end runs to the next heading of the note's own). What Dreaming
-    writes there is its copy of other notes (each candidate cites them as evidence), not the
-    session's own text."""
-    inside, phase, out = False, None, set()
-    for n, line in enumerate(text.splitlines(), 1):
-        mark = BLOCK_MARK.match(line)
-        if mark and mark["edge"].lower() == "start":
-            inside, phase = True, mark["phase"].lower()
-        elif inside and mark and mark["phase"].lower() == phase:
-            out.add(n)
-            inside = False
+    """1-based lines of `text` inside a Dreaming phase's report: between OpenClaw's start and end
+    markers; after a start with no end, the lines in Dreaming's own shape (its candidate, theme and
+    nested-dump items, their indented metadata, its `### Reflections` / `### Possible Lasting …`
+    headings, blank lines) up to the first that is not. What Dreaming writes there is its copy of
+    other notes (each candidate cites them as evidence), not the session's own text."""
+    lines = text.splitlines()
+    out: set[int] = set()
+    n = 0
+    while n < len(lines):
+        mark = BLOCK_MARK.match(lines[n])
+        if not (mark and mark["edge"].lower() == "start"):
+            n += 1
             continue
-        elif inside and HEADING_LINE.match(line) and not line.lstrip("# ").lower().startswith(
-                ("reflection", "possible lasting", "candidate")):
-            # an unclosed report ends where the note's own text resumes (Dreaming's sub-headings aside)
-            inside = False
-        if inside:
-            out.add(n)
+        phase = mark["phase"].lower()
+        end = next((k for k in range(n + 1, len(lines)) if (m := BLOCK_MARK.match(lines[k]))
+                    and m["edge"].lower() == "end" and m["phase"].lower() == phase), None)
+        if end is None:   # unclosed: as far as the lines keep Dreaming's shape
+            end = n
+            while end + 1 < len(lines) and _dreaming_shaped(lines[end + 1]):
+                end += 1
+        out.update(range(n + 1, end + 2))
+        n = end + 1
     return frozenset(out)
+
+
+def _dreaming_shaped(line: str) -> bool:
+    return (not line.strip() or line[:1].isspace() or bool(PREFIX.match(line)) or bool(DREAM_HEADING.match(line))
+            or line.lstrip().startswith(("- - ", "* * ")))

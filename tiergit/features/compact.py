@@ -51,7 +51,7 @@ class Compaction:
     dropped: int = 0                                      # log items and duplicates of the session
     duplicates: int = 0                                   # kept items already in cold
     notes: list[str] = field(default_factory=list)
-    kept_words: str = field(default="", repr=False)   # word_run of each kept text, one after another
+    kept_words: str = field(default="", repr=False)   # word_run of each text kept under this heading
 
     def keep(self, text: str, item_id: str) -> None:
         self.kept.append(text)
@@ -170,7 +170,7 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
     dropped, repeats counted; the context left, grouped by (section, sub-heading) with its heading."""
     seen = set(cold_ids)
     told = told_fragments(cold_text)
-    cold_words = word_run(cold_text)
+    last_key = None
     repeats: set[str] = set()   # sentences of context kept so far: a repeat is a duplicate
     groups: dict[tuple[int, int], tuple[str | None, list[Item]]] = {}
     # A context item that repeats a kept item (same id) must not shadow it.
@@ -187,6 +187,8 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
                 continue
             above = [n for n, (line, _) in enumerate(subs) if line < item.line]
             key = (index, above[-1] if above else -1)
+            if key != last_key:   # "only repeats what is kept" is judged under one heading
+                out.kept_words, last_key = "", key
             if item.kind in KEEP_KINDS:
                 if item.id in seen:
                     out.duplicates += 1
@@ -204,7 +206,7 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
                 out.duplicates += 1
             else:
                 seen.add(item.id)
-                rest = _keep_sentences(out, item, seen, told, cold_words, repeats)
+                rest = _keep_sentences(out, item, seen, told, repeats)
                 if rest is None:
                     continue
                 heading = subs[key[1]][1] if above else section.heading
@@ -212,20 +214,19 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
     return groups
 
 
-def _keep_sentences(out: Compaction, item: Item, seen: set[str], told: dict, cold_words: str,
-                    repeats: set[str]) -> Item | None:
+def _keep_sentences(out: Compaction, item: Item, seen: set[str], told: dict, repeats: set[str]) -> Item | None:
     """Keep a context item's sentences that are not noise (sentence_judge) verbatim, in note order;
     return the item with only its noise sentences, for condensing, or None when nothing is left.
-    A kept part is a duplicate when cold already tells its opening, or when its words, in their
-    order, are already there (in cold, or in what this entry keeps): a part whose words the kept
-    items merely share, in another order, is news and stays verbatim."""
+    A kept part is a duplicate when cold already tells its opening, or when the items kept under
+    the same heading already say its words in their order: a part whose words they merely share,
+    in another order, is news and stays verbatim."""
     kept, rest = sentence_judge.split(item.text, repeats)
     if kept:
         text = item.text.rstrip("\n") if not rest else kept
         kept_id = item.id if not rest else item_id(text)[0]
         run = word_run(text)
         if kept_id in seen and kept_id != item.id or already_told(first_sentence(text), told) \
-                or (run and (run in out.kept_words or run in cold_words)):
+                or (run and run in out.kept_words):
             out.duplicates += 1
         else:
             seen.add(kept_id)
