@@ -210,28 +210,9 @@ def _headings(body: str, tokens=None) -> list[tuple[int, int, str]]:
     return out
 
 
-QUOTE_LINE_RE = re.compile(r"^ {0,3}>")
-
-
-def _quote_blocks(body_lines: list[str], blocks: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
-    """("para", start, end) of each run of block-quote lines outside every block (the block
-    scanners leave top-level quotes out)."""
-    covered = {n for _, start, end in blocks for n in range(start, end)}
-    out: list[tuple[str, int, int]] = []
-    for n, line in enumerate(body_lines):
-        if n in covered or not QUOTE_LINE_RE.match(line):
-            continue
-        if out and out[-1][2] == n:
-            out[-1] = ("para", out[-1][1], n + 1)
-        else:
-            out.append(("para", n, n + 1))
-    return out
-
-
 def _items(section_lines: list[str], first_line: int, heading: str | None,
            labels: dict[str, list[str]] | None, skip_heading: bool,
-           blocks: list[tuple[str, int, int]] | None = None, lkey: tuple | None = None,
-           notes: bool = False) -> list[Item]:
+           blocks: list[tuple[str, int, int]] | None = None, lkey: tuple | None = None, notes: bool = False) -> list[Item]:
     lkey = labels_key(labels) if lkey is None else lkey
     offset = 1 if skip_heading else 0
     body_lines = section_lines[offset:]
@@ -240,10 +221,7 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
     items = []
     subs = [n for n, ln in enumerate(body_lines) if ln.lstrip().startswith("#")]
     lead: tuple[str, int] | None = None   # (kind, end) of a `**Root cause:**` paragraph that opens a list
-    blocks = mdblocks.block_ranges(body_lines) if blocks is None else blocks
-    if notes:
-        blocks = sorted(blocks + _quote_blocks(body_lines, blocks), key=lambda b: b[1])
-    for btype, start, end in blocks:
+    for btype, start, end in mdblocks.item_blocks(body_lines, blocks, quotes=notes):
         end = min(end, len(body_lines))   # never past the section, whatever a token map says
         if start >= end:
             continue
@@ -251,8 +229,7 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
             end -= 1
         text = "".join(body_lines[start:end])
         if btype == "para" and not BOLD_LABEL_RE.match(text) and not TRANSCRIPT_LINE_RE.match(text):
-            # A plain paragraph is only an item under a heading or when labelled (before the first
-            # heading it is a file's preamble), except in session notes (`notes`).
+            # A plain paragraph is only an item under a heading or when labelled (else a preamble), or in notes.
             if heading is None and not notes:
                 continue
         kind = _kind_once(text, heading, labels, lkey)
@@ -283,9 +260,7 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
 
 def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None = None,
           with_items: bool = True, notes: bool = False) -> MemoryDoc:
-    """The document's sections and items. `notes`: the text is a session's notes, every line of
-    it the session's own: a plain paragraph before the first heading and a block quote are items
-    too (in a memory file the first is the file's preamble, the second a quoted aside)."""
+    """`notes`: a session's notes, where a paragraph above any heading and a block quote are items."""
     fm_text, meta, body = split_frontmatter(text, path)
     fm_lines = fm_text.count("\n")
     lines = split_lines(body)
@@ -320,7 +295,6 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
                 first = sec.line - fm_lines - 1 + skip
                 lo, hi = bisect_left(shared, (first,)), bisect_left(shared, (first + len(sec_lines) - skip,))
                 blocks = [(t, s - first, e - first) for s, t, e in shared[lo:hi]]
-            sec.items = _items(sec_lines, sec.line, sec.heading, labels, skip_heading=skip, blocks=blocks, lkey=lkey,
-                               notes=notes)
+            sec.items = _items(sec_lines, sec.line, sec.heading, labels, skip_heading=skip, blocks=blocks, lkey=lkey, notes=notes)
     return MemoryDoc(path=path, frontmatter_text=fm_text, metadata=meta, sections=sections,
                      entry_level=entry_level)
