@@ -235,7 +235,7 @@ def _headings(body: str, tokens=None) -> list[tuple[int, int, str]]:
 
 def _items(section_lines: list[str], first_line: int, heading: str | None,
            labels: dict[str, list[str]] | None, skip_heading: bool,
-           blocks: list[tuple[str, int, int]] | None = None, lkey: tuple | None = None) -> list[Item]:
+           blocks: list[tuple[str, int, int]] | None = None, lkey: tuple | None = None, notes: bool = False) -> list[Item]:
     lkey = labels_key(labels) if lkey is None else lkey
     offset = 1 if skip_heading else 0
     body_lines = section_lines[offset:]
@@ -244,7 +244,7 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
     items = []
     subs = [n for n, ln in enumerate(body_lines) if ln.lstrip().startswith("#")]
     lead: tuple[str, int] | None = None   # (kind, end) of a `**Root cause:**` paragraph that opens a list
-    for btype, start, end in (mdblocks.block_ranges(body_lines) if blocks is None else blocks):
+    for btype, start, end in mdblocks.item_blocks(body_lines, blocks, quotes=notes):
         end = min(end, len(body_lines))   # never past the section, whatever a token map says
         if start >= end:
             continue
@@ -252,8 +252,8 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
             end -= 1
         text = "".join(body_lines[start:end])
         if btype == "para" and not BOLD_LABEL_RE.match(text) and not TRANSCRIPT_LINE_RE.match(text):
-            # A plain paragraph is only an item under a "log"/hot section or when labelled.
-            if heading is None:
+            # A plain paragraph is only an item under a heading or when labelled (else a preamble), or in notes.
+            if heading is None and not notes:
                 continue
         kind = _kind_once(text, heading, labels, lkey)
         if kind == "context" and btype == "item":
@@ -284,7 +284,8 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
 
 
 def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None = None,
-          with_items: bool = True) -> MemoryDoc:
+          with_items: bool = True, notes: bool = False) -> MemoryDoc:
+    """`notes`: a session's notes, where a paragraph above any heading and a block quote are items."""
     fm_text, meta, body = split_frontmatter(text, path)
     fm_lines = fm_text.count("\n")
     lines = split_lines(body)
@@ -322,6 +323,6 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
                 first = sec.line - fm_lines - 1 + skip
                 lo, hi = bisect_left(shared, (first,)), bisect_left(shared, (first + len(sec_lines) - skip,))
                 blocks = [(t, s - first, e - first) for s, t, e in shared[lo:hi]]
-            sec.items = _items(sec_lines, sec.line, sec.heading, labels, skip_heading=skip, blocks=blocks, lkey=lkey)
+            sec.items = _items(sec_lines, sec.line, sec.heading, labels, skip_heading=skip, blocks=blocks, lkey=lkey, notes=notes)
     return MemoryDoc(path=path, frontmatter_text=fm_text, metadata=meta, sections=sections,
                      entry_level=entry_level)
