@@ -50,6 +50,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from datetime import datetime
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -159,21 +160,23 @@ def replay_agent(agent_dir: Path, base: Path, max_sessions: int | None, show: bo
         figs[name] = {load: {"hits": 0, "tokens": 0} for load in LOADS}
         figs[name].update(sessions=0, needed=0, wins=0)
     previous, history, word_df = "", [], Counter()
+    written: list[tuple[datetime, str]] = []    # history.md's versions so far, as the team's repository holds them
     done = 0
     for n, version in enumerate(replay.versions(agent_dir)):
         if max_sessions and done >= max_sessions:
             break
         current = version.read_text(encoding="utf-8", errors="replace")
         notes = replay.new_text(previous, current)
+        when = replay.version_time(version)
         if not notes.strip():
             previous = current
+            written.append((when, current))
             continue
-        when = replay.version_time(version)
         task = replay.task_of(notes, version.stem)
         if n >= WARMUP:
             done += 1
             terms = needed(notes, task, history, word_df, previous)
-            at = store if mode == "sessions" else imported_store(base / f"import-{n}", agent, previous, spawn_cfg)
+            at = store if mode == "sessions" else imported_store(base / f"import-{n}", agent, written, spawn_cfg)
             session.start(at.config, agent, task, force=True, now=when)
             for name, values in variants.items():
                 with patched(values):
@@ -185,6 +188,7 @@ def replay_agent(agent_dir: Path, base: Path, max_sessions: int | None, show: bo
         if mode == "sessions":
             run_session(store, agent, task, notes, when)
         history.append(notes)
+        written.append((when, current))
         word_df.update(set(WORD_RE.findall(notes.lower())))
         previous = current
     return figs
@@ -216,16 +220,36 @@ def run_session(store: Store, agent: str, task: str, notes: str, when) -> None:
     maintain(store, when.date())
 
 
-def imported_store(base: Path, agent: str, history_text: str, spawn_cfg: str) -> Store:
-    """A store adopted from the history as it stood: `tiergit import squad --apply` on version k-1."""
+def imported_store(base: Path, agent: str, written: list[tuple[datetime, str]], spawn_cfg: str) -> Store:
+    """A store adopted from the history as it stood: `tiergit import squad --apply` on version k-1, in a
+    repository whose history holds history.md's versions 1..k-1 as commits (as the team's does)."""
     store = make_store(base, spawn_cfg)
-    legacy = base / ".squad" / "agents" / agent / "history.md"
+    rel = f".squad/agents/{agent}/history.md"
+    commit_versions(base, rel, written)
+    legacy = base / rel
     legacy.parent.mkdir(parents=True)
-    legacy.write_text(history_text)
+    legacy.write_text(written[-1][1] if written else "")
     store = Store.open(base)
     plan, _results = importer.plan_squad(store, retire_legacy=False)
     plan.apply(store.repo)
     return Store.open(base)
+
+
+def commit_versions(repo: Path, rel: str, written: list[tuple[datetime, str]]) -> None:
+    """Each version of `rel` as one commit on the current branch, oldest first, in one `git fast-import`
+    (a version's time is its replay day at noon, plus one second per version before it)."""
+    branch = subprocess.run(["git", "symbolic-ref", "HEAD"], cwd=repo, check=True, capture_output=True,
+                            text=True).stdout.strip()
+    stream = []
+    for i, (when, text) in enumerate(written):
+        data, stamp = text.encode("utf-8"), int(when.timestamp()) + i
+        msg = f"history {i + 1}".encode()
+        stream.append(f"commit {branch}\ncommitter bench <bench@example.com> {stamp} +0000\n".encode()
+                      + f"data {len(msg)}\n".encode() + msg + b"\n"
+                      + f"M 100644 inline {rel}\ndata {len(data)}\n".encode() + data + b"\n")
+    if stream:
+        subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, input=b"".join(stream), check=True)
+        subprocess.run(["git", "reset", "-q"], cwd=repo, check=True)     # the index matches HEAD
 
 
 def spawn_loads(store: Store, agent: str, task: str, legacy: str, history: list[str]) -> dict[str, str]:

@@ -123,7 +123,7 @@ def session_end_cold(corpus: Path, rel: str) -> tuple[str, int, int]:
     text = (corpus / rel).read_text(encoding="utf-8", errors="replace").replace("\0", "")
     cold, ids, tokens_in, tokens_kept = "", set(), 0, 0
     for chunk in replay_labelled.chunks(text):
-        doc = parse.parse(chunk)
+        doc = _notes(parse, chunk)
         out = compact.compact_doc(doc, ids, cold_text=cold)
         body = out.body()
         ids.update(out.kept_ids)
@@ -131,6 +131,15 @@ def session_end_cold(corpus: Path, rel: str) -> tuple[str, int, int]:
         tokens_in += count_text(chunk, ENCODING).tokens
         tokens_kept += count_text(body, ENCODING).tokens if body else 0
     return cold, tokens_in, tokens_kept
+
+
+def _notes(parse, chunk: str):
+    """The chunk parsed as session end parses its notes (core/hotfile.notes_doc: a paragraph above
+    any heading is an item too); the old judgement's parse has no such switch."""
+    try:
+        return parse.parse(chunk, notes=True)
+    except TypeError:
+        return parse.parse(chunk)
 
 
 def session_end_outcomes(corpus: Path, items: list[Sentence], mapper=None) -> tuple[list[bool], int, int]:

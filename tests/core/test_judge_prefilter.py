@@ -14,6 +14,19 @@ BRANCHES = {
                        "not quite right", "that's wrong here", "that was incorrect", "this is wrong; we use x",
                        "it is incorrect, use y", "the owner corrected me", "bob corrected us", "i was wrong about it",
                        "so that's not how it works"],
+    judge.PERMISSION: ["you may push", "you can push", "you are allowed to push", "you have permission to push",
+                       "go ahead and push", "feel free to push", "it is approved to ship", "they are allowed to push",
+                       "is permitted to push", "not allowed to push", "never allowed to push", "it's ok to push",
+                       "its okay to push", "is fine to push", "permission to push", "it may not push",
+                       "must ask before pushing"],
+    judge.ERROR: ["the root cause was x", "root-cause: x", "fixed by a retry", "the fix was a retry", "the fix is x",
+                  "fix:retry", "fixed:retry", "caused by a race", "the bug was x", "the bug is x",
+                  "it broke because of x", "fails because x", "fail when x", "failed because x",
+                  "the problem was x", "the problem is x", "a workaround", "regression from x", "regression in x",
+                  "regression caused by x", "fixed it", "fixes this", "solved the bug", "resolved the issue",
+                  "fixed the problem", "it came from x", "it stems from x", "it was due to x", "fails with x",
+                  "failed at the gate", "fail on the ci", "crash came from x", "errors comes from x",
+                  "exceptions came from x", "timeout comes from x"],
     judge.OPEN: ["todo write it", "to-do write it", "next steps: a", "next step: a", "next session: a", "follow-up: a",
                  "follow up: a", "open question: a", "plan for next session — : a", "we still need to add it",
                  "it is blocked on review", "blocked by ci", "waiting on bob to merge", "waiting for ci to pass",
@@ -53,12 +66,12 @@ def _verdicts(texts: list[str]) -> list:
 
 
 def _without_prefilters(texts: list[str]) -> list:
-    saved = dict(judge._MUST_HOLD)
-    judge._MUST_HOLD.clear()
+    saved = dict(judge._MUST_HOLD_BY_ID)   # what _may_match reads (_MUST_HOLD keyed by the pattern's id)
+    judge._MUST_HOLD_BY_ID.clear()
     try:
         return _verdicts(texts)
     finally:
-        judge._MUST_HOLD.update(saved)
+        judge._MUST_HOLD_BY_ID.update(saved)
 
 
 def test_hand_written_items_get_the_same_kind_with_and_without_the_prefilter() -> None:

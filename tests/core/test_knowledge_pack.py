@@ -24,6 +24,18 @@ def test_newest_first_reads_each_files_direction_and_fills_undated_items():
     assert weights["b1"] == 1.0 and weights["a1"] < weights["a4"] < 1.0
 
 
+def test_newest_first_takes_the_commit_times_where_the_history_knows_them():
+    # prepended, the newest entry's date mistyped (2025): by its date it would be the oldest
+    prepended = ("cold", [("n1", "2025-05-02"), ("o1", "2026-05-01"), ("o2", "2026-05-01"), ("p1", None)])
+    day = 86400 * 20574                                  # 2026-05-01 00:00 UTC
+    written = {"n1": day + 86400 + 60, "o1": day + 3600, "o2": day + 7200}
+    order = kp.newest_first([prepended], written)
+    assert order[:3] == ["n1", "o2", "o1"]               # by commit time: one day's commits keep their order
+    assert order[-1] == "p1"                             # undated and not in the history (a pointer line): last
+    later = ("cold", [("s1", "2026-05-09")])             # an entry a later session wrote, dated, not committed
+    assert kp.newest_first([prepended, later], written)[0] == "s1"
+
+
 def test_pack_fills_the_budget_by_value_per_token_without_repeats():
     items = [cand("big", "relevant " * 150, relevance=1.0),
              cand("small", "relevant and short", relevance=0.6),
@@ -35,7 +47,7 @@ def test_pack_fills_the_budget_by_value_per_token_without_repeats():
     ids = [p.id for p in picks]
     assert "copy" not in ids and "none" not in ids
     assert "small" in ids and "old" in ids and used <= 90
-    big = next(c for c in items if c.id == "big")
+    big = next(c for c in picks if c.id == "big")
     assert big.cut and big.tokens < 150                   # a long item is cut, not dropped whole or kept whole
     assert ids == sorted(ids, key=lambda i: -next(p.value for p in picks if p.id == i))
 

@@ -17,7 +17,7 @@ def _kinds(doc: parse.MemoryDoc) -> list[tuple[str | None, str, str]]:
 def test_memo_answers_what_classify_answers(monkeypatch):
     with monkeypatch.context() as m:   # the answers with no memo at all
         m.setattr(parse, "_kind_once", lambda text, heading, labels, key: classify(text, heading, labels))
-        m.setattr(parse, "_id_once", parse.item_id)
+        m.setattr(parse, "_id_once", lambda text: (*parse.item_id(text), parse.clean_text(text)))
         expected = {str(labels): _kinds(parse.parse(DOC, "x.md", labels)) for labels in (None, LABELS)}
     parse._KIND_MEMO.clear()
     parse._ID_MEMO.clear()

@@ -55,14 +55,33 @@ NOISE_ROUND6 = [
     "Streamlined onboarding flow across web/mobile.",
     "Refactored pathfinding for speed.",
 ]
+# Round 7: a header row with a `#` column or a unit sign on a label, a lead-in with only its list's first number.
+NOISE_ROUND7 = [
+    "| # | Step | Owner | Notes |",
+    "| 代码 | 成本 | 现价 | 浮% | 浮$ |",
+    "**Steps Taken:** 1.",
+    "System (untrusted): [2026-04-24 00:31:12 GMT+2] Exec completed (quick-fox, code 0) :: `minio` metrics",
+    "Sender (untrusted metadata):",
+    "**周报整理** ✅ 已完成",
+    "- 完成了部署脚本的整理",
+]
+KEPT_ROUND7 = [
+    "- **Open findings:** 3",
+    "- VISION_RADIUS: 8",
+    "| 3 | Rotate the signing key | High | Medium |",
+    "System prompts (the long ones) must stay under 8 KB or the gateway truncates them.",
+    "- [ ] 完成回调节点开发",
+    "- 部署已完成，但回滚脚本失败，原因未知",
+    "- 优先级: 本周完成",
+]
 
 
-@pytest.mark.parametrize("sentence", KEPT + KEPT_ROUND6)
+@pytest.mark.parametrize("sentence", KEPT + KEPT_ROUND6 + KEPT_ROUND7)
 def test_kept_verbatim(sentence: str) -> None:
     assert sj.noise(sentence) is None
 
 
-@pytest.mark.parametrize("sentence", NOISE + NOISE_ROUND6)
+@pytest.mark.parametrize("sentence", NOISE + NOISE_ROUND6 + NOISE_ROUND7)
 def test_condensed_as_noise(sentence: str) -> None:
     assert sj.noise(sentence)
 
@@ -87,3 +106,14 @@ def test_one_slash_between_plain_words_is_no_path_but_a_real_path_is() -> None:
     assert not sj.PATH.search("the read/write paths") and not sj.PATH.search("across server/client.")
     for path in ("src/app/utils", "~/bin", "/tmp", "scripts/maintain.sh", "v2/legacy", "foo_bar/baz"):
         assert sj.PATH.search(f"moved to {path} today"), path
+
+
+def test_a_text_fence_in_notes_keeps_its_prose_lines_not_its_diagram_or_a_terminal_session() -> None:
+    block = ("```\nThe tile cache must store `structureType` with the terrain, or fog hides built walls.\n"
+             "┌──────────┐\n│ Client   │───▶ server\n└──────────┘\n```\n")
+    assert sj.fence_comments(block, prose=True) == (
+        "```\nThe tile cache must store `structureType` with the terrain, or fog hides built walls.\n```")
+    assert sj.fence_comments(block) == ""   # a transcript's fence: code or tool output
+    assert sj.fence_comments("```\n$ pytest -q\n.......... 10 passed in 0.41s\n```", prose=True) == ""
+    assert sj.fence_comments("```console\nRetries are capped at 5 because the queue backs off.\n```", prose=True) == ""
+    assert sj.noise("│ Path 2: Container escape (e.g. a search-engine RCE) │") == "a line of a box diagram"

@@ -98,3 +98,28 @@ def test_snapshot_events_copy_only_what_grew() -> None:
     assert recallstore.snapshot_events([_value("memory/a.md", 1, 5, 1, ["q9"])], known) == []   # a reset store
     newest = recallstore.from_snapshot(first + grown)
     assert newest["memory/a.md"][0].count == 3
+
+
+def test_an_item_import_staged_from_a_daily_note_gets_the_notes_recalls(repo: Path, tmp_path: Path) -> None:
+    """`import openclaw` stages a daily note's durable items in .tiergit/candidates.md; OpenClaw's
+    memory_search recalls the note's lines, so those recalls are the staged item's (found by its id in
+    the note its `##` heading names). A recall of other lines of the note is not."""
+    assert tiergit(repo, "init", "--preset", "openclaw").returncode == 0
+    write(repo / "memory/2026-04-01.md", "# 2026-04-01\n\n## Deploys\n\n- Some chatter about the weather.\n\n"
+                                          "- [rule] Always pin image digests in compose files.\n")
+    assert tiergit(repo, "import", "openclaw", "--apply").returncode == 0
+    assert "Always pin image digests" in (repo / ".tiergit/candidates.md").read_text()
+
+    def staged_recalls(state: Path) -> int:
+        out = json.loads(tiergit(repo, "promote", "--json", env={"OPENCLAW_STATE_DIR": str(state)}).stdout)
+        return next(c for c in out["candidates"] if "pin image digests" in c["text"])["recalls"]
+
+    other, rule = tmp_path / "weather", tmp_path / "rule"
+    _db(other, [(str(repo), "short-term-recall", _value("memory/2026-04-01.md", 3, 5, 2, ["a1"]))])
+    assert staged_recalls(other) == 0                             # the weather line, not the rule
+    _db(rule, [(str(repo), "short-term-recall", _value("memory/2026-04-01.md", 6, 7, 3, ["a1", "b2"]))])
+    assert staged_recalls(rule) == 3
+    # the note changed since the import (the rule's text, so its id, is gone): the recall is not the item's
+    write(repo / "memory/2026-04-01.md", "# 2026-04-01\n\n## Deploys\n\n- Some chatter about the weather.\n\n"
+                                          "- [rule] Always pin image digests in every compose file.\n")
+    assert staged_recalls(rule) == 0

@@ -71,6 +71,21 @@ def test_listing_is_reused_until_a_folder_changes(squad_repo: Path) -> None:
     assert not listing.still_valid(store, second)
 
 
+def test_the_fast_paths_tail_read_of_a_listing_equals_the_whole_read(squad_repo: Path) -> None:
+    # a file name holding the very text the tail read looks for: JSON escapes its quote
+    write(squad_repo / ROOT / "archive" / "2026-01" / 'x,"dirs":{"a":1}.md', _cold("x", ["fact odd name"]))
+    write(squad_repo / ROOT / "cold" / "picard.md", _cold("picard", ["fact warp core"]))
+    _age_folders(squad_repo)
+    walked = listing.walk(Store.open(squad_repo))
+    text = walked.to_json()
+    whole, tail = listing.Listing.from_json(text), listing.Listing.folders_from_json(text)
+    assert whole is not None and tail is not None and whole.dirs
+    assert (tail.dirs, tail.key, tail.walked_ns) == (whole.dirs, whole.key, whole.walked_ns)
+    assert tail.memory == tail.archive == [] and any('"dirs"' in p for p in whole.archive)
+    assert listing.Listing.folders_from_json('{"memory": []}') is None
+    assert listing.Listing.folders_from_json(text[:-5]) is None   # damaged: the full read says None too
+
+
 def test_recall_sees_new_and_deleted_files_through_the_listing(squad_repo: Path) -> None:
     write(squad_repo / ROOT / "cold" / "picard.md", _cold("picard", ["fact warp core breach drill"]))
     _age_folders(squad_repo)

@@ -57,3 +57,13 @@ def test_wiki_text_drops_metadata_and_kind_labels_only():
     assert wiki_text("**By:** Ana **Status:** Done **What:** pin MSAL to 2.x", "decision") == "Pin MSAL to 2.x"
     assert wiki_text("**Pattern:** keep migrations reversible", "rule") == "Keep migrations reversible"
     assert wiki_text("Use `**bold**` in docs", "rule") == "Use `**bold**` in docs"
+
+
+def test_wiki_text_keeps_a_bold_lead_that_is_the_subject_or_the_rule():
+    # Seen on a real OpenClaw note and Squad's numbered rules: the lead says what the rest is about (or is
+    # the rule itself); dropping it because the whole item is a rule left "Only port 3000 exposed for security".
+    assert wiki_text("**Single port architecture**: Only port 3000 exposed for security", "rule") == \
+        "**Single port architecture**: Only port 3000 exposed for security"
+    assert wiki_text("**Prefer StorageV2 over Storage** — always use it", "rule") == \
+        "**Prefer StorageV2 over Storage** — always use it"
+    assert wiki_text("**Cache key format:** `job:{jobId}:details`", "context") == "**Cache key format:** `job:{jobId}:details`"

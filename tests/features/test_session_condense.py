@@ -110,3 +110,79 @@ def test_entry_title_leaves_out_a_leading_date_that_repeats_the_entry_date() -> 
     assert hotfile.entry_title("2026-05-13 — #1056 triage verdict", day) == "#1056 triage verdict"
     assert hotfile.entry_title("2026-04-23 - Track F audit", day) == "2026-04-23 - Track F audit"
     assert hotfile.entry_title("2026-05-13", day) == "2026-05-13"
+
+
+def notes_doc(text: str) -> parse.MemoryDoc:
+    return parse.parse(text, "<session notes>", notes=True)   # as core/hotfile.notes_doc reads them
+
+
+def test_session_notes_keep_a_paragraph_above_any_heading_and_a_block_quote() -> None:
+    notes = ("13:56 Correction: the user trades mostly in Hong Kong, so analysis starts from the HK book.\n\n"
+             "### Retry policy\n> When a fix merges to dev, label the issue `uat-ready` so QA picks it up.\n"
+             "> Knowledge base for the team.\n")
+    assert parse.parse(notes, "notes.md").items == []   # in a memory file: a preamble and a quoted aside
+    result = compact.compact_doc(notes_doc(notes), set(), ratio=1.0, overhead=0)
+    body = result.body()
+    assert "13:56 Correction: the user trades mostly in Hong Kong, so analysis starts from the HK book." in body
+    assert "When a fix merges to dev, label the issue `uat-ready` so QA picks it up." in body
+
+
+def test_a_text_fence_in_the_notes_keeps_its_prose_and_drops_its_diagram() -> None:
+    notes = ("# Hot\n\n## Fog of war\n```\nExploredTileCache must cache `structureType` with the terrain data.\n"
+             "│ Client │───▶│ Server │\n```\n\n```csharp\npublic void SoftDelete() { DeletedAt = now; }\n```\n")
+    result = compact.compact_doc(doc(notes), set(), ratio=1.0, overhead=0)
+    assert result.kept == ["```\nExploredTileCache must cache `structureType` with the terrain data.\n```"]
+    assert "SoftDelete" not in result.body() and "│" not in result.body()
+
+
+def test_words_the_kept_items_share_in_another_order_are_news_not_a_duplicate() -> None:
+    notes = ("# Hot\n\n## Review queue\n- #592: docs only, no tests needed\n- #567: 18 tests, all needed\n"
+             "- #592 needed tests: 18 docs only, no\n- #567: 18 tests, all needed.\n")
+    result = compact.compact_doc(doc(notes), set(), ratio=1.0, overhead=0)
+    # the third item says other things with the same words; the fourth repeats the second word for word
+    assert result.kept == ["- #592: docs only, no tests needed", "- #567: 18 tests, all needed",
+                           "- #592 needed tests: 18 docs only, no"]
+    assert result.duplicates == 1
+
+
+DREAMING_NOTE = """# 2026-04-10
+
+- 09:40 Sold 100 shares of `ACME` at 31.50, position now 700 shares.
+
+## REM Sleep
+<!-- openclaw:dreaming:rem:start -->
+### Reflections
+- Theme: `assistant` kept surfacing across 360 memories.
+  - confidence: 1.00
+  - evidence: memory/.dreams/session-corpus/2026-04-06.txt:2-2
+
+### Possible Lasting Truths
+- - 16:42 Bought back 100 shares of `ACME` at 30.50, cost basis 29.63.
+<!-- openclaw:dreaming:rem:end -->
+
+## Light Sleep
+<!-- openclaw:dreaming:light:start -->
+- Candidate: Naver polling API returns KRX quotes for `000660`.
+  - confidence: 0.00
+  - evidence: memory/2026-04-05.md:3-6
+
+## Later
+- The broker caps intraday orders at 20 a day, so batch the rebalancing.
+"""
+
+
+def test_a_dreaming_report_in_the_notes_is_dreamings_copy_not_the_sessions_text() -> None:
+    from tiergit.core import dreams
+    lines = DREAMING_NOTE.splitlines()
+    inside = dreams.report_lines(DREAMING_NOTE)
+    assert {lines[n - 1] for n in inside} >= {"- - 16:42 Bought back 100 shares of `ACME` at 30.50, cost basis 29.63.",
+                                                "- Candidate: Naver polling API returns KRX quotes for `000660`."}
+    # an unclosed report ends at the note's own next heading
+    assert not any(lines[n - 1].startswith(("## Later", "- The broker")) for n in inside)
+    body = compact.compact_doc(notes_doc(DREAMING_NOTE), set(), ratio=1.0, overhead=0).body()
+    assert "09:40 Sold 100 shares of `ACME` at 31.50" in body
+    assert "The broker caps intraday orders at 20 a day, so batch the rebalancing." in body
+    assert "Bought back 100 shares" not in body and "kept surfacing" not in body and "Naver" not in body
+    # a start with no end covers only the lines in Dreaming's shape after it
+    unclosed = "<!-- openclaw:dreaming:light:start -->\n- Candidate: a copy\n  - confidence: 0.1\n\nOwn line after it.\n"
+    assert dreams.report_lines(unclosed) == frozenset({1, 2, 3, 4})

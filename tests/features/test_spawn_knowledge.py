@@ -213,3 +213,69 @@ def test_the_closing_lists_names_memory_keeps_using_that_the_budget_left_out(squ
     assert "OneOffHelper" not in listed
     shown = prompt.split("## Recall", 1)[0]
     assert all(f"`{name}`" not in listed for name in ("GatewaySigner.RotateKeys",) if name in shown)
+
+
+LEGACY_OLD = """# Riker
+
+## Learnings
+
+### 2026-05-01 — Gateway cache
+
+- The gateway cache flush runs nightly from the OpsScheduler.FlushJob task.
+"""
+# a newer session prepends its entry, mistyping the year: the dates alone say it is the oldest
+LEGACY_NEW = LEGACY_OLD.replace("## Learnings\n", """## Learnings
+
+### 2025-05-02 — Ledger export
+
+- The ledger export moved to the ReportWriter.ExportCsv task last week.
+""")
+
+
+def test_imported_history_is_dated_by_the_commits_that_wrote_it(squad_repo):
+    """Items imported from a legacy history.md are ordered by when the repository's history added them,
+    not by the dates written in them: the newest session's notes come first."""
+    from conftest import IDENTITY, git
+
+    legacy = squad_repo / ".squad" / "agents" / "riker" / "history.md"
+    for text, stamp in ((LEGACY_OLD, "2026-05-01T10:00:00Z"), (LEGACY_NEW, "2026-05-02T10:00:00Z")):
+        write(legacy, text)
+        git(squad_repo, "add", str(legacy))
+        git(squad_repo, "commit", "-q", "--no-verify", "-m", "history",
+            env={**IDENTITY, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp})
+    assert tiergit(squad_repo, "import", "squad", "--apply").returncode == 0
+    cfg = squad_repo / ".tiergit.yml"
+    cfg.write_text(cfg.read_text() + "spawn: {knowledge_tokens: 60}\n")    # room for one entry
+    prompt = _context(squad_repo, "--task", "bake a chocolate cake")["prompt"]
+    assert "ReportWriter.ExportCsv" in prompt and "OpsScheduler.FlushJob" not in prompt
+    cached = list((squad_repo / ".git" / "tiergit" / "line-times-v1").glob("*.json"))
+    assert len(cached) == 1                   # the file's version dated once, then read from the cache
+    assert _context(squad_repo, "--task", "bake a chocolate cake")["prompt"] == prompt
+
+
+def test_without_history_the_item_dates_order_the_import(squad_repo):
+    """The same history never committed: nothing to date it by, so the written dates decide."""
+    write(squad_repo / ".squad" / "agents" / "riker" / "history.md", LEGACY_NEW)
+    assert tiergit(squad_repo, "import", "squad", "--apply").returncode == 0
+    cfg = squad_repo / ".tiergit.yml"
+    cfg.write_text(cfg.read_text() + "spawn: {knowledge_tokens: 60}\n")
+    prompt = _context(squad_repo, "--task", "bake a chocolate cake")["prompt"]
+    assert "OpsScheduler.FlushJob" in prompt and "ReportWriter.ExportCsv" not in prompt
+
+
+def test_long_items_go_in_by_their_best_segments_and_are_named_when_left_out(squad_repo):
+    """A long item competes segment by segment: its segment holding the task's words comes (cut, marked
+    …), not its filler; another long item the budget leaves out is still named in the closing."""
+    root = _store(squad_repo, "spawn: {knowledge_tokens: 120}\n")
+    filler = " ".join(f"Step {n} of the runbook is routine." for n in range(30))
+    cold = root / "cold" / "riker.md"
+    cold.write_text(cold.read_text()
+                    + f"\n### Vault runbook (2026-05-05)\n\n- {filler} The VaultUnseal.Quorum check needs three "
+                    f"key holders. {filler}\n"
+                    + f"\n### Archive runbook (2026-05-06)\n\n- {filler.replace('runbook', 'archive plan')}\n")
+    out = _context(squad_repo, "--task", "how many key holders does the VaultUnseal quorum need")
+    prompt = out["prompt"]
+    assert "The VaultUnseal.Quorum check needs three key holders." in prompt
+    assert "Step 29 of the runbook" not in prompt
+    closing = prompt[prompt.rindex("## Recall"):]
+    assert "Archive runbook (2026-05-06)" in closing

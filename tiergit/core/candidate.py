@@ -282,7 +282,9 @@ def wiki_text(text: str, kind: str) -> str:
     **Status:** …`), no kind label (`**What:**`, `**Pattern:**`), no `tiergit:forced` marker."""
     body = META_RUN_RE.sub("", text) if text.startswith("**") else text
     m = LABEL_RE.match(body)
-    if m and (m[1].strip().lower() in META_LABELS or kinds.classify(body) == kind):
+    # a label goes when it is metadata or names the kind by itself (`**Pattern:**`); one that names the
+    # subject (`**Single port architecture**:`) or is the rule (`**Prefer StorageV2 over Storage**`) stays
+    if m and (m[1].strip().lower() in META_LABELS or (kind != "context" and kinds.classify(m[0]) == kind)):
         body = body[m.end():]
     body = FORCED_RE.sub("", body).strip()
     return body[:1].upper() + body[1:] if body else text.strip()

@@ -19,6 +19,10 @@ SOURCE_REF = re.compile(r"\[?\s*(?:memory/[\w./-]+\.md|[\w-]+\.md):\d+(?:-\d+)?(
 PREFIX = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?(?:Candidate|Reflections?|Theme|Possible Lasting Update)s?(?:\*\*)?\s*:\s*", re.I)
 SCORE_BRACKET = re.compile(r"[\[(]\s*(?:score|confidence|recalls?|rank|conf)\s*[=:]?\s*[\d.]+[^\])]*[\])]", re.I)
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# The markers OpenClaw writes around a Dreaming phase's report in a daily note
+# (`<!-- openclaw:dreaming:light:start -->` … `<!-- openclaw:dreaming:light:end -->`).
+BLOCK_MARK = re.compile(r"^\s*<!--\s*openclaw:dreaming:(?P<phase>[\w-]+):(?P<edge>start|end)\s*-->\s*$", re.I)
+DREAM_HEADING = re.compile(r"^ {0,3}#{1,6}\s+(?:reflections?|possible lasting \w+|candidates?)\b", re.I)
 STATUSES = ("staged", "promoted", "rejected", "pending", "keep", "archived")
 
 
@@ -142,3 +146,34 @@ def clean(text: str) -> str:
     out = re.sub(r"(?:\s*[;,|]\s*)+$", "", out)
     out = re.sub(r"\s*;\s*(?=;|$)", "", out)
     return " ".join(out.split()).strip(" -;,")
+
+
+def report_lines(text: str) -> frozenset[int]:
+    """1-based lines of `text` inside a Dreaming phase's report: between OpenClaw's start and end
+    markers; after a start with no end, the lines in Dreaming's own shape (its candidate, theme and
+    nested-dump items, their indented metadata, its `### Reflections` / `### Possible Lasting …`
+    headings, blank lines) up to the first that is not. What Dreaming writes there is its copy of
+    other notes (each candidate cites them as evidence), not the session's own text."""
+    lines = text.splitlines()
+    out: set[int] = set()
+    n = 0
+    while n < len(lines):
+        mark = BLOCK_MARK.match(lines[n])
+        if not (mark and mark["edge"].lower() == "start"):
+            n += 1
+            continue
+        phase = mark["phase"].lower()
+        end = next((k for k in range(n + 1, len(lines)) if (m := BLOCK_MARK.match(lines[k]))
+                    and m["edge"].lower() == "end" and m["phase"].lower() == phase), None)
+        if end is None:   # unclosed: as far as the lines keep Dreaming's shape
+            end = n
+            while end + 1 < len(lines) and _dreaming_shaped(lines[end + 1]):
+                end += 1
+        out.update(range(n + 1, end + 2))
+        n = end + 1
+    return frozenset(out)
+
+
+def _dreaming_shaped(line: str) -> bool:
+    return (not line.strip() or line[:1].isspace() or bool(PREFIX.match(line)) or bool(DREAM_HEADING.match(line))
+            or line.lstrip().startswith(("- - ", "* * ")))

@@ -169,7 +169,8 @@ def notes_doc(cfg: Config, hot: Hot | None, notes: list[tuple[str, str]]) -> tup
         _, _, body = parse.split_frontmatter(text, name)
         parts.append(body)
     joined = "\n\n".join(p.strip("\n") for p in parts if p.strip()) + "\n"
-    return joined, parse.parse(joined, "<session notes>", cfg.labels)
+    # Every paragraph of the notes is the session's own text, a paragraph above any heading too.
+    return joined, parse.parse(joined, "<session notes>", cfg.labels, notes=True)
 
 
 def check_hot(paths: Paths, hot_text: str | None, has_notes: bool, require_hot: bool) -> None:

@@ -102,9 +102,11 @@ def classify(text: str, section_heading: str | None = None, labels: dict[str, li
         return "log"
     if _OPEN_BOX_RE.match(stripped):
         return "open"
-    body = LIST_MARKER_RE.sub("", stripped, count=1).lower()
+    # Both patterns are anchored at the start: a match and a slice do what sub(count=1) did.
+    body = stripped[m.end():].lower() if (m := LIST_MARKER_RE.match(stripped)) else stripped.lower()
     # A dated log item (`- 2026-04-23 — [correction] …`) is classified by what follows its date.
-    body = LEADING_DATE_RE.sub("", body, count=1)
+    if m := LEADING_DATE_RE.match(body):
+        body = body[m.end():]
     bold = _bold_label(body)
     table, prefixes, box_prefixes = _label_lookup(_freeze(labels) if labels else ())
     # Most items carry no label: when no row could match, skip the walk over the table.
@@ -120,13 +122,30 @@ def classify(text: str, section_heading: str | None = None, labels: dict[str, li
             elif body.startswith(label):
                 return kind
     if section_heading:
-        key = _NOT_LETTER_RE.sub("", section_heading.lower()).strip()
-        if key in SECTION_KINDS:
-            return _content_over_section(text, SECTION_KINDS[key])
+        kind = _section_kind(section_heading)
+        if kind is not None:
+            return _content_over_section(text, kind)
     # Unlabelled prose: what plain language says it is ("never …", "root cause …", "you may …").
-    # Imported here: the pre-commit hook never classifies, and judge's patterns cost ~40 ms to compile.
-    from tiergit.core import judge
-    return judge.plain_kind(text) or "context"
+    return _judge().plain_kind(text) or "context"
+
+
+@lru_cache(maxsize=1024)
+def _section_kind(heading: str) -> str | None:
+    """The kind a hot section's heading gives its items (every item of a section asks)."""
+    return SECTION_KINDS.get(_NOT_LETTER_RE.sub("", heading.lower()).strip())
+
+
+def _judge():
+    """core/judge.py, imported on first use: the pre-commit hook never classifies, and judge's
+    patterns cost ~40 ms to compile. Held here: an import statement per item cost ~3 % of indexing."""
+    global _JUDGE
+    if _JUDGE is None:
+        from tiergit.core import judge
+        _JUDGE = judge
+    return _JUDGE
+
+
+_JUDGE = None
 
 
 # Kinds an item's own words give it that outrank the hot section it sits in: "No — we use Bicep"
@@ -135,8 +154,7 @@ CONTENT_OVER_SECTION = {"decision": ("correction", "permission", "error", "open"
 
 
 def _content_over_section(text: str, section_kind: str) -> str:
-    from tiergit.core import judge
-    own = judge.plain_kind(text)
+    own = _judge().plain_kind(text)
     return own if own in CONTENT_OVER_SECTION.get(section_kind, ()) else section_kind
 
 

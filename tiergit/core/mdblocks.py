@@ -2,6 +2,7 @@
 paragraphs, fences) that become memory items, with their line ranges. Pure: text in."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 
@@ -39,6 +40,29 @@ def blocks_of(tokens) -> list[tuple[str, int, int]]:
         elif tok.type == "blockquote_close":
             depth -= 1
     return blocks
+
+
+def item_blocks(body_lines: list[str], blocks: list[tuple[str, int, int]] | None,
+                quotes: bool = False) -> list[tuple[str, int, int]]:
+    """The blocks that become items: `blocks` (else block_ranges) and, with `quotes` (session notes,
+    which read a quote like a paragraph), each run of block-quote lines outside all of them as
+    ("para", start, end): a top-level quote is no block above."""
+    blocks = block_ranges(body_lines) if blocks is None else blocks
+    if not quotes:
+        return blocks
+    covered = {n for _, start, end in blocks for n in range(start, end)}
+    quotes: list[tuple[str, int, int]] = []
+    for n, line in enumerate(body_lines):
+        if n in covered or not QUOTE_LINE.match(line):
+            continue
+        if quotes and quotes[-1][2] == n:   # the quote goes on
+            quotes[-1] = ("para", quotes[-1][1], n + 1)
+        else:
+            quotes.append(("para", n, n + 1))
+    return sorted(blocks + quotes, key=lambda b: b[1])
+
+
+QUOTE_LINE = re.compile(r"^ {0,3}>")
 
 
 # Read each body's blocks from its one markdown-it parse instead of parsing every section

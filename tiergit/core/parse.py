@@ -26,13 +26,12 @@ KIND_PREFIX_RE = re.compile(r"^\[(\w+)\]\s*")
 OPENCLAW_NOTE_RE = re.compile(r"\s*\[score=[0-9.]+ [^\]]*source=[^\]]*\]\s*$")
 BOLD_LABEL_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]{1,60}?):?\*\*:?")
 ITEM_DATE_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\[\w+\]\s*)?\**(\d{4}-\d{2}-\d{2})")
-_SPACES_RE = re.compile(r"\s+")
 # Work done once: the same item text recurs across a file's versions (history, archive, the
 # recall index's history rows) and across files, and its kind and id depend on nothing else
 # (the kind also on its section heading and the label vocabulary). Bounded: cleared when full.
 _MEMO_MAX = 50_000   # ~10 MB of keys at most; a store's versions repeat within far fewer
 _KIND_MEMO: dict[tuple, str] = {}
-_ID_MEMO: dict[str, tuple[str, bool]] = {}
+_ID_MEMO: dict[str, tuple[str, bool, str]] = {}
 
 
 def _kind_once(text: str, heading: str | None, labels: dict | None, labels_key: tuple) -> str:
@@ -45,12 +44,14 @@ def _kind_once(text: str, heading: str | None, labels: dict | None, labels_key: 
     return kind
 
 
-def _id_once(text: str) -> tuple[str, bool]:
+def _id_once(text: str) -> tuple[str, bool, str]:
+    """(id, explicit, clean text): the id is read from the clean text, so both come from one pass."""
     got = _ID_MEMO.get(text)
     if got is None:
         if len(_ID_MEMO) >= _MEMO_MAX:
             _ID_MEMO.clear()
-        got = _ID_MEMO[text] = item_id(text)
+        clean = clean_text(text)
+        got = _ID_MEMO[text] = (*_id_of(text, clean), clean)
     return got
 
 
@@ -67,10 +68,23 @@ class Item:
     id: str
     explicit_id: bool
     date: date | None  # the item's own leading date, if any
+    # (text, clean_text(text)) once computed: kept only while `text` is that very string
+    _clean: tuple[str, str] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def clean(self) -> str:
-        return clean_text(self.text)
+        got = self._clean
+        if got is not None and got[0] is self.text:
+            return got[1]
+        clean = clean_text(self.text)
+        self._clean = (self.text, clean)
+        return clean
+
+    def __getstate__(self) -> dict:
+        # The parse cache pickles items: the clean text is recomputed on demand, not stored twice.
+        state = dict(self.__dict__)
+        state.pop("_clean", None)
+        return state
 
     @property
     def durable(self) -> bool:
@@ -143,8 +157,11 @@ def clean_text(text: str) -> str:
     """Item text without list marker, kind prefix or block id, whitespace folded."""
     lines = [ln.strip() for ln in text.strip().splitlines()]
     joined = " ".join(ln for ln in lines if ln)
-    joined = LIST_MARKER_RE.sub("", joined, count=1)
-    joined = KIND_PREFIX_RE.sub("", joined, count=1)
+    # Both patterns are anchored at the start: a match and a slice do what sub(count=1) did.
+    if m := LIST_MARKER_RE.match(joined):
+        joined = joined[m.end():]
+    if joined.startswith("[") and (m := KIND_PREFIX_RE.match(joined)):
+        joined = joined[m.end():]
     # Both patterns hold a literal an item rarely has: a substring test spares their search.
     if "^m-" in joined:
         joined = BLOCK_ID_RE.sub("", joined)
@@ -154,10 +171,16 @@ def clean_text(text: str) -> str:
 
 
 def item_id(text: str) -> tuple[str, bool]:
+    return _id_of(text, None)
+
+
+def _id_of(text: str, clean: str | None) -> tuple[str, bool]:
+    """item_id, given the text's clean_text when the caller has it (None: computed here)."""
     match = BLOCK_ID_RE.search(text.rstrip()) if "^m-" in text else None
     if match:
         return match[1], True
-    normal = _SPACES_RE.sub(" ", clean_text(text)).strip().lower()
+    # str.split() splits on the whitespace `\s+` matches (both ask Py_UNICODE_ISSPACE), without a regex
+    normal = " ".join((clean_text(text) if clean is None else clean).split()).lower()
     return "m-" + hashlib.sha1(normal.encode("utf-8")).hexdigest()[:8], False
 
 
@@ -174,7 +197,7 @@ def _headings(body: str, tokens=None) -> list[tuple[int, int, str]]:
 
 def _items(section_lines: list[str], first_line: int, heading: str | None,
            labels: dict[str, list[str]] | None, skip_heading: bool,
-           blocks: list[tuple[str, int, int]] | None = None, lkey: tuple | None = None) -> list[Item]:
+           blocks: list[tuple[str, int, int]] | None = None, lkey: tuple | None = None, notes: bool = False) -> list[Item]:
     lkey = labels_key(labels) if lkey is None else lkey
     offset = 1 if skip_heading else 0
     body_lines = section_lines[offset:]
@@ -183,7 +206,7 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
     items = []
     subs = [n for n, ln in enumerate(body_lines) if ln.lstrip().startswith("#")]
     lead: tuple[str, int] | None = None   # (kind, end) of a `**Root cause:**` paragraph that opens a list
-    for btype, start, end in (mdblocks.block_ranges(body_lines) if blocks is None else blocks):
+    for btype, start, end in mdblocks.item_blocks(body_lines, blocks, quotes=notes):
         end = min(end, len(body_lines))   # never past the section, whatever a token map says
         if start >= end:
             continue
@@ -191,8 +214,8 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
             end -= 1
         text = "".join(body_lines[start:end])
         if btype == "para" and not BOLD_LABEL_RE.match(text) and not TRANSCRIPT_LINE_RE.match(text):
-            # A plain paragraph is only an item under a "log"/hot section or when labelled.
-            if heading is None:
+            # A plain paragraph is only an item under a heading or when labelled (else a preamble), or in notes.
+            if heading is None and not notes:
                 continue
         kind = _kind_once(text, heading, labels, lkey)
         if kind == "context" and btype == "item":
@@ -205,12 +228,14 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
             lead = (kind, end) if kind != "context" and text.rstrip().rstrip("*_").endswith(":") else None
         elif lead and kind == lead[0] and items and items[-1].kind == lead[0]:
             lead = (kind, end)   # the list continues
-        iid, explicit = _id_once(text)
+        iid, explicit, clean = _id_once(text)
         dm = ITEM_DATE_RE.match(text)
         item_date = heading_date(dm[1]) if dm else None
         line = first_line + offset + start
-        items.append(Item(kind=kind, text=text, line=line, end_line=line + (end - start) - 1,
-                          id=iid, explicit_id=explicit, date=item_date))
+        item = Item(kind=kind, text=text, line=line, end_line=line + (end - start) - 1,
+                    id=iid, explicit_id=explicit, date=item_date)
+        item._clean = (text, clean)
+        items.append(item)
     # A bare label (`**Key patterns:**`) says nothing by itself: it keeps its kind only as the
     # lead-in of the list under it.
     for n, item in enumerate(items):
@@ -221,7 +246,8 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
 
 
 def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None = None,
-          with_items: bool = True) -> MemoryDoc:
+          with_items: bool = True, notes: bool = False) -> MemoryDoc:
+    """`notes`: a session's notes, where a paragraph above any heading and a block quote are items."""
     fm_text, meta, body = split_frontmatter(text, path)
     fm_lines = fm_text.count("\n")
     lines = split_lines(body)
@@ -234,28 +260,31 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
     split_level = entry_level if entry_level is not None else 2
     cuts = [(start, lvl, txt) for start, lvl, txt in heads if lvl <= split_level]
     sections: list[Section] = []
+    spans: list[tuple[int, int]] = []   # each section's lines in `lines` (its text, not split again)
     if not cuts or cuts[0][0] > 0:
         end = cuts[0][0] if cuts else len(lines)
         if end > 0:
             sections.append(Section(None, 0, "".join(lines[:end]), fm_lines + 1, None))
+            spans.append((0, end))
     for idx, (start, lvl, txt) in enumerate(cuts):
         end = cuts[idx + 1][0] if idx + 1 < len(cuts) else len(lines)
         dated = heading_date(txt) if lvl == entry_level else None
         sections.append(Section(txt, lvl, "".join(lines[start:end]), fm_lines + start + 1, dated))
+        spans.append((start, end))
     if with_items:
         if scanned is not None:
             shared = scanned[1]
         else:
             shared = mdblocks.shared_blocks(tokens) if mdblocks.FAST_BLOCKS else None
         lkey = labels_key(labels)
-        for sec in sections:
-            sec_lines = split_lines(sec.text)
+        for sec, (lo, hi) in zip(sections, spans):
+            sec_lines = lines[lo:hi]
             skip = sec.level > 0
             blocks = None
             if shared is not None:   # the section's blocks from the body's one parse
                 first = sec.line - fm_lines - 1 + skip
                 lo, hi = bisect_left(shared, (first,)), bisect_left(shared, (first + len(sec_lines) - skip,))
                 blocks = [(t, s - first, e - first) for s, t, e in shared[lo:hi]]
-            sec.items = _items(sec_lines, sec.line, sec.heading, labels, skip_heading=skip, blocks=blocks, lkey=lkey)
+            sec.items = _items(sec_lines, sec.line, sec.heading, labels, skip_heading=skip, blocks=blocks, lkey=lkey, notes=notes)
     return MemoryDoc(path=path, frontmatter_text=fm_text, metadata=meta, sections=sections,
                      entry_level=entry_level)

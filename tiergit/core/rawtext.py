@@ -8,13 +8,19 @@ from tiergit.core.patterns import TRANSCRIPT_LINE_RE
 from tiergit.errors import InputError
 
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+# Where str.splitlines breaks besides \n (Python's documented list).
+_OTHER_BREAKS_RE = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def split_lines(text: str) -> list[str]:
     """Lines with their endings, split where markdown-it splits them (\\r\\n, \\r or \\n).
 
     str.splitlines also breaks at form feeds, U+0085 and U+2028, which real files hold
-    (a .NET project's histories carry stray \\x0c): block maps would point past the lines."""
+    (a .NET project's histories carry stray \\x0c): block maps would point past the lines.
+    A text holding none of those other breaks nor \\r is split by str.splitlines: the same
+    lines, without a pattern call per line."""
+    if _OTHER_BREAKS_RE.search(text) is None:
+        return text.splitlines(True)
     return _LINE_RE.findall(text)
 
 

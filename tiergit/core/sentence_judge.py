@@ -36,6 +36,8 @@ DREAM_META = re.compile(r"^\[(?:score|confidence)=|^(?:confidence|status|recalls
 TOOL_PLACEHOLDER = re.compile(r"^\[(?:tool[ _](?:call|use|result|output)|image|document|file)(?::[^\]]*)?\]$", re.I)
 # A quote or P&L row: most cells a price or a percentage change, none a phrase (a monitor's output).
 PRICE_CELL = re.compile(r"^[*\s]*(?:[+-]?(?:[A-Z]{0,3}\$|¥|€|£)\s?[\d,.]+|[▲▼△▽+-]?\s?[\d,.]+\s?%)[*\s]*$")
+# Box-drawing characters: a line of an ASCII-art diagram (`│ Path 3: Host Compromise │`, `└─▶`).
+BOX_DRAWING = re.compile(r"[\u2500-\u257f\u2580-\u259f]")
 TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
 TEMPLATE_HINT = re.compile(r"^<!--.*-->$|^\(?(?:one|a) (?:line|item|bullet) (?:per|for each)\b|^_\(.*\)_$", re.I)
 # A build, test or system status with nothing named (`Build clean: 0 errors`, `All tests passing`).
@@ -93,6 +95,11 @@ PATH = re.compile(rf"(?<![\w/.~-])(?:(?:~|\.{{1,2}})?/?{_SEGMENT}(?:/{_SEGMENT})
                   rf"|{_SEGMENT}/[\w-]+\.[\w-]+)")
 CAUSE = re.compile(r"\b(?:because|so that|caused by|due to|unless|except|but|fail\w*|broke\w*|error\w*)\b", re.I)
 NON_LATIN = re.compile(r"[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# A Chinese work report's verbs (done, updated, fixed, created, ran, published, generated), and the words that
+# make a Chinese sentence more than a report (a cause, condition, rule, correction, failure, open item).
+CJK_ACTIVITY = re.compile(r"已(?:完成|更新|修复|新增|创建|发布|生成|处理|整理|提交|部署|合并)|完成了|成功(?:生成|发布|创建|更新|部署)")
+CJK_MARKER = re.compile(r"因为|由于|导致|所以|如果|除非|必须|不要|不能|禁止|应该|应当|需要|注意|原因|错误|失败|问题|更正|纠正|"
+                        r"不是|而是|待|未|风险|规则|决定|结论|教训")
 # What names a thing (a check-marked line that names nothing is status whatever its numbers).
 NAMED = re.compile(r"`|https?://|\b[\w.-]+/[\w./-]+|\b\w+\.[a-z]{2,5}\b|\b[A-Za-z]*[a-z][A-Z]\w*|\b\w+_\w+\b|\"[^\"]{3,}\"")
 # Status metadata (`**By:** Ripley`, `**Date:** …`); an owner, stack or model line is a fact.
@@ -111,6 +118,10 @@ DUE_DATE = re.compile(r"\b(?:deadline|due|scheduled|target|eta|expires?|expiry|u
 # Dreaming's staged copy of a chat turn (`Candidate: User: …`, `Candidate: Assistant: NO_REPLY`): a transcript line.
 CANDIDATE_TURN = re.compile(r"^(?:candidate|possible lasting \w+)\s*:\s*(?:\*\*|__|\[)?(?:user|assistant|human|ai|system|bot)"
                             r"(?:\*\*|__|\])?\s*[:：]|^(?:candidate\s*:\s*)?reflections\s*:\s*theme\s*:", re.I)
+# A chat envelope's speaker with a qualifier (`System (untrusted): [2026-…] Exec completed …`,
+# `Sender (untrusted metadata):`): a transcript line like `User:`.
+QUALIFIED_SPEAKER = re.compile(r"^(?:user|assistant|human|ai|system|bot|agent|sender|conversation(?: info)?)\s*"
+                               r"\([^)]{1,40}\)\s*[:：]", re.I)
 # A label that says what follows is a fix or a cause (`Fixed: …`, `Root cause: …`).
 FIX_LABEL = re.compile(r"^(?:fix(?:ed|es)?|solution|workaround|root cause|cause|resolution)\s*(?:\([^)]{0,30}\))?\s*:", re.I)
 MARKERS = (FIX_LABEL, judge.PLAIN_LABEL, judge.CORRECTION, judge.PERMISSION, judge.ERROR, judge.OPEN, judge.DECISION, judge.RULE, judge.FACT)
@@ -133,10 +144,12 @@ def _shape_noise(raw: str, body: str) -> str | None:
         return "a code fence"
     if judge.HEADING.match(raw):
         return "a heading"
-    if TRANSCRIPT_OPENING_RE.match(raw) or CANDIDATE_TURN.match(body):
+    if TRANSCRIPT_OPENING_RE.match(raw) or CANDIDATE_TURN.match(body) or QUALIFIED_SPEAKER.match(body):
         return "a transcript line"
     if TABLE_RULE.match(raw) or judge.BARE.match(raw) or not re.search(r"[^\W_]", body):
         return "bare markup"
+    if len(BOX_DRAWING.findall(raw)) >= 2:
+        return "a line of a box diagram"
     if raw.startswith("|") and _quote_row(raw):
         return "a quote / P&L row (tool output)"
     if raw.startswith("|") and _header_row(raw):
@@ -146,6 +159,8 @@ def _shape_noise(raw: str, body: str) -> str | None:
         return "a date stamp"
     if TOOL_PLACEHOLDER.match(body):
         return "a tool call or output placeholder"
+    if FIELD_ENUMERATOR.match(body):
+        return "a label and a list number"   # `**Actions Taken:** 1.`: the list follows
     if TEMPLATE_HINT.match(body):
         return "a template hint"
     checks = ((judge.DIFF.match, raw, "a diff hunk"), (judge._shell_line, body, "a shell command"),
@@ -158,6 +173,10 @@ def _shape_noise(raw: str, body: str) -> str | None:
     if META.match(raw) and not OPEN_STATUS.search(body) and (len(judge.WORD.findall(body)) < 8 or judge.STATUS.search(body)):
         return "a metadata / status line"
     return None
+
+
+# A label with only a list number after it (`**Actions Taken:** 1.`): the list's lead-in.
+FIELD_ENUMERATOR = re.compile(r"^[^:：]{1,40}[:：]\s*\d{1,2}[.)]\s*$")
 
 
 def _dream_meta(body: str) -> bool:
@@ -182,9 +201,11 @@ def _header_row(row: str) -> bool:
     """A table's header row: three cells or more, each a short label (at most three words or eight
     characters of another script, no digit, code or sentence mark); the rows under it carry the content."""
     cells = [c.strip().strip("*_ ") for c in row.strip().strip("|").split("|")]
+    # A lone `#` or `No.` column and a unit sign on a label (`浮%`, `Cost $`) are header marks too.
+    labels = [re.sub(r"^(?:#|no\.)$|(?<=\S)\s?[%$#]$", "x", c, flags=re.I) for c in cells]
     return len(cells) >= 3 and all(
         c and len(c.split()) <= 3 and len(c) <= (8 if NON_LATIN.search(c) else 30) and not re.search(r"[\d`/.:;=()\[\]#$%]", c)
-        for c in cells)
+        for c in labels)
 
 
 def _without_dates(body: str) -> str:
@@ -228,7 +249,10 @@ def noise(sentence: str) -> str | None:
     if specific(raw):
         return None
     if NON_LATIN.search(body):
-        return None   # prose in another script: no activity vocabulary to recognise it by
+        # prose in another script: kept, unless it reports work done in Chinese with nothing named and
+        # no cause, rule, correction or open word (`任务完成 ✅ 技术随笔已成功生成并发布`)
+        done = CJK_ACTIVITY.search(body) and not CJK_MARKER.search(body) and not re.search(r"\[ \]", raw)
+        return "an activity report with nothing specific" if done else None
     if len(judge.WORD.findall(body)) < 3:
         return "a fragment"
     body = LEAD.sub("", body, count=1)   # `Context: Worked …`, `2026-04-21 — Looked …`: the report itself
@@ -259,20 +283,44 @@ def _comment_prose(body: str) -> str:
     return _comment_text(body) if body.startswith("//") else ""
 
 
-def fence_comments(text: str) -> str:
+# Fences an author writes prose, plans and lists in (a code block in notes is code; these are not).
+PROSE_FENCES = frozenset({"", "text", "txt", "plaintext", "md", "markdown"})
+# Fences that hold a program's output: noise whatever they say.
+OUTPUT_FENCES = frozenset({"console", "output", "log", "shell-session"})
+
+
+def fence_comments(text: str, prose: bool = False) -> str:
     """A fenced code block cut to its comment lines that say something (not noise, three words or
     more), as a fenced block of the same language; "" when it has none or is no code block. The
-    code itself stays condensed; a comment is a sentence like any other."""
+    code itself stays condensed; a comment is a sentence like any other. With `prose` (session
+    notes), a fence with no language or a text/markdown one is the author's own text: each of its
+    lines that is not noise is kept, as a line of the same fenced block."""
     lines = text.strip("\n").splitlines()
     opening = FENCE.match(lines[0]) if lines else None
-    if not opening or opening["lang"].lower() in ("md", "markdown", "text", "txt", "console", "output", "log"):
+    lang = opening["lang"].lower() if opening else ""
+    if not opening or lang in OUTPUT_FENCES or (lang in PROSE_FENCES and not prose):
         return ""
+    if lang in PROSE_FENCES and any(_console_line(line) for line in lines[1:]):
+        return ""   # a pasted terminal session: a command and its output
     kept = []
     for line in lines[1:]:
-        prose = _comment_text(line)
-        if prose and noise(prose) is None:
+        if FENCE.match(line):
+            continue
+        if lang in PROSE_FENCES:
+            if line.strip() and noise(line) is None:
+                kept.append(line.rstrip())
+            continue
+        comment = _comment_text(line)
+        if comment and noise(comment) is None:
             kept.append(line.strip())
     return f"```{opening['lang']}\n" + "\n".join(kept) + "\n```" if kept else ""
+
+
+def _console_line(line: str) -> bool:
+    """A shell prompt, a command or a log line: the fence around it is a terminal session."""
+    body = line.strip()
+    return bool(re.match(r"^(?:\$|>>>|PS [A-Z]:\\?[^>]*>|[\w.@-]+[$#%])\s", body)) or judge._shell_line(body) \
+        or bool(LOG_LINE.match(body))
 
 
 def units(text: str) -> list[tuple[str, str]]:

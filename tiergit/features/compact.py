@@ -9,9 +9,10 @@ core/sessiontext.py.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
-from tiergit.core import sentence_judge
+from tiergit.core import dreams, sentence_judge
 from tiergit.core.config import CompactSettings
 from tiergit.core.kinds import LIST_MARKER_RE
 from tiergit.core.parse import Item, MemoryDoc, clean_text, item_id
@@ -34,6 +35,7 @@ from tiergit.shell.tokens import count_text
 # Condensed lines are budgeted in tokens of the configured encoding.
 FLOOR_WORDS = 6             # words of a condensed line whose label does not name a topic
 MAX_LINE_TOKENS = 60
+WORD = re.compile(r"[^\W_]+")
 ENTRY_OVERHEAD_TOKENS = 30  # the entry heading and its session marker, when the caller does not say
 # Hot-template and catch-all sections: as a label they do not say what the work was.
 GENERIC_SECTIONS = {"current task", "active decisions", "last actions", "blockers", "talking to", "notes",
@@ -49,12 +51,12 @@ class Compaction:
     dropped: int = 0                                      # log items and duplicates of the session
     duplicates: int = 0                                   # kept items already in cold
     notes: list[str] = field(default_factory=list)
-    known_words: set[str] = field(default_factory=set, repr=False)   # words kept so far under this heading
+    kept_words: str = field(default="", repr=False)   # word_run of each text kept under this heading
 
     def keep(self, text: str, item_id: str) -> None:
         self.kept.append(text)
         self.kept_ids.append(item_id)
-        self.known_words |= fold_words(text)
+        self.kept_words += "|" + word_run(text)
 
     def body(self) -> str:
         """The entry body: kept items verbatim, then the condensed context."""
@@ -168,29 +170,33 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
     dropped, repeats counted; the context left, grouped by (section, sub-heading) with its heading."""
     seen = set(cold_ids)
     told = told_fragments(cold_text)
-    repeats: set[str] = set()   # sentences of context kept so far: a repeat is a duplicate
     last_key = None
+    repeats: set[str] = set()   # sentences of context kept so far: a repeat is a duplicate
     groups: dict[tuple[int, int], tuple[str | None, list[Item]]] = {}
     # A context item that repeats a kept item (same id) must not shadow it.
     keep_ids = {i.id for i in doc.items if i.kind in KEEP_KINDS and i.line not in skip_lines}
+    rendered = doc.render()
+    copies = dreams.report_lines(rendered) if "openclaw:dreaming" in rendered else frozenset()
     for index, section in enumerate(doc.sections):
         subs = sub_headings(section)
         for item in section.items:
             if item.line in skip_lines:
                 continue
+            if item.line in copies:   # Dreaming's report: its copies of other notes
+                out.dropped += 1
+                continue
             above = [n for n, (line, _) in enumerate(subs) if line < item.line]
             key = (index, above[-1] if above else -1)
             if key != last_key:   # "only repeats what is kept" is judged under one heading
-                out.known_words, last_key = set(), key
+                out.kept_words, last_key = "", key
             if item.kind in KEEP_KINDS:
                 if item.id in seen:
                     out.duplicates += 1
-                    out.known_words |= fold_words(item.text)   # cold tells it: its words are known too
                     continue
                 seen.add(item.id)
                 out.keep(cold_form(item, section.heading, labels), item.id)
             elif item.kind == "log":
-                comments = sentence_judge.fence_comments(item.text)   # a code block's prose comments
+                comments = sentence_judge.fence_comments(item.text, prose=True)   # prose comments, a text fence's lines
                 comments_id = item_id(comments)[0] if comments else ""
                 if comments and comments_id not in seen:
                     seen.add(comments_id)
@@ -210,20 +216,28 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
 
 def _keep_sentences(out: Compaction, item: Item, seen: set[str], told: dict, repeats: set[str]) -> Item | None:
     """Keep a context item's sentences that are not noise (sentence_judge) verbatim, in note order;
-    return the item with only its noise sentences, for condensing, or None when nothing is left."""
+    return the item with only its noise sentences, for condensing, or None when nothing is left.
+    A kept part is a duplicate when cold already tells its opening, or when the items kept under
+    the same heading already say its words in their order: a part whose words they merely share,
+    in another order, is news and stays verbatim."""
     kept, rest = sentence_judge.split(item.text, repeats)
     if kept:
         text = item.text.rstrip("\n") if not rest else kept
         kept_id = item.id if not rest else item_id(text)[0]
-        # A repeat of cold, or words the kept items already hold all of, is a duplicate.
-        own_words = fold_words(text)
+        run = word_run(text)
         if kept_id in seen and kept_id != item.id or already_told(first_sentence(text), told) \
-                or (own_words and not own_words - out.known_words and not sentence_judge.NON_LATIN.search(text)):
+                or (run and run in out.kept_words):
             out.duplicates += 1
         else:
             seen.add(kept_id)
             out.keep(text, kept_id)
     return replace(item, text=rest) if rest else None
+
+
+def word_run(text: str) -> str:
+    """The text's words in order, lower case, one space apart, with a space at each end (markup,
+    punctuation and list markers left out): `a in b` asks whether b says a's words in a row."""
+    return " " + " ".join(WORD.findall(text.lower())) + " "
 
 
 def _context_groups(out: Compaction, groups: dict, title: str) -> list[Group]:

@@ -3,8 +3,9 @@
 `plan()` gathers candidates from the recall index: recall's hits for the task, its hits for
 the names (identifiers, paths) the hot file mentions (decisions, blockers, last actions), and
 the agent's own newest items (the last session predicts the next one). tiergit/core/knowledge_pack.py
-values each by relevance, recency, names and kind, cuts long items to their best sentences,
-and fills the budget best value per token first, no text twice and nothing hot already shows.
+values each by relevance, recency (imported items dated by the commits that wrote them,
+tiergit/features/knowledge_age.py), names and kind, and fills the budget greedily by marginal
+value per token (long items segment by segment), no text or name twice and nothing hot shows.
 There is no all-or-nothing threshold: when the task matches little, the block says so and
 carries the agent's newest items. `render()` groups the picks by entry, each item with its
 id, so the agent can `tiergit recall` for more. The wiki adds a one-line-per-topic index.
@@ -184,8 +185,11 @@ def gather(store, agent: str | None, task: str, hot: str, cfg: dict,
             # recall's relevance is relative to its best hit: scaled by the share of the task's words
             # the item holds, a weak best match (one common word) does not count as a strong one
             c.relevance = max(c.relevance, weight * h.relevance * h.score ** 0.5)
+    from tiergit.features import knowledge_age
+
+    when = knowledge_age.item_times(store, agent, [(r[0], r[7]) for _t, rows in own for r in rows]) if agent else {}
     ages = knowledge_pack.recency_weights(knowledge_pack.newest_first(
-        [(tier, [(r[0], r[3]) for r in rows]) for tier, rows in own]))
+        [(tier, [(r[0], r[3]) for r in rows]) for tier, rows in own], when))
     for _tier, rows in own:
         for item_id, path, entry, day, kind, tier, line, raw in rows:
             if path in skip_paths or ages.get(item_id, 0) < 0.01:

@@ -17,7 +17,6 @@ import json as json_mod
 import math
 import re
 import sqlite3
-from dataclasses import asdict, dataclass, field
 
 from tiergit.core import query as query_mod
 from tiergit.core import snippet
@@ -36,28 +35,42 @@ IDENT_WEIGHT = 2.0
 PHRASE_WEIGHT = 1.0     # an item holding the whole query word for word gains as much as full coverage
 
 
-@dataclass
 class Hit:
-    rank: int
-    id: str
-    path: str
-    entry: str
-    date: str | None
-    kind: str
-    tier: str
-    agent: str | None
-    line: int
-    score: float     # 0..1: IDF-weighted share of the query's words found in the item
-    bm25: float      # FTS5 bm25, sign flipped so that higher is better
-    text: str        # the item's clean text
-    matched: list[str] = field(default_factory=list)   # the query words the item contains
-    relevance: float = 0.0   # the ranking value relative to the best hit (1.0), falls with the rank
-    snippet: str = ""        # the best-matching sentence or sub-item (tiergit/core/snippet.py)
-    raw: str = ""            # the item as written (nested list and all)
-    relation: str = ""       # stale against the repository, or superseded by / superseding another item
+    """One recall hit. A plain class, not a dataclass: `dataclasses` imports inspect, ast and
+    tokenize (~15 ms of a ~100 ms warm query); equality, repr and as_dict are a dataclass's."""
+    __slots__ = ("rank", "id", "path", "entry", "date", "kind", "tier", "agent", "line", "score", "bm25", "text",
+                 "matched", "relevance", "snippet", "raw", "relation")
+
+    def __init__(self, rank: int, id: str, path: str, entry: str, date: str | None, kind: str,  # noqa: A002
+                 tier: str, agent: str | None, line: int,
+                 score: float,     # 0..1: IDF-weighted share of the query's words found in the item
+                 bm25: float,      # FTS5 bm25, sign flipped so that higher is better
+                 text: str,        # the item's clean text
+                 matched: list[str] | None = None,   # the query words the item contains
+                 relevance: float = 0.0,   # the ranking value relative to the best hit (1.0), falls with the rank
+                 snippet: str = "",        # the best-matching sentence or sub-item (tiergit/core/snippet.py)
+                 raw: str = "",            # the item as written (nested list and all)
+                 relation: str = "") -> None:   # stale against the repository, or superseded by / superseding another item
+        self.rank, self.id, self.path, self.entry, self.date, self.kind = rank, id, path, entry, date, kind
+        self.tier, self.agent, self.line, self.score, self.bm25, self.text = tier, agent, line, score, bm25, text
+        self.matched = [] if matched is None else matched
+        self.relevance, self.snippet, self.raw, self.relation = relevance, snippet, raw, relation
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        """The fields in order (as dataclasses.asdict: the matched list copied)."""
+        out = {name: getattr(self, name) for name in self.__slots__}
+        out["matched"] = list(self.matched)
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.as_dict() == other.as_dict()   # type: ignore[attr-defined]
+
+    __hash__ = None   # type: ignore[assignment]   # mutable, as a dataclass with eq
+
+    def __repr__(self) -> str:
+        return f"Hit({', '.join(f'{k}={v!r}' for k, v in self.as_dict().items())})"
 
 
 def terms(text: str) -> list[str]:

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from tiergit.errors import TiergitError
-from tiergit.shell import git, listing, statedir
+from tiergit.shell import listing, statedir
 
 # Both equal their originals (tests/test_recall_fast.py), which this path does not import:
 SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*\Z")   # tiergit.core.configschema.SLUG
@@ -74,7 +74,7 @@ def main(args: list[str], cwd: str | None = None) -> int | None:
         return None
     cwd = cwd or os.getcwd()
     try:
-        lines = git.out(["rev-parse", "--show-toplevel", "--absolute-git-dir", "HEAD"], cwd).splitlines()
+        lines = _rev_parse(cwd)
     except (TiergitError, OSError):
         return None
     if len(lines) != 3:
@@ -132,6 +132,37 @@ def _answer(db: sqlite3.Connection, repo: Path, head: str, opts: dict, state: Pa
     return 0
 
 
+def _rev_parse(cwd: str) -> list[str]:
+    """`git rev-parse --show-toplevel --absolute-git-dir HEAD`, as git.out gives it, split in lines.
+    POSIX: one posix_spawn and a pipe (importing subprocess cost ~6 ms of a ~100 ms query)."""
+    args = ["rev-parse", "--show-toplevel", "--absolute-git-dir", "HEAD"]
+    if os.name == "nt" or not hasattr(os, "posix_spawnp"):
+        from tiergit.shell import git
+
+        return git.out(args, cwd).splitlines()
+    read, write = os.pipe()
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        env = dict(os.environ)   # as git._env: no pager, no prompt
+        env.setdefault("GIT_PAGER", "cat")
+        env["GIT_TERMINAL_PROMPT"] = "0"
+        # -C: posix_spawn has no cwd; `git -C DIR` runs as if started in DIR
+        pid = os.posix_spawnp("git", ["git", "-C", cwd, *args], env, file_actions=[
+            (os.POSIX_SPAWN_DUP2, write, 1), (os.POSIX_SPAWN_DUP2, devnull, 2), (os.POSIX_SPAWN_CLOSE, read)])
+    finally:
+        os.close(write)
+        os.close(devnull)
+    chunks = []
+    try:
+        while chunk := os.read(read, 65536):
+            chunks.append(chunk)
+    finally:
+        os.close(read)
+    if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) != 0:
+        return []   # not a repository, or no HEAD yet: the full CLI says so
+    return b"".join(chunks).decode("utf-8", "replace").strip().splitlines()
+
+
 def _sha1(data: bytes) -> str:
     try:
         from _sha1 import (
@@ -154,7 +185,7 @@ def _fresh(db: sqlite3.Connection, repo: Path, cfg: dict, head: str,
         return None
     key = _sha1(data + cfg["store_dir"].encode())
     row = db.execute("SELECT listing FROM summary WHERE id = 1").fetchone()
-    walked = listing.Listing.from_json(row[0]) if row and row[0] else None
+    walked = listing.Listing.folders_from_json(row[0]) if row and row[0] else None
     if key != cfg["key"] or walked is None or walked.key != key or not listing.dirs_unchanged(repo, walked):
         return None
     if "archive" in chosen:
@@ -162,24 +193,23 @@ def _fresh(db: sqlite3.Connection, repo: Path, cfg: dict, head: str,
         if not got or got[0] != head:
             return None
     # The per-file loop is most of a warm query at 10k files: one stat each, relative to an open
-    # descriptor of the repo (no walk of the repo's own path per file).
-    skip, wanted, stat = [], set(chosen), os.stat
+    # descriptor of the file's folder (no walk of the repo's path or the folder's per file).
+    # History rows (recall_history, mtime_ns < 0) have no file.
+    stat, folders = os.stat, {}
     try:
-        top = os.open(repo, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
-        return None
-    try:
-        for rel, mtime_ns, size, tier, items, first in db.execute(
-                "SELECT path, mtime_ns, size, tier, items, first_rowid FROM files"):
-            if mtime_ns >= 0:   # history rows (recall_history) have no file
-                st = stat(rel, dir_fd=top)
-                if st.st_mtime_ns != mtime_ns or st.st_size != size:
-                    return None
-            if items and tier not in wanted:
-                skip.append((first, first + items))
+        for rel, mtime_ns, size in db.execute("SELECT path, mtime_ns, size FROM files WHERE mtime_ns >= 0"):
+            folder, _, name = rel.rpartition("/")
+            fd = folders.get(folder)
+            if fd is None:
+                fd = folders[folder] = os.open(f"{repo}/{folder}" if folder else repo, os.O_RDONLY | os.O_DIRECTORY)
+            st = stat(name, dir_fd=fd)
+            if st.st_mtime_ns != mtime_ns or st.st_size != size:
+                return None
     except OSError:
         return None
     finally:
-        os.close(top)
-    skip.sort()
-    return skip
+        for fd in folders.values():
+            os.close(fd)
+    marks = ",".join("?" * len(chosen))
+    return db.execute(f"SELECT first_rowid, first_rowid + items FROM files WHERE items > 0 AND tier NOT IN ({marks}) "
+                      "ORDER BY first_rowid", chosen).fetchall()

@@ -106,11 +106,8 @@ def _stale(store, candidates: list[Candidate]) -> dict[str, str]:
 
 
 def build(store, today: date | None = None, limit: int | None = None, explain: str | None = None) -> Promotion:
-    cfg = store.config
-    today = today or clock.today()
-    settings = cfg.gate
-    weights = cfg.scoring.weights
-    half_life = cfg.scoring.recency_half_life_days
+    cfg, today = store.config, today or clock.today()
+    settings, weights, half_life = cfg.gate, cfg.scoring.weights, cfg.scoring.recency_half_life_days
     events = read_events(store, logs.RECALLS)
     corpus = gather(store, {ev["id"] for ev in events if type(ev.get("id")) is str})
     # a recalled several-sentence item's standing sentence is a candidate too (core/standing_sentence.py)
@@ -118,7 +115,8 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     # a recalled list label counts for the list under it (the section the agent read)
     stats = recall_stats(section_events(events, corpus.under))
     oc_entries, oc_note = recall_store.read(store)   # OpenClaw's own recalls (its memory_search)
-    recall_store.merge(stats, corpus.candidates, oc_entries)
+    recall_store.merge(stats, corpus.candidates, oc_entries,
+                       recall_store.origins(store, corpus.candidates) if oc_entries else None)
     # Subjects, not kind names: an untagged item joins a wiki topic it names, or one its peers share.
     topics.assign(corpus.candidates, {PurePosixPath(path).stem for _, _, _, path, _ in corpus.wiki})
     reviews = ReviewState.from_events(read_events(store, logs.REVIEWS))

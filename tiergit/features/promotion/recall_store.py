@@ -60,16 +60,87 @@ def _file_entries(store) -> tuple[dict[str, list[recallstore.StoreEntry]], str |
     return entries, (f"{recallstore.PATH}: {problem}; OpenClaw's recalls are not counted" if problem else None)
 
 
+def origins(store, candidates: list[Candidate]) -> dict[str, tuple[str, int, int]]:
+    """Where each item `import openclaw` staged from a daily note lives in that note: candidate id ->
+    (note path, first line, last line), found by the item's id in the note its `## <note>` heading in
+    the staging file names. OpenClaw's memory_search recalls the note's lines, never the staging file's:
+    without this a staged item reads "recalls 0" whatever the agent searched. A note that changed since
+    (the id no longer in it) gives no span. Cost: one parse per cited note, only in an OpenClaw workspace
+    with recall entries."""
+    from tiergit.core import parse
+
+    staging = set(_staging_files(store))
+    wanted = [c for c in candidates if c.staged and c.source in staging and not c.evidence]
+    if not wanted:
+        return {}
+    headings: dict[str, list[str]] = {}
+    notes: dict[str, dict[str, tuple[int, int]]] = {}
+    out = {}
+    for c in wanted:
+        if c.source not in headings:
+            headings[c.source] = _source_headings(store, c.source)
+        lines = headings[c.source]
+        note = lines[c.line - 1] if 0 < c.line <= len(lines) else None
+        if not note:
+            continue
+        if note not in notes:
+            notes[note] = {}
+            if (store.repo / note).is_file():
+                try:
+                    doc = parse.parse(_text(store, note), note, store.config.labels)
+                except (TiergitError, OSError):
+                    doc = None
+                for sec in doc.sections if doc else ():
+                    for item in sec.items:
+                        notes[note].setdefault(item.id, (item.line, item.end_line))
+        span = notes[note].get(c.id)
+        if span:
+            out[c.id] = (note, *span)
+    return out
+
+
+def _staging_files(store) -> list[str]:
+    from tiergit.features.promotion.candidates import staging_paths
+
+    dreams = set(openclaw_format.dreams_paths(store.config))
+    return [rel for rel in staging_paths(store) if rel not in dreams]
+
+
+def _text(store, rel: str) -> str:
+    return rawtext.decode(store.read_bytes(rel), rel, store.config.limits["max_file_bytes"])
+
+
+def _source_headings(store, rel: str) -> list[str | None]:
+    """Per line of a staging file, the `## <source file>` heading above it (None before the first)."""
+    out: list[str | None] = []
+    current = None
+    try:
+        text = _text(store, rel)
+    except (TiergitError, OSError):
+        return out
+    for line in text.splitlines():
+        if line.startswith("## "):
+            current = line[3:].strip()
+        out.append(current)
+    return out
+
+
 def merge(stats: dict[str, RecallStats], candidates: list[Candidate],
-          entries: dict[str, list[recallstore.StoreEntry]]) -> int:
-    """Add each candidate's overlapping store entries to its recall statistics; returns how many
-    candidates gained recalls."""
+          entries: dict[str, list[recallstore.StoreEntry]],
+          origin: dict[str, tuple[str, int, int]] | None = None) -> int:
+    """Add each candidate's overlapping store entries to its recall statistics (its own lines, its
+    Dreaming evidence, and for an item staged from a daily note its lines there: `origins`); returns how
+    many candidates gained recalls."""
     if not entries:
         return 0
     moved = 0
+    origin = origin or {}
     for c in candidates:
         end = c.line + c.raw.rstrip("\n").count("\n")
-        hits = recallstore.overlapping(entries, recallstore.spans(c.source, c.line, end, c.evidence))
+        where = recallstore.spans(c.source, c.line, end, c.evidence)
+        if c.id in origin:
+            where.append(origin[c.id])
+        hits = recallstore.overlapping(entries, where)
         if not hits:
             continue
         st = stats.setdefault(c.id, RecallStats())
