@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import corpus_files
 
+from tiergit.errors import InputError
 from tiergit.core import judge, kinds, parse, rawtext
 
 # One or more phrases per branch of each pattern, lowercased as plain_kind hands them over.
@@ -92,7 +93,7 @@ def test_no_corpus_item_matched_by_a_pattern_is_turned_away_by_its_prefilter() -
     for path in corpus_files("**/*.md"):
         try:
             doc = parse.parse(rawtext.decode(path.read_bytes(), str(path), 2_000_000), str(path))
-        except parse.InputError:
+        except InputError:
             continue
         for item in doc.items:
             for text in _candidates(item.text):

@@ -10,6 +10,7 @@ import random
 import pytest
 from conftest import corpus_files, corpus_map
 
+from tiergit.errors import InputError
 from tiergit.core import mdblocks, mdscan, parse, rawtext
 from tiergit.core.rawtext import split_lines
 
@@ -137,7 +138,7 @@ def _file_agrees(path) -> bool | None:
         text = rawtext.decode(path.read_bytes(), str(path), 2_000_000)
         body = parse.split_frontmatter(text, str(path))[2]
         with_scan = _items(text)
-    except parse.InputError:
+    except InputError:
         return None
     mdscan.ENABLED = False
     try:

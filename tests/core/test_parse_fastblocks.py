@@ -8,6 +8,7 @@ import dataclasses
 import pytest
 from conftest import corpus_files, corpus_map
 
+from tiergit.errors import InputError
 from tiergit.core import mdblocks, parse, rawtext
 
 EDGE_CASES = [
@@ -55,7 +56,7 @@ def _same_items(path) -> bool | None:
     try:
         text = rawtext.decode(path.read_bytes(), str(path), 2_000_000)
         slow, fast = _both(text)
-    except parse.InputError:
+    except InputError:
         return None
     return fast == slow
 

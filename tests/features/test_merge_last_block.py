@@ -19,6 +19,7 @@ import pytest
 from conftest import corpus_files, corpus_map
 from test_merge_no_loss import HAND_SEEDS, SKINS, dress, models_of, skin_faults
 
+from tiergit.errors import InputError
 from tiergit.core import parse
 from tiergit.core.merge import merge_texts
 from tiergit.features import install
@@ -56,7 +57,7 @@ OURS, THEIRS = ("ours", 1), ("theirs", 2)
 def _hashes(text: str) -> str:
     try:
         return "#" * (parse.parse(text).entry_level or 2)
-    except parse.InputError:
+    except InputError:
         return "##"
 
 
