@@ -95,3 +95,31 @@ def test_a_candidate_can_be_rejected_before_it_is_ever_proposed(squad_repo):
     ev = json.loads(run.stdout)
     assert ev["text"] == "Keep retries idempotent across gateway pods" and ev["source"].endswith("picard.md:5")
     assert _promote_json(squad_repo)[iid]["failed"] == "review"
+
+
+def test_a_sync_that_dies_before_its_note_leaves_the_note_line_to_the_rerun(repo, monkeypatch):
+    """The kill harness found it under load: outcomes were logged on their own first, so a sync killed
+    before the day's note was written left a rerun with no new outcome, and the note line was lost.
+    Outcomes, cleared candidates and the note are one journaled unit now: dying before it is written
+    leaves everything to the rerun."""
+    import pytest
+
+    from tiergit.features.promotion import review
+
+    assert tiergit(repo, "init", "--preset", "openclaw").returncode == 0
+    write(repo / "MEMORY.md", "# Memory\n\n- [rule] Be brief ^m-11112222\n")
+    store = Store.open(repo)
+    logs.append(store, logs.REVIEWS, [{"id": "m-11112222", "action": "proposed", "text": "Be brief"}])
+
+    def dies(*_args, **_kw):
+        raise KeyboardInterrupt("killed while planning the day's note")
+
+    monkeypatch.setattr(review, "plan_daily", dies)
+    with pytest.raises(KeyboardInterrupt):
+        review.sync(Store.open(repo))
+    monkeypatch.undo()
+    new, _cleared = review.sync(Store.open(repo))
+    assert [e["action"] for e in new] == ["accepted"]
+    note = (repo / f"memory/{clock.today().isoformat()}.md").read_text()
+    assert note.rstrip("\n").endswith("] Dream review: accepted 1, rejected 0")
+    assert sum(e["action"] == "accepted" for e in logs.read(Store.open(repo), logs.REVIEWS)) == 1

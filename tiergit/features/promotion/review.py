@@ -92,13 +92,14 @@ def _sync(store, apply, review_loop, marked_sources) -> tuple[list[dict[str, Any
     clear = review_loop.plan_clear(store, review_loop.decided(events + new))
     cleared = [c.path for c in clear.effective]
     if apply:
-        # Outcomes first: a crash after this leaves candidates that a rerun clears.
-        logs.append(store, logs.REVIEWS, new + prunes)
-        clear.apply(store.repo)   # under the store lock: Dreaming or a second sync may write it too
+        # One journaled unit under the store lock (Dreaming or a second sync may write the staging file
+        # too): the outcomes, the cleared candidates and the day's note land together. Logged first on
+        # their own, a kill before the note left a rerun with no new outcome, so the note line was lost.
+        plan = Plan("tiergit review sync", changes=list(clear.changes))
         if new or prunes:
-            day = Plan("tiergit review sync")
-            plan_daily(store, day, review_line(new + prunes))
-            day.apply(store.repo)
+            logs.plan_append(store, plan, logs.REVIEWS, new + prunes)
+            plan_daily(store, plan, review_line(new + prunes))
+        plan.apply(store.repo)
     return new + prunes, cleared
 
 
