@@ -3,8 +3,9 @@
 Most commits stage no memory file, and git starts the hook on every one of them. So, like the
 merge driver (tiergit/mergeentry.py), the interpreter starts isolated and without `site` (no
 site-packages scan, no editable-install finder: about half the start-up) and this module
-imports only `os` and `sys`: no `subprocess`, `re`, `pathlib` or `json`. It answers one
-question, "is there certainly nothing for tiergit to check?", with two git processes:
+imports only `os` and `sys` (and tiergit/shell/spawn.py, `os` alone): no `subprocess`, `re`,
+`pathlib` or `json`. It answers one question, "is there certainly nothing for tiergit to check?",
+with two git processes:
 
 - `git rev-parse --show-toplevel --absolute-git-dir` (no `.tiergit.yml` there: not a store);
 - `git diff-index --cached` of what the commit adds or changes (the full run reuses it);
@@ -21,6 +22,8 @@ from __future__ import annotations
 
 import os
 import sys
+
+from tiergit.shell.spawn import git_output   # imports only os
 
 CONFIG_NAME = ".tiergit.yml"
 PREFIX_CACHE = "gate-prefixes-v1.txt"   # hookgate.PREFIX_CACHE_NAME, which writes it (no import: this module stays os + sys)
@@ -45,25 +48,7 @@ def main(args: list[str] | None = None) -> int:
 
 def _git(args: list[str]) -> tuple[int, bytes]:
     """(exit code, stdout) of one git process; stderr discarded (the full hook reports errors)."""
-    read, write = os.pipe()
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        actions = [(os.POSIX_SPAWN_DUP2, write, 1), (os.POSIX_SPAWN_DUP2, devnull, 2),
-                   (os.POSIX_SPAWN_CLOSE, read)]
-        env = dict(os.environ)
-        env["GIT_TERMINAL_PROMPT"] = "0"
-        pid = os.posix_spawnp("git", ["git", *args], env, file_actions=actions)
-    finally:
-        os.close(write)
-        os.close(devnull)
-    chunks = []
-    try:
-        while chunk := os.read(read, 65536):
-            chunks.append(chunk)
-    finally:
-        os.close(read)
-    _pid, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status), b"".join(chunks)
+    return git_output(args)
 
 
 def nothing_to_check() -> bool:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from tiergit.errors import TiergitError
 from tiergit.shell import listing, statedir
+from tiergit.shell.spawn import git_output
 
 # Both equal their originals (tests/test_recall_fast.py), which this path does not import:
 SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*\Z")   # tiergit.core.configschema.SLUG
@@ -140,27 +141,10 @@ def _rev_parse(cwd: str) -> list[str]:
         from tiergit.shell import git
 
         return git.out(args, cwd).splitlines()
-    read, write = os.pipe()
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        env = dict(os.environ)   # as git._env: no pager, no prompt
-        env.setdefault("GIT_PAGER", "cat")
-        env["GIT_TERMINAL_PROMPT"] = "0"
-        # -C: posix_spawn has no cwd; `git -C DIR` runs as if started in DIR
-        pid = os.posix_spawnp("git", ["git", "-C", cwd, *args], env, file_actions=[
-            (os.POSIX_SPAWN_DUP2, write, 1), (os.POSIX_SPAWN_DUP2, devnull, 2), (os.POSIX_SPAWN_CLOSE, read)])
-    finally:
-        os.close(write)
-        os.close(devnull)
-    chunks = []
-    try:
-        while chunk := os.read(read, 65536):
-            chunks.append(chunk)
-    finally:
-        os.close(read)
-    if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) != 0:
+    code, out = git_output(["-C", cwd, *args])
+    if code != 0:
         return []   # not a repository, or no HEAD yet: the full CLI says so
-    return b"".join(chunks).decode("utf-8", "replace").strip().splitlines()
+    return out.decode("utf-8", "replace").strip().splitlines()
 
 
 def _sha1(data: bytes) -> str:
