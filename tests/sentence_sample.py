@@ -48,7 +48,8 @@ def memory_files(project: Path) -> list[Path]:
 
 
 def draw(corpus: Path) -> list[tuple[str, str, int, str, int, str, str]]:
-    """(split, path, line, sha, sentence index, sentence, line) of the sample."""
+    """(split, path, line, sha, sentence index, sentence, line) of the first sample; the later ones are
+    drawn by `_draw` with ROUNDS' seeds (`--draw-<round>`)."""
     rng = random.Random(SEED)
     out = []
     for project in sorted(p for p in corpus.iterdir() if p.is_dir()):
@@ -72,10 +73,6 @@ NEW_SEED = 2612
 NEW_PER_PROJECT = 3
 
 
-def draw_new(corpus: Path, taken: set[tuple[str, int, int]]) -> list[tuple[str, str, int, str, int, str, str]]:
-    """(split "new", path, line, sha, sentence index, sentence, line) of the second sample; `taken`
-    holds the (path, line, index) of the first sample's sentences, which are not drawn again."""
-    return _draw(corpus, taken, "new", NEW_SEED, NEW_PER_PROJECT)
 
 
 def _draw(corpus: Path, taken: set[tuple[str, int, int]], split: str, seed: int,
@@ -103,10 +100,6 @@ ROUND6_SEED = 6021
 ROUND6_PER_PROJECT = 4
 
 
-def draw_round6(corpus: Path, taken: set[tuple[str, int, int]]) -> list[tuple[str, str, int, str, int, str, str]]:
-    """(split "round6", path, line, sha, sentence index, sentence, line) of the third sample: draw_new's
-    files, units and rule with ROUND6_SEED and ROUND6_PER_PROJECT, `taken` (both earlier samples) left out."""
-    return _draw(corpus, taken, "round6", ROUND6_SEED, ROUND6_PER_PROJECT)
 
 
 # The fourth sample (round 7, tests/labels/sentences_corpus_round7.tsv): every project, all of it held out,
@@ -116,33 +109,36 @@ ROUND7_SEED = 7021
 ROUND7_PER_PROJECT = 8
 
 
-def draw_round7(corpus: Path, taken: set[tuple[str, int, int]]) -> list[tuple[str, str, int, str, int, str, str]]:
-    """(split "round7", path, line, sha, sentence index, sentence, line) of the fourth sample: draw_new's
-    files, units and rule with ROUND7_SEED and ROUND7_PER_PROJECT, `taken` (the three earlier samples) left out."""
-    return _draw(corpus, taken, "round7", ROUND7_SEED, ROUND7_PER_PROJECT)
+
+
+# The fifth sample (round 8, tests/labels/sentences_corpus_round8.tsv): every project, all of it held out,
+# drawn the same way with its own seed, 10 a project, leaving out the sentences of the four earlier samples;
+# the clean test after round 7 was read (round 7's note), labelled by two independent readers before any
+# judgement ran on it.
+ROUND8_SEED = 8021
+ROUND8_PER_PROJECT = 10
+
+# --draw-<round>: (draw function's split, its seed, per project, the label files whose sentences it leaves out)
+ROUNDS = {
+    "new": (NEW_SEED, NEW_PER_PROJECT, ("sentences_corpus.tsv",)),
+    "round6": (ROUND6_SEED, ROUND6_PER_PROJECT, ("sentences_corpus.tsv", "sentences_corpus_new.tsv")),
+    "round7": (ROUND7_SEED, ROUND7_PER_PROJECT, ("sentences_corpus.tsv", "sentences_corpus_new.tsv",
+                                                  "sentences_corpus_round6.tsv")),
+    "round8": (ROUND8_SEED, ROUND8_PER_PROJECT, ("sentences_corpus.tsv", "sentences_corpus_new.tsv",
+                                                  "sentences_corpus_round6.tsv", "sentences_corpus_round7.tsv")),
+}
 
 
 if __name__ == "__main__":
     corpus = Path(sys.argv[2] if len(sys.argv) > 2 else "/work/shared/corpus")
-    if sys.argv[1:2] == ["--draw-round7"]:
+    flag = sys.argv[1] if len(sys.argv) > 1 else ""
+    if flag.startswith("--draw-") and flag[len("--draw-"):] in ROUNDS:
         import labelled
-        taken = {(r[2], int(r[3]), int(r[5])) for name in ("sentences_corpus.tsv", "sentences_corpus_new.tsv",
-                                                           "sentences_corpus_round6.tsv")
-                 for r in labelled.rows(name)}
-        for number, (split, rel, n, sha, k, sentence, line) in enumerate(draw_round7(corpus, taken), 1):
-            print(f"{number}\t{rel}\t{n}\t{sha}\t{k}\n  S: {sentence}\n  L: {line[:600]}\n")
-        sys.exit(0)
-    if sys.argv[1:2] == ["--draw-round6"]:
-        import labelled
-        taken = {(r[2], int(r[3]), int(r[5])) for name in ("sentences_corpus.tsv", "sentences_corpus_new.tsv")
-                 for r in labelled.rows(name)}
-        for number, (split, rel, n, sha, k, sentence, line) in enumerate(draw_round6(corpus, taken), 1):
-            print(f"{number}\t{rel}\t{n}\t{sha}\t{k}\n  S: {sentence}\n  L: {line[:600]}\n")
-        sys.exit(0)
-    if sys.argv[1:2] == ["--draw-new"]:
-        import labelled
-        taken = {(r[2], int(r[3]), int(r[5])) for r in labelled.rows("sentences_corpus.tsv")}
-        for number, (split, rel, n, sha, k, sentence, line) in enumerate(draw_new(corpus, taken), 1):
+        name = flag[len("--draw-"):]
+        seed, per_project, earlier = ROUNDS[name]
+        taken = {(r[2], int(r[3]), int(r[5])) for label_file in earlier for r in labelled.rows(label_file)}
+        for number, (split, rel, n, sha, k, sentence, line) in enumerate(
+                _draw(corpus, taken, name, seed, per_project), 1):
             print(f"{number}\t{rel}\t{n}\t{sha}\t{k}\n  S: {sentence}\n  L: {line[:600]}\n")
         sys.exit(0)
     for split, rel, n, sha, k, sentence, line in draw(corpus):
