@@ -117,3 +117,26 @@ def test_a_text_fence_in_notes_keeps_its_prose_lines_not_its_diagram_or_a_termin
     assert sj.fence_comments("```\n$ pytest -q\n.......... 10 passed in 0.41s\n```", prose=True) == ""
     assert sj.fence_comments("```console\nRetries are capped at 5 because the queue backs off.\n```", prose=True) == ""
     assert sj.noise("│ Path 2: Container escape (e.g. a search-engine RCE) │") == "a line of a box diagram"
+
+
+# A sentence that only announces the lines under it; one that names something or carries a marker is kept.
+@pytest.mark.parametrize("sentence", [
+    "Add a new setting for the scheduler:",
+    "**Possible follow-ups** (not for this sprint):",
+    "- Here is what changed in the layout:",
+])
+def test_a_lead_in_that_names_nothing_is_noise(sentence: str) -> None:
+    assert sj.noise(sentence) == "a lead-in to what follows"
+
+
+@pytest.mark.parametrize("sentence", [
+    "Add `RetryPolicy` in `src/net/client.ts`:",
+    "**Fix:** Rebuild the search index after every schema change:",
+    "**Rule:** Handlers must never swallow an error without:",
+    "The nightly workflow runs on every push to `main` and takes ~40 minutes:",
+    "Set the pool size to 16:",
+    "Quoted as \"retry storm\" in the postmortem:",
+    "原因如下：",
+])
+def test_a_lead_in_that_names_or_rules_something_is_kept(sentence: str) -> None:
+    assert sj.noise(sentence) is None

@@ -208,6 +208,20 @@ def _header_row(row: str) -> bool:
         for c in labels)
 
 
+# A sentence that only announces what follows (`Add a new config variable:`, `它的问题不是差，而是：`): the lines
+# under it carry the content. One that names code, a path, a quote or a count, or carries a rule, fix,
+# correction, permission or open word, is kept as written.
+LEAD_IN_END = re.compile(r"[:：]\s*$")
+LEAD_IN_NAMES = re.compile(r"`|https?://|\"[^\"]{3,}\"|“[^”]{3,}”|\b\w+_\w+\b|\b[A-Za-z]*[a-z][A-Z]\w*")
+
+
+def _lead_in(body: str) -> bool:
+    if not LEAD_IN_END.search(body) or LEAD_IN_NAMES.search(body) or PATH.search(body) or _counts(body):
+        return False
+    low = body.lower()
+    return not any(marker.search(low) for marker in MARKERS) and not CJK_MARKER.search(body)
+
+
 def _without_dates(body: str) -> str:
     """The body without dates, times and zero counts: digits left in it are counts, versions, ids."""
     return DATE_TIME.sub("", ZERO_COUNT.sub("", body))
@@ -246,6 +260,8 @@ def noise(sentence: str) -> str | None:
         return "a status line"   # `✅ Seeding validated`: a check mark, nothing named or counted
     if STATUS_PHRASE.search(body) and not NAMED.search(body) and not CAUSE.search(ZERO_COUNT.sub("", body)) and not _counts(body):
         return "a status line"   # `Build clean: 0 errors`; a count (`All 396 tests pass`) is kept
+    if _lead_in(body):
+        return "a lead-in to what follows"
     if specific(raw):
         return None
     if NON_LATIN.search(body):
