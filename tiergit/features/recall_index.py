@@ -139,10 +139,6 @@ def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = No
         summary = db.execute("SELECT items, next_rowid FROM summary WHERE id = 1").fetchone() or (0, 1)
         count, next_rowid = summary
         changed = [c for c in (_changed(store, db, src, known.get(src.path)) for src in wanted) if c is not None]
-        if not known and len(changed) >= PARALLEL_MIN:
-            # FTS5 flushes its pending terms to a new segment every 1 MB and merges segments as it
-            # goes: a first build holding 32 MB writes a few segments and merges almost none
-            db.execute("INSERT INTO items (items, rank) VALUES ('hashsize', ?)", (32 << 20,))
         # The bar counts parsed files (the parse is most of a build), each stored as it arrives.
         with progress.bar(len(changed), "recall: indexing") as shown:
             for (rows, skipped), change in zip(_parse_all(store, changed), changed):
