@@ -19,6 +19,7 @@ import re
 import sqlite3
 
 from tiergit.core import query as query_mod
+from tiergit.core import rowranges
 from tiergit.core import snippet
 from tiergit.errors import TiergitError
 
@@ -32,6 +33,7 @@ WORD_RE = re.compile(r"\w+", re.UNICODE)
 MAX_QUERY_TERMS = 64
 EXTRA_TIERS = ("archive", "staging")
 IDENT_WEIGHT = 2.0
+MAX_SQL_RANGES = 8      # rowid ranges left out by SQL tests; past this, by one Python test a match
 PHRASE_WEIGHT = 1.0     # an item holding the whole query word for word gains as much as full coverage
 
 
@@ -115,8 +117,13 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
         where.append(f"tier IN ({','.join('?' * len(tiers))})")
         params.extend(tiers)
     elif skip:
-        db.create_function("tiergit_keep", 1, _keeper(skip), deterministic=True)
-        where.append("tiergit_keep(rowid)")
+        skip = rowranges.merged(skip)
+        if len(skip) <= MAX_SQL_RANGES:   # a test in SQL's own loop, not a Python call per match
+            where.extend(["NOT (rowid >= ? AND rowid < ?)"] * len(skip))
+            params.extend(bound for pair in skip for bound in pair)
+        else:
+            db.create_function("tiergit_keep", 1, rowranges.keeper(skip), deterministic=True)
+            where.append("tiergit_keep(rowid)")
     if agent is not None:
         where.append("(agent IS NULL OR agent = ?)")
         params.append(agent)
@@ -168,18 +175,6 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
         hit.snippet = snippet.best(hit.raw or hit.text, query)[0]
         hit.relevance = round(hit.relevance / top, 4)   # 1.0 for the best hit, falling with the rank
     return ordered
-
-
-def _keeper(skip: list[tuple[int, int]]):
-    """rowid -> 1 unless it falls in one of the sorted, disjoint [first, end) ranges."""
-    from bisect import bisect_right
-
-    starts, ends = [a for a, _ in skip], [b for _, b in skip]
-
-    def keep(rowid: int) -> int:
-        i = bisect_right(starts, rowid) - 1
-        return 0 if i >= 0 and rowid < ends[i] else 1
-    return keep
 
 
 def _idf(db: sqlite3.Connection, found: list[query_mod.Concept]) -> dict[str, float]:
