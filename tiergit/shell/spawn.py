@@ -1,7 +1,7 @@
-"""One git process through `os.posix_spawnp` and a pipe, for the entries whose start-up is their cost
-(the hook's isolated entry, recall's fast path): this module imports only `os`, not `subprocess`
-(~6 ms). Everything else runs git through tiergit/shell/git.py. POSIX only: callers check
-`os.posix_spawnp` first."""
+"""One git process through `os.posix_spawnp` and pipes, for the entries whose start-up is their cost
+(the hook's isolated entry, recall's fast path) and for git.py's blob reads, which the hook's full
+run makes: this module imports only `os`, not `subprocess` (~6-10 ms). Everything else runs git
+through tiergit/shell/git.py. POSIX only: callers check `os.posix_spawnp` first."""
 from __future__ import annotations
 
 import os
