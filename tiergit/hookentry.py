@@ -28,8 +28,9 @@ from tiergit.shell.spawn import git_output   # imports only os
 CONFIG_NAME = ".tiergit.yml"
 PREFIX_CACHE = "gate-prefixes-v1.txt"   # hookgate.PREFIX_CACHE_NAME, which writes it (no import: this module stays os + sys)
 # (toplevel, raw `diff-index --cached -z` output) once read here: the full run in this process
-# takes it instead of running the same diff again (git.seen_staged; 15-45 ms with a folder of
-# 6,000 files staged on a 10,000-file store: git walks that folder's tree).
+# takes both instead of running the same rev-parse and diff again (git.seen_toplevel,
+# git.seen_staged; 15-45 ms with a folder of 6,000 files staged on a 10,000-file store: git
+# walks that folder's tree).
 SEEN: list = []
 # What the full hook imports from the environment (pyproject's dependencies the hook uses).
 _NEEDS = ("yaml", "markdown_it", "regex", "tiktoken")
@@ -129,6 +130,7 @@ def _full(args: list[str]) -> int:
 
             if SEEN:
                 git.seen_staged(*SEEN)
+                git.seen_toplevel(os.getcwd(), SEEN[0])
             return guarded(dispatch, ["hook", *args])
     cmd = [sys.executable, "-m", "tiergit", "hook", *args]
     if os.name == "nt":   # exec on Windows returns to git before the child is done

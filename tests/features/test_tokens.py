@@ -354,3 +354,30 @@ def test_a_pattern_with_groups_still_splits_into_whole_pieces():
 
     counter = RankCounter("t", {}, r"(\w)\w*|\s+")   # a group: findall would give its letter only
     assert counter.split("ab cd") == ["ab", " ", "cd"]
+
+
+def test_a_later_process_counts_exactly_without_importing_tiktoken(tmp_path):
+    """The hook's counter takes the encoding's pattern and rank file as an earlier run saved them
+    (no tiktoken import); a changed source file (the plugin, tiktoken, the ranks) voids them."""
+    import subprocess
+    import sys
+
+    text = "- [decision] the token cache keeps its newest counts; naïve café 😀\n" * 3
+    want = len(tokens.encoding("cl100k_base").encode_ordinary(text))
+    tokens.reset()
+    assert tokens.count_text(text, "cl100k_base") == tokens.Count(want, exact=True)   # saves the params
+    saved = rankcache.saved_params("cl100k_base")
+    assert saved is not None and saved["pat_str"] == tokens.encoding("cl100k_base")._pat_str
+    # A fresh interpreter where importing tiktoken fails: the count is still exact.
+    code = ("import sys; sys.modules['tiktoken'] = None\n"
+            "from tiergit.shell import tokens\n"
+            f"print(tokens.count_text({text!r}, 'cl100k_base'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=True)
+    assert out.stdout.strip() == f"Count(tokens={want}, exact=True)"
+    # The plugin as it was when saved differs from the one installed now (an upgrade): not used.
+    (saved_file,) = rankcache.rank_cache_dir().glob("params-*.json")
+    data = json.loads(saved_file.read_text())
+    assert data["files"][0][0].endswith(".py")   # the plugin that defines the pattern
+    data["files"][0][2] -= 1
+    saved_file.write_text(json.dumps(data))
+    assert rankcache.saved_params("cl100k_base") is None

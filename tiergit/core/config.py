@@ -6,10 +6,13 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from tiergit.core.configschema import check_slug
 from tiergit.errors import TiergitError
+
+TYPE_CHECKING = False   # typing's own flag without importing typing (~5 ms of the hook's start)
+if TYPE_CHECKING:
+    from typing import Any
 
 PLACEHOLDERS = {"agent", "topic", "date"}
 PATH_PLACEHOLDER_RE = re.compile(r"\{([^{}]*)\}")

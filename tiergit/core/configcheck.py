@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable
 
 from tiergit.core import configschema
 from tiergit.core.config import (
@@ -24,6 +23,10 @@ from tiergit.core.config import (
 )
 from tiergit.core.configschema import PRESETS, SLUG
 from tiergit.errors import TiergitError
+
+TYPE_CHECKING = False   # typing's own flag without importing typing (~5 ms of the hook's start)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 TOP_KEYS = {
     "version", "preset", "root", "tokenizer", "tiers", "archive", "logs", "staging",

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable
 
 from tiergit.errors import TiergitError
+
+TYPE_CHECKING = False   # typing's own flag without importing typing (~5 ms of the hook's start)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 CONFIG_NAME = ".tiergit.yml"
 PRESETS = ("squad", "openclaw", "custom")

@@ -14,8 +14,11 @@ from tiergit.features import secretscope
 from tiergit.features.checks import FileReport, check_file
 from tiergit.shell import git
 from tiergit.shell.readsafe import read_regular
-from tiergit.shell.store import Store
 from tiergit.shell.tokens import TokenCache, blob_id
+
+TYPE_CHECKING = False   # typing's own flag: the hook never opens a Store (~5 ms of imports)
+if TYPE_CHECKING:
+    from tiergit.shell.store import Store
 
 
 @dataclass

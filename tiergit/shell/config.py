@@ -9,13 +9,16 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
 
 from tiergit.core.config import Config
 from tiergit.core.configcheck import KeyErrors, build
 from tiergit.core.configschema import CONFIG_NAME, PRESETS
 from tiergit.errors import TiergitError
 from tiergit.shell import configpaths, lockwait, resources
+
+TYPE_CHECKING = False   # typing's own flag without importing typing (~5 ms of the hook's start)
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_CONFIG_BYTES = 256 * 1024
 
@@ -43,7 +46,10 @@ class ParsedCache:
                 self.docs = {}
 
     def parse(self, text: str, path: Path) -> tuple[Any, dict[str, int]]:
-        from hashlib import sha1
+        try:   # CPython's built-in sha1: hashlib's import loads OpenSSL (~5 ms of every hook)
+            from _sha1 import sha1
+        except ImportError:   # pragma: no cover - a Python built without it
+            from hashlib import sha1
 
         key = sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
         try:

@@ -1,13 +1,19 @@
-"""Every git call tiergit makes, in one place (plain subprocess: fast to import in hooks)."""
+"""Every git call tiergit makes, in one place (plain subprocess: fast to import in hooks).
+
+`subprocess` and `datetime` are imported inside the functions that use them: the pre-commit
+hook's import budget (it reads git through tiergit/shell/spawn.py's posix_spawn, ~10 ms less).
+"""
 from __future__ import annotations
 
 import os
-import subprocess
 from collections import namedtuple
-from datetime import date, datetime, timezone
 from pathlib import Path
 
 from tiergit.errors import TiergitError
+
+TYPE_CHECKING = False   # typing's own flag, without importing typing
+if TYPE_CHECKING:
+    from datetime import date
 
 
 class GitError(TiergitError):
@@ -24,6 +30,8 @@ def _env() -> dict[str, str]:
 
 
 def run(args: list[str], cwd: Path | str, check: bool = True, input: bytes | None = None) -> bytes:
+    import subprocess
+
     proc = subprocess.run(
         ["git", *args], cwd=cwd, input=input, capture_output=True, env=_env(),
     )
@@ -37,7 +45,19 @@ def out(args: list[str], cwd: Path | str, check: bool = True) -> str:
     return run(args, cwd, check).decode("utf-8", "replace").strip()
 
 
+_TOPLEVELS: dict[str, str] = {}   # folder -> its git toplevel, as tiergit.hookentry's rev-parse found it
+
+
+def seen_toplevel(folder: str, top: str) -> None:
+    """The hook entry's own `rev-parse --show-toplevel` run in `folder` (absolute), which
+    `toplevel(folder)` takes instead of running it again."""
+    _TOPLEVELS[folder] = top
+
+
 def toplevel(start: Path | str) -> Path:
+    known = _TOPLEVELS.get(os.path.abspath(start))
+    if known is not None:
+        return Path(known)
     if not Path(start).exists():
         raise TiergitError(f"{start}: no such folder", "check the path given to --repo")
     try:
@@ -114,6 +134,8 @@ def staged_changes(repo: Path) -> list[IndexEntry] | None:
     first commit, when there is no HEAD to compare with). The hook's first call."""
     raw = _SEEN.pop(str(repo), None)   # the toplevel itself: `--relative` there changes nothing
     if raw is None:
+        import subprocess
+
         proc = subprocess.run(["git", "diff-index", "--cached", "--relative", "--no-renames", "--diff-filter=ACMRT",
                                "-z", "HEAD"], cwd=repo, capture_output=True, env=_env())
         if proc.returncode != 0:
@@ -159,6 +181,8 @@ def read_blobs(repo: Path, blobs: list[str]) -> dict[str, bytes]:
     if not blobs:
         return {}
     unique = list(dict.fromkeys(blobs))
+    if hasattr(os, "posix_spawnp"):
+        return _spawned_blobs(repo, unique)
     data = run(["cat-file", "--batch"], repo, input=("\n".join(unique) + "\n").encode())
     out_map: dict[str, bytes] = {}
     pos = 0
@@ -174,8 +198,32 @@ def read_blobs(repo: Path, blobs: list[str]) -> dict[str, bytes]:
     return out_map
 
 
+def _spawned_blobs(repo: Path, names: list[str]) -> dict[str, bytes]:
+    """read_blobs through tiergit/shell/spawn.py (no `subprocess` import: the hook's budget)."""
+    from tiergit.shell.spawn import CatFile
+
+    try:
+        reader = CatFile(["-C", str(repo)])
+    except OSError as exc:
+        raise GitError(f"git cat-file --batch failed: {exc}") from None
+    try:
+        found = {name: reader.get(name) for name in names}
+    except OSError as exc:
+        raise GitError(f"git cat-file --batch failed: {exc}") from None
+    finally:
+        reader.close()
+    return {name: data for name, data in found.items() if data is not None}
+
+
 def index_file(repo: Path, rel: str) -> bytes | None:
     """The staged content of a file (relative to `repo`), or None when it is not in the index."""
+    if hasattr(os, "posix_spawnp"):
+        from tiergit.shell.spawn import git_output
+
+        code, data = git_output(["-C", str(repo), "cat-file", "blob", f":./{rel}"])
+        return data if code == 0 else None
+    import subprocess
+
     proc = subprocess.run(["git", "cat-file", "blob", f":./{rel}"], cwd=repo, capture_output=True, env=_env())
     return proc.stdout if proc.returncode == 0 else None
 
@@ -194,6 +242,8 @@ def blame_dates(repo: Path, path: str, rev: str | None = "HEAD") -> dict[int, da
     """1-based line -> author date of the commit that added that line (empty if untracked).
     rev=None blames the working-tree file (uncommitted lines get today's date)."""
     raw = run(["blame", "--line-porcelain", *([rev] if rev else []), "--", path], repo, check=False)
+    from datetime import datetime, timezone
+
     dates: dict[int, date] = {}
     current_line = 0
     for line in raw.decode("utf-8", "replace").splitlines():
@@ -224,6 +274,8 @@ def last_version(repo: Path, path: str) -> tuple[str, bytes] | None:
 
 def merge_file(ours: Path, base: Path, theirs: Path, labels: tuple[str, str, str]) -> tuple[bytes, int]:
     """`git merge-file -p`: (merged bytes, conflicts); conflicts < 0 when git cannot merge (binary)."""
+    import subprocess
+
     proc = subprocess.run(
         ["git", "merge-file", "-p", "-L", labels[0], "-L", labels[1], "-L", labels[2],
          str(ours), str(base), str(theirs)],
@@ -359,6 +411,8 @@ def check_ignore(repo: Path, paths: list[str]) -> dict[str, str]:
     tracked or not (`git check-ignore -v --no-index`, one process)."""
     if not paths:
         return {}
+    import subprocess
+
     proc = subprocess.run(["git", "check-ignore", "-v", "-z", "--no-index", "--stdin"], cwd=repo,
                           input=b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths),
                           capture_output=True, env=_env())
@@ -394,6 +448,8 @@ def words_in_tree(repo: Path, rev: str, words: list[str], exclude: tuple[str, ..
     if not words:
         return frozenset()
     skip = [f":(exclude){p}" for p in exclude]   # relative to `repo`, like the config's paths
+    import subprocess
+
     proc = subprocess.run(["git", "grep", "-I", "-o", "-h", "-w", "-F", "-f", "-", rev, "--", ":/", *skip],
                           cwd=repo, input="\n".join(words).encode("utf-8") + b"\n", capture_output=True, env=_env())
     found = {line.decode("utf-8", "replace") for line in proc.stdout.splitlines()}

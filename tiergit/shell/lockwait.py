@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import sys
 import time
 from pathlib import Path
@@ -47,6 +46,8 @@ def limit(path: Path) -> float:
 
 def own_command() -> str:
     """How this process was started, as a user would retype it."""
+    import shlex   # only for a message: off the hook's import budget
+
     argv = sys.argv or [""]
     name = os.path.basename(argv[0])
     if name in ("tiergit", "tiergit.exe", "__main__.py", "-m"):

@@ -11,8 +11,10 @@ tiktoken is imported inside the functions that need it: the hook's import budget
 from __future__ import annotations
 
 import hashlib
+import json
 import marshal
 import os
+import sys
 from pathlib import Path
 
 from tiergit.core import rankindex
@@ -27,6 +29,7 @@ def construct_params(name: str) -> dict:
     registry.list_encoding_names()  # imports the tiktoken_ext plugins
     ctor = (registry.ENCODING_CONSTRUCTORS or {})[name]
     namespace = getattr(ctor, "__globals__", {})
+    _SOURCES[name] = [f for f in (namespace.get("__file__"), getattr(sys.modules.get("tiktoken"), "__file__", None)) if f]
     original = namespace.get("load_tiktoken_bpe")
     if original is None:
         return ctor()
@@ -35,6 +38,59 @@ def construct_params(name: str) -> dict:
         return ctor()
     finally:
         namespace["load_tiktoken_bpe"] = original
+
+
+# encoding -> the files its constructor parameters came from (the plugin, tiktoken's own): saved
+# parameters stay valid while none of them changed.
+_SOURCES: dict[str, list[str]] = {}
+PARAMS_VERSION = 1
+
+
+def _params_file(name: str) -> Path:
+    return rank_cache_dir() / f"params-{name}.v{PARAMS_VERSION}.json"
+
+
+def _stamps(files: list[str]) -> list[list]:
+    return [[f, st.st_size, st.st_mtime_ns] for f in files for st in [os.stat(f)]]
+
+
+def save_params(name: str, built: str, params: dict) -> None:
+    """Remember what the pure-Python counter needs from `params` (built by construct_params(built)
+    for the encoding `name`): its name, pattern and verified rank file, beside the size and
+    mtime of every file they came from. A rank table without a local file is not saved."""
+    ranks = params.get("mergeable_ranks")
+    if not isinstance(ranks, RankSource) or not _SOURCES.get(built):
+        return
+    try:
+        stamps = _stamps([*_SOURCES[built], ranks.path])
+        text = json.dumps({"name": params["name"], "pat_str": params["pat_str"], "path": ranks.path,
+                           "hash": ranks.expected_hash, "files": stamps})
+        if _writable(_params_file(name).parent):
+            tmp = _params_file(name).with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, _params_file(name))
+    except OSError:
+        pass  # a read-only home only costs speed
+
+
+def saved_params(name: str) -> dict | None:
+    """{name, pat_str, mergeable_ranks} for the pure-Python counter as save_params kept them,
+    while every file they came from is unchanged; None otherwise. tiktoken is not imported
+    (~50-140 ms of a hook); its loader runs only if the rank index must be rebuilt."""
+    try:
+        data = json.loads(_params_file(name).read_text(encoding="utf-8"))
+        if _stamps([f for f, _size, _mtime in data["files"]]) != data["files"]:
+            return None
+        ranks = RankSource(_load_bpe, data["path"], data["hash"])
+        return {"name": data["name"], "pat_str": data["pat_str"], "mergeable_ranks": ranks}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _load_bpe(path: str, expected_hash: str | None = None) -> dict[bytes, int]:
+    from tiktoken.load import load_tiktoken_bpe
+
+    return load_tiktoken_bpe(path, expected_hash=expected_hash)
 
 
 def rank_cache_dir() -> Path:

