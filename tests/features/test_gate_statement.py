@@ -43,6 +43,7 @@ NOT_STATEMENTS = [
     "- Which queue does the export job read from?",            # a question
     "- Source file: `src/export/batch.py`",                     # a pointer, not a setting
     "- CI run: https://github.com/acme/shop/actions/runs/1234",  # an event's link
+    "1. **Export batch sizing** — the limit is hard-coded. Quick fix: read it from the config",  # a finding and its to-do
 ]
 
 
@@ -70,6 +71,27 @@ def test_the_kind_check_admits_a_standing_statement_only_from_a_tier():
     assert "not durable" in gate.kind_check(_cand(NOT_STATEMENTS[0]))
     # Staged items were judged when staged (import, Dreaming): no second look.
     assert "not durable" in gate.kind_check(_cand(claim, staged=True))
+
+
+def test_a_notice_that_knowledge_was_filed_elsewhere_is_not_the_knowledge():
+    for line in ("- **Key Decision:** The export retry fix merged to the team decisions log. Three paths changed.",
+                 "- **Decision merged:** `decisions.md` holds the consolidated export choices",
+                 "- Export batch decision moved into `wiki/export.md` for review"):
+        assert "filed elsewhere" in gate.kind_check(_cand(line)), line
+    # a standing passive says where something always goes: knowledge
+    for line in ("- Export errors are logged to the audit file with the tenant id", "- We decided to log export errors to stderr"):
+        assert gate.kind_check(_cand(line)) is None, line
+
+
+@pytest.mark.parametrize("line,kind", [
+    ("- Only use signed tags for releases", "rule"),
+    ("- Only pass the token through the gateway", "rule"),
+    ("- Only the nightly export bug affects us", None),         # a noun phrase: a state of that day
+    ("- Only captured explicit inputs (papers, bookmarks)", None),   # past tense: a report
+    ("- Only merges clusters when co-occurrence is above zero", None),  # a description of code
+])
+def test_only_directs_when_a_verb_follows(line, kind):
+    assert judge.plain_kind(line) == kind
 
 
 OLD = (clock.today() - timedelta(days=60)).isoformat()

@@ -13,7 +13,8 @@ Left whole, never split:
 - an item that opens as a report or an event (a status mark such as 📌 or ✅, a past-tense lead
   "Implemented …", "Traced …", a participle "audit … confirmed:", a lead label that files a report
   as `statement.standing` reads one, "**Next steps:**", "**Outcome:**", or a first sentence the
-  sentence judgement calls noise): its later sentences are that report's findings, states of that day;
+  sentence judgement calls noise), or a finding that calls for a one-off action ("Quick fix: add …"):
+  its sentences are that report's findings, states of that day;
 Never the candidate:
 - a sentence that needs its neighbours (a pronoun or "this …" first, no subject: "Works on …",
   "Has a …", a demonstrative with no noun: "read this before …"), a past or temporary state, an
@@ -96,7 +97,8 @@ def _needs_neighbours(sentence: str) -> bool:
 def pick(text: str) -> Sentence | None:
     """The sentence of a several-sentence item that may be promoted on its own, or None."""
     sentences = [" ".join(s.split()) for s in sentence_judge.split_sentences(parse.clean_text(text))]
-    if len(sentences) < 2 or opens_as_report(sentences[0]):
+    # an item that calls for a one-off action ("Quick fix: add …") is a finding: its sentences are that day's
+    if len(sentences) < 2 or opens_as_report(sentences[0]) or statement.PENDING.search(" ".join(sentences)):
         return None
     durable: Sentence | None = None
     claim: Sentence | None = None
