@@ -148,8 +148,9 @@ FILED = re.compile(r"(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )\b(?:merged|move
                    r"appended|saved)\s+(?:in)?to\s+(?:`|(?:the\s+)?(?:[\w-]+\s+){0,2}(?:logs?|files?|inbox|decisions?|wiki|"
                    r"docs?|history|records?)\b)", re.I)
 FILED_LABEL = re.compile(r"\b(?:merged|filed|logged|recorded|moved|archived)\b", re.I)
-# A finding with the one-off action it calls for ("… undocumented. Quick fix: add an inline comment").
-PENDING = re.compile(r"(?:^|[.;]\s+|\s—\s)(?:quick |suggested |proposed |recommended )?(?:fix|todo|to-do|action(?: items?)?|"
+# A finding with the one-off action it calls for ("… undocumented. Quick fix: add an inline comment"). A bare
+# "Fix:" after a root cause is the lesson's fix ("… corrupt each other. Fix: a temp dir per call"): knowledge.
+PENDING = re.compile(r"(?:^|[.;]\s+|\s—\s)(?:(?:quick|suggested|proposed|recommended) fix|todo|to-do|action items?|"
                      r"next steps?|follow[- ]up|remediation)\s*:", re.I)
 
 
