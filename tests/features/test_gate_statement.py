@@ -89,6 +89,7 @@ def test_a_notice_that_knowledge_was_filed_elsewhere_is_not_the_knowledge():
     ("- Only the nightly export bug affects us", None),         # a noun phrase: a state of that day
     ("- Only captured explicit inputs (papers, bookmarks)", None),   # past tense: a report
     ("- Only merges clusters when co-occurrence is above zero", None),  # a description of code
+    ("- **Single entry point**: Only port 8443 open to the internet", None),   # a named thing, no verb
 ])
 def test_only_directs_when_a_verb_follows(line, kind):
     assert judge.plain_kind(line) == kind

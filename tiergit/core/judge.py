@@ -74,7 +74,7 @@ RULE = re.compile(
 # "Only" directs when a verb's bare form follows ("Only use signed tags"), not a noun phrase or a
 # description ("Only the cron bug affects us", "Only captured explicit inputs", "Only merges when …").
 ONLY_DIRECTS = (r"(?= [a-z])(?! (?:the|a|an|this|that|these|those|one|some|my|our|your|its|their|we|it|they)\b)"
-                r"(?! [a-z]*(?:ed|ing|[^\Ws]s)\b)")
+                r"(?! [a-z]*(?:ed|ing|[^\Ws]s)\b)(?! [a-z]+ [`\d])")   # "Only port 3000 …": a named thing, no verb
 IMPERATIVE = re.compile(
     r"^(?:use|keep|run|check|pin|wrap|prefer|avoid|never|always|don't|do not|make sure|ensure|treat|escape|validate|"
     r"store|name|remember|beware|watch out|stick to|default to|only" + ONLY_DIRECTS + r"|wait for|ask before|close|rotate)\b")

@@ -16,7 +16,7 @@ Left whole, never split:
   sentence judgement calls noise), or a finding that calls for a one-off action ("Quick fix: add …"):
   its sentences are that report's findings, states of that day;
 Never the candidate:
-- a sentence that needs its neighbours (a pronoun or "this …" first, no subject: "Works on …",
+- a sentence that needs its neighbours (a pronoun or "this …" first, "them"/"they" anywhere, no subject: "Works on …",
   "Has a …", a demonstrative with no noun: "read this before …"), a past or temporary state, an
   announcement of a change ("A new … exists at …", "… is now …", "… no longer …"), noise, or under
   four words;
@@ -41,6 +41,8 @@ ANAPHORA = re.compile(r"^(?:this|that|these|those|it|its|it's|they|their|them|su
 # A demonstrative with no noun after it points at a neighbour ("You must read this before …").
 BARE_DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\b(?=\s*(?:[.,;:!?)—–]|$)|\s+(?:before|after|when|while|in|on|at|for|to|as|"
                                 r"first|now|and|or|because|if|unless|is|are|was|were|will|must|should|can)\b)", re.I)
+# A plural pronoun anywhere points at a neighbour's noun ("Tracking them shows what needs documentation.").
+BACK_REF = re.compile(r"\b(?:them|they|these|those)\b", re.I)
 # An announcement: what changed that day, not how things are ("A new PR review skill exists at …",
 # "X is now the default", "Y no longer needs Z").
 ANNOUNCES = re.compile(r"\b(?:a|an)\s+new\b|\bnewly\b|\bnow\b|\bno longer\b", re.I)
@@ -85,7 +87,7 @@ def opens_as_report(first: str) -> bool:
 def _needs_neighbours(sentence: str) -> bool:
     plain = _plain(sentence)
     words = plain.split()
-    if len(words) < MIN_WORDS or ANAPHORA.match(plain) or BARE_DEMONSTRATIVE.search(plain):
+    if len(words) < MIN_WORDS or ANAPHORA.match(plain) or BARE_DEMONSTRATIVE.search(plain) or BACK_REF.search(plain):
         return True
     first = words[0].strip("`*\"'(").lower()
     # no subject: the sentence goes on from the one before ("Works on npx cache hits …", "Has a …",
