@@ -25,6 +25,7 @@ STATEMENTS = [
     ("- Invoice PDFs are rendered by the `pdf-worker` service, not by the API", "claim"),
     ("- **Retry policy:** the upload client retries three times with exponential backoff", "claim"),
     ("- Archived tenants keep their audit rows for seven years", "claim"),
+    ("- `FindExports` is now a thin wrapper around `FindFiles`", "claim"),
     ("- Search model: text-embedding-3-small (1536 dims)", "setting"),
     ("- Staging URL: https://staging.example.test", "setting"),
 ]
@@ -40,6 +41,7 @@ NOT_STATEMENTS = [
     "- The upload client was rewritten to stream chunks",      # past tense
     "- Let me know if the export works for you",               # addressed to a person
     "- Build clean: 0 warnings",                               # status
+    "- The export scheduler is now fully activated via the admin command",   # a state that just changed
     "- Which queue does the export job read from?",            # a question
     "- Source file: `src/export/batch.py`",                     # a pointer, not a setting
     "- CI run: https://github.com/acme/shop/actions/runs/1234",  # an event's link

@@ -99,7 +99,9 @@ SETTING = re.compile(
 STATUS = re.compile(
     r"✅|❌|⏳|⏸|🟢|🔴|⚠️|\b(?:pass(?:es|ed|ing)?|green|succeeded|success(?:ful(?:ly)?)?|complete[d]?|done|ready|"
     r"shipped|merged|deployed|initiali[sz]ed|operating normally|no regressions?|fixed|resolved|"
-    r"clean(?:ly)?|verified|validated|confirmed|in progress|pending|wip|blocked)\b|\b\d+\s*/\s*\d+\b(?!\s*(?:dims|gb|kb))",
+    r"clean(?:ly)?|verified|validated|confirmed|in progress|pending|wip|blocked)\b|\b\d+\s*/\s*\d+\b(?!\s*(?:dims|gb|kb))"
+    # a state that just changed ("X is now fully activated"), not "X is now a wrapper around Y"
+    r"|\b(?:is|are) now (?:\w+ly )?\w+ed\b",
     re.I)
 # This run, this session, here and now: the line is about an event.
 DEICTIC = re.compile(r"\b(?:this (?:run|session|pr|week|sprint|time)|today|yesterday|tonight|right now|so far|"
