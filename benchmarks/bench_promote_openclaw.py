@@ -351,6 +351,8 @@ def main() -> None:  # long: one row per workspace, then the failed checks and t
                     "line (no verdict, no score): the blind view a reader labels")
     ap.add_argument("--labels", default=str(PROJECT / "tests" / "labels" / "promote_openclaw.tsv"))
     ap.add_argument("--only", default=None, help="these workspaces only (parts of their folder names, comma-separated)")
+    ap.add_argument("--verbose", action="store_true", help="every recalled candidate's verdict the day after the last "
+                    "search: what a reviewer reads to see why a workspace proposes nothing")
     args = ap.parse_args()
     corpus = Path(args.corpus)
     claw = frameworks.install(frameworks.OPENCLAW)
@@ -382,6 +384,10 @@ def main() -> None:  # long: one row per workspace, then the failed checks and t
               f" {res['seconds']:.0f} s")
         for d, q, hits in res["searches"]:
             print(f"    search {d}: {q!r} -> {hits} hits")
+        for r in sorted(recalled, key=lambda r: -r.score.total) if args.verbose else ():
+            print(f"    {'PROMOTE' if r.verdict.accepted else 'reject '} {r.score.total:.2f} {r.cand.kind:10} recalls "
+                  f"{r.recalls:<3} {r.cand.source}:{r.cand.line}: {' '.join(r.cand.text.split())[:110]}\n"
+                  f"             {r.verdict.reason[:140]}")
         totals.update({"workspaces": 1, "firing": bool(res["proposed"]), "proposed": len(res["proposed"]),
                        "good": got[0], "labelled": got[1], "keep": len(res["keep"]), "keep good": keep[0],
                        "keep labelled": keep[1]})

@@ -43,6 +43,7 @@ def test_an_item_that_opens_as_a_report_is_never_split(line):
     ("The review skill file sits in the skills folder. You must read this before opening any PR.", 2),  # "this" alone
     ("Lazy imports keep start-up fast. Works on cache hits where postinstall scripts do not run.", 2),  # no subject
     ("Paragraphs for narrative. It also needs a linked issue.", 2),                # a pronoun first
+    ("Untracked inputs are common. Tracking them shows what the docs miss.", 2),  # "them": the noun is a neighbour's
     ("Paragraphs for narrative. Staging was moved to the big cluster.", 2),         # a past state
     ("Paragraphs for narrative. A new review skill exists at `skills/review/SKILL.md`.", 2),   # announcements
     ("Paragraphs for narrative. Coverage reports go to the wiki now.", 2),

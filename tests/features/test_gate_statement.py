@@ -25,6 +25,7 @@ STATEMENTS = [
     ("- Invoice PDFs are rendered by the `pdf-worker` service, not by the API", "claim"),
     ("- **Retry policy:** the upload client retries three times with exponential backoff", "claim"),
     ("- Archived tenants keep their audit rows for seven years", "claim"),
+    ("- `FindExports` is now a thin wrapper around `FindFiles`", "claim"),
     ("- Search model: text-embedding-3-small (1536 dims)", "setting"),
     ("- Staging URL: https://staging.example.test", "setting"),
 ]
@@ -40,9 +41,11 @@ NOT_STATEMENTS = [
     "- The upload client was rewritten to stream chunks",      # past tense
     "- Let me know if the export works for you",               # addressed to a person
     "- Build clean: 0 warnings",                               # status
+    "- The export scheduler is now fully activated via the admin command",   # a state that just changed
     "- Which queue does the export job read from?",            # a question
     "- Source file: `src/export/batch.py`",                     # a pointer, not a setting
     "- CI run: https://github.com/acme/shop/actions/runs/1234",  # an event's link
+    "1. **Export batch sizing** — the limit is hard-coded. Quick fix: read it from the config",  # a finding and its to-do
 ]
 
 
@@ -70,6 +73,28 @@ def test_the_kind_check_admits_a_standing_statement_only_from_a_tier():
     assert "not durable" in gate.kind_check(_cand(NOT_STATEMENTS[0]))
     # Staged items were judged when staged (import, Dreaming): no second look.
     assert "not durable" in gate.kind_check(_cand(claim, staged=True))
+
+
+def test_a_notice_that_knowledge_was_filed_elsewhere_is_not_the_knowledge():
+    for line in ("- **Key Decision:** The export retry fix merged to the team decisions log. Three paths changed.",
+                 "- **Decision merged:** `decisions.md` holds the consolidated export choices",
+                 "- Export batch decision moved into `wiki/export.md` for review"):
+        assert "filed elsewhere" in gate.kind_check(_cand(line)), line
+    # a standing passive says where something always goes: knowledge
+    for line in ("- Export errors are logged to the audit file with the tenant id", "- We decided to log export errors to stderr"):
+        assert gate.kind_check(_cand(line)) is None, line
+
+
+@pytest.mark.parametrize("line,kind", [
+    ("- Only use signed tags for releases", "rule"),
+    ("- Only pass the token through the gateway", "rule"),
+    ("- Only the nightly export bug affects us", None),         # a noun phrase: a state of that day
+    ("- Only captured explicit inputs (papers, bookmarks)", None),   # past tense: a report
+    ("- Only merges clusters when co-occurrence is above zero", None),  # a description of code
+    ("- **Single entry point**: Only port 8443 open to the internet", None),   # a named thing, no verb
+])
+def test_only_directs_when_a_verb_follows(line, kind):
+    assert judge.plain_kind(line) == kind
 
 
 OLD = (clock.today() - timedelta(days=60)).isoformat()

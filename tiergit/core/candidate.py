@@ -221,13 +221,13 @@ def collect(files: list[ParsedFile], tiers: dict[str, Tier], recalled: set[str],
                     corpus.wiki.append((item.id, text, item.line, f.rel, key))
                     corpus.wiki_ids.setdefault(item.id, f.rel)
                 elif target is not None and (f.staged or item.durable or item.id in used):
-                    corpus.candidates.append(_candidate(f, sec, item, text, key, day, target, min_confidence))
+                    corpus.candidates.append(one(f, sec, item, text, key, day, target, min_confidence))
     corpus.mentions = {k: len(v) for k, v in mentions.items()}
     corpus.mention_days = dict(mention_days)
     return corpus
 
 
-def _candidate(f: ParsedFile, sec: parse.Section, item: parse.Item, text: str, key: str, day: date | None,
+def one(f: ParsedFile, sec: parse.Section, item: parse.Item, text: str, key: str, day: date | None,
                target: str, min_confidence: float) -> Candidate:
     """One item as a candidate: a `tiergit:forced` comment sets its kind, topic and date; a
     staged item is read as a Dreaming candidate."""

@@ -71,9 +71,13 @@ RULE = re.compile(
     r"\b(?:never|always|must(?: not)?|mustn't|should(?: not)?|shouldn't|don't|do not|avoid|i prefer|we prefer|prefers?"
     r"|make sure|ensure|only ever|rule of thumb|is required|are required"
     r"|(?:the )?(?:owner|user|captain|team|client)s? (?:wants|prefers|likes|expects|asked for|asked us to))\b")
+# "Only" directs when a verb's bare form follows ("Only use signed tags"), not a noun phrase or a
+# description ("Only the cron bug affects us", "Only captured explicit inputs", "Only merges when …").
+ONLY_DIRECTS = (r"(?= [a-z])(?! (?:the|a|an|this|that|these|those|one|some|my|our|your|its|their|we|it|they)\b)"
+                r"(?! [a-z]*(?:ed|ing|[^\Ws]s)\b)(?! [a-z]+ [`\d])")   # "Only port 3000 …": a named thing, no verb
 IMPERATIVE = re.compile(
     r"^(?:use|keep|run|check|pin|wrap|prefer|avoid|never|always|don't|do not|make sure|ensure|treat|escape|validate|"
-    r"store|name|remember|beware|watch out|stick to|default to|only|wait for|ask before|close|rotate)\b")
+    r"store|name|remember|beware|watch out|stick to|default to|only" + ONLY_DIRECTS + r"|wait for|ask before|close|rotate)\b")
 FACT = re.compile(
     r"\b(?:defaults? to|is stored in|are stored in|lives? (?:in|at|under)|runs? on|is limited to|expires? after|"
     r"is (?:case[- ]sensitive|idempotent|deprecated|read-only|immutable)|only works|doesn't support|does not support|"

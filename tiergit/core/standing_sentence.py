@@ -13,9 +13,10 @@ Left whole, never split:
 - an item that opens as a report or an event (a status mark such as 📌 or ✅, a past-tense lead
   "Implemented …", "Traced …", a participle "audit … confirmed:", a lead label that files a report
   as `statement.standing` reads one, "**Next steps:**", "**Outcome:**", or a first sentence the
-  sentence judgement calls noise): its later sentences are that report's findings, states of that day;
+  sentence judgement calls noise), or a finding that calls for a one-off action ("Quick fix: add …"):
+  its sentences are that report's findings, states of that day;
 Never the candidate:
-- a sentence that needs its neighbours (a pronoun or "this …" first, no subject: "Works on …",
+- a sentence that needs its neighbours (a pronoun or "this …" first, "them"/"they" anywhere, no subject: "Works on …",
   "Has a …", a demonstrative with no noun: "read this before …"), a past or temporary state, an
   announcement of a change ("A new … exists at …", "… is now …", "… no longer …"), noise, or under
   four words;
@@ -40,6 +41,8 @@ ANAPHORA = re.compile(r"^(?:this|that|these|those|it|its|it's|they|their|them|su
 # A demonstrative with no noun after it points at a neighbour ("You must read this before …").
 BARE_DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\b(?=\s*(?:[.,;:!?)—–]|$)|\s+(?:before|after|when|while|in|on|at|for|to|as|"
                                 r"first|now|and|or|because|if|unless|is|are|was|were|will|must|should|can)\b)", re.I)
+# A plural pronoun anywhere points at a neighbour's noun ("Tracking them shows what needs documentation.").
+BACK_REF = re.compile(r"\b(?:them|they|these|those)\b", re.I)
 # An announcement: what changed that day, not how things are ("A new PR review skill exists at …",
 # "X is now the default", "Y no longer needs Z").
 ANNOUNCES = re.compile(r"\b(?:a|an)\s+new\b|\bnewly\b|\bnow\b|\bno longer\b", re.I)
@@ -84,7 +87,7 @@ def opens_as_report(first: str) -> bool:
 def _needs_neighbours(sentence: str) -> bool:
     plain = _plain(sentence)
     words = plain.split()
-    if len(words) < MIN_WORDS or ANAPHORA.match(plain) or BARE_DEMONSTRATIVE.search(plain):
+    if len(words) < MIN_WORDS or ANAPHORA.match(plain) or BARE_DEMONSTRATIVE.search(plain) or BACK_REF.search(plain):
         return True
     first = words[0].strip("`*\"'(").lower()
     # no subject: the sentence goes on from the one before ("Works on npx cache hits …", "Has a …",
@@ -96,7 +99,8 @@ def _needs_neighbours(sentence: str) -> bool:
 def pick(text: str) -> Sentence | None:
     """The sentence of a several-sentence item that may be promoted on its own, or None."""
     sentences = [" ".join(s.split()) for s in sentence_judge.split_sentences(parse.clean_text(text))]
-    if len(sentences) < 2 or opens_as_report(sentences[0]):
+    # an item that calls for a one-off action ("Quick fix: add …") is a finding: its sentences are that day's
+    if len(sentences) < 2 or opens_as_report(sentences[0]) or statement.PENDING.search(" ".join(sentences)):
         return None
     durable: Sentence | None = None
     claim: Sentence | None = None

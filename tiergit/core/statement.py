@@ -99,7 +99,9 @@ SETTING = re.compile(
 STATUS = re.compile(
     r"✅|❌|⏳|⏸|🟢|🔴|⚠️|\b(?:pass(?:es|ed|ing)?|green|succeeded|success(?:ful(?:ly)?)?|complete[d]?|done|ready|"
     r"shipped|merged|deployed|initiali[sz]ed|operating normally|no regressions?|fixed|resolved|"
-    r"clean(?:ly)?|verified|validated|confirmed|in progress|pending|wip|blocked)\b|\b\d+\s*/\s*\d+\b(?!\s*(?:dims|gb|kb))",
+    r"clean(?:ly)?|verified|validated|confirmed|in progress|pending|wip|blocked)\b|\b\d+\s*/\s*\d+\b(?!\s*(?:dims|gb|kb))"
+    # a state that just changed ("X is now fully activated"), not "X is now a wrapper around Y"
+    r"|\b(?:is|are) now (?:\w+ly )?\w+ed\b",
     re.I)
 # This run, this session, here and now: the line is about an event.
 DEICTIC = re.compile(r"\b(?:this (?:run|session|pr|week|sprint|time)|today|yesterday|tonight|right now|so far|"
@@ -142,10 +144,31 @@ def _setting(whole: str) -> bool:
         and not REPORT_LABEL.search(m["rest"].split("(")[0])
 
 
+# A notice that the knowledge was filed elsewhere ("… merged to team decisions log", "**Decision merged:**
+# `decisions.md`"): it points at the item, it is not the item. Not a standing passive ("Errors are logged to …").
+FILED = re.compile(r"(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )\b(?:merged|moved|filed|logged|recorded|copied|written|"
+                   r"appended|saved)\s+(?:in)?to\s+(?:`|(?:the\s+)?(?:[\w-]+\s+){0,2}(?:logs?|files?|inbox|decisions?|wiki|"
+                   r"docs?|history|records?)\b)", re.I)
+FILED_LABEL = re.compile(r"\b(?:merged|filed|logged|recorded|moved|archived)\b", re.I)
+# A finding with the one-off action it calls for ("… undocumented. Quick fix: add an inline comment"). A bare
+# "Fix:" after a root cause is the lesson's fix ("… corrupt each other. Fix: a temp dir per call"): knowledge.
+PENDING = re.compile(r"(?:^|[.;]\s+|\s—\s)(?:(?:quick|suggested|proposed|recommended) fix|todo|to-do|action items?|"
+                     r"next steps?|follow[- ]up|remediation)\s*:", re.I)
+
+
+def filed(text: str) -> bool:
+    """The item's first sentence (or its bold label) reports that it was filed somewhere else."""
+    label = re.match(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]{1,60})\*\*:?\s*", judge.normalize(text).strip())
+    if label and FILED_LABEL.search(label[1]):
+        return True
+    first = SENTENCE.split(judge.body_of(text), maxsplit=1)[0]
+    return bool(FILED.search(first))
+
+
 def standing(text: str) -> str | None:
     """The shape that makes the line a standing statement ("claim" or "setting"), or None."""
     line = " ".join(text.split())
-    if not line or len(line) > MAX_CHARS or judge.junk(text) or judge.narrative(text):
+    if not line or len(line) > MAX_CHARS or judge.junk(text) or judge.narrative(text) or PENDING.search(line):
         return None
     body = judge.body_of(text)
     label = re.match(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]{1,60})\*\*:?\s*", judge.normalize(text).strip())

@@ -52,28 +52,53 @@ def _file_day(store, rel: str) -> date:
     return datetime.fromtimestamp((store.repo / rel).stat().st_mtime, tz=timezone.utc).date()
 
 
-def gather(store, recalled: set[str], blame: bool = True) -> Corpus:
+def gather(store, recalled: set[str], blame: bool = True, searched: dict | None = None) -> Corpus:
     """Read every memory file once: candidates, the wiki index, and mentions. Undated items
-    take their date from git blame, once per file version (`blame_cache`)."""
+    take their date from git blame, once per file version (`blame_cache`). `searched`: the line spans
+    OpenClaw's memory_search recalled, by path (`recall_store.read`)."""
     cache = ParseCache.for_store(store)
     from tiergit.features.history import pathspecs
     from tiergit.shell.blame_cache import BlameCache
 
     blames = BlameCache.for_repo(store.repo, pathspecs(store.config))
     try:
-        return _gather(store, recalled, blame, cache, blames)
+        return _gather(store, recalled, blame, cache, blames, searched or {})
     finally:
         blames.close()
 
 
-def _gather(store, recalled: set[str], blame: bool, cache: ParseCache, blames) -> Corpus:
+def _gather(store, recalled: set[str], blame: bool, cache: ParseCache, blames, searched: dict) -> Corpus:
     files = list(_parsed_files(store, cache))
     cache.save()
     min_confidence = store.config.gate.min_confidence
     corpus = candidate.collect(files, store.config.tiers, recalled, min_confidence)
+    corpus.candidates += _searched(files, store.config.tiers, searched, min_confidence)
     _dreaming_only(store, corpus)
     _date_undated(store, corpus.candidates, blames if blame else None)
     return corpus
+
+
+def _searched(files: list, tiers: dict, searched: dict, min_confidence: float) -> list[Candidate]:
+    """Items of a tier that promotes nowhere (OpenClaw's daily notes) whose lines OpenClaw's memory_search
+    recalled: candidates for the reviewed tier, as OpenClaw's own Deep phase promotes recalled daily
+    chunks. Without this a daily note's line reached the gate only when `import` staged it (a durable kind
+    by its wording) or Dreaming named it: on four of the six corpus workspaces no line the searches
+    recalled was a candidate. Staged and reviewed files are read as before."""
+    targets = candidate.reviewed_targets(tiers)
+    target = next(iter(targets.values()), None)
+    out: list[Candidate] = []
+    for f in files:
+        spans = searched.get(f.rel)
+        if not spans or target is None or f.staged or f.tier is None or f.tier.reviewed or f.tier.name in targets:
+            continue
+        pairs = iter(f.keys)
+        for sec in f.doc.sections:
+            for item in sec.items:
+                text, key = next(pairs)
+                if any(start <= item.end_line and item.line <= end for start, end in spans):
+                    day = item.date or sec.date or f.file_date
+                    out.append(candidate.one(f, sec, item, text, key, day, target, min_confidence))
+    return out
 
 
 def _dreaming_only(store, corpus: Corpus) -> None:

@@ -144,6 +144,8 @@ def kind_check(c: Candidate) -> str | None:
     """A durable kind passes; so does a tier item of kind context that reads as a standing statement
     (`statement.standing`): it reached the gate because it was recalled, and the recall, score and
     age checks still follow. Staged items were judged when they were staged (Dreaming, import)."""
+    if statement.filed(c.text):
+        return "a notice that it was filed elsewhere (merged, logged, moved to …), not the item itself"
     if c.kind in kinds.DURABLE_KINDS or (c.kind == "context" and not c.staged and statement.standing(c.text)):
         return None
     return f"kind `{c.kind}` is not durable (decision, rule, fact, correction)"

@@ -105,16 +105,20 @@ def _stale(store, candidates: list[Candidate]) -> dict[str, str]:
     return {c.id: report.reason(c.source, c.line) for c in candidates if report.reason(c.source, c.line)}
 
 
+def _spans(entries: dict) -> dict[str, list[tuple[int, int]]]:
+    return {path: [(e.start, e.end) for e in es] for path, es in entries.items()}
+
+
 def build(store, today: date | None = None, limit: int | None = None, explain: str | None = None) -> Promotion:
     cfg, today = store.config, today or clock.today()
     settings, weights, half_life = cfg.gate, cfg.scoring.weights, cfg.scoring.recency_half_life_days
     events = read_events(store, logs.RECALLS)
-    corpus = gather(store, {ev["id"] for ev in events if type(ev.get("id")) is str})
+    oc_entries, oc_note = recall_store.read(store)   # OpenClaw's own recalls (its memory_search)
+    corpus = gather(store, {ev["id"] for ev in events if type(ev.get("id")) is str}, searched=_spans(oc_entries))
     # a recalled several-sentence item's standing sentence is a candidate too (core/standing_sentence.py)
     corpus.candidates += [s for s in map(sentence_candidate, corpus.candidates) if s is not None]
     # a recalled list label counts for the list under it (the section the agent read)
     stats = recall_stats(section_events(events, corpus.under))
-    oc_entries, oc_note = recall_store.read(store)   # OpenClaw's own recalls (its memory_search)
     recall_store.merge(stats, corpus.candidates, oc_entries,
                        recall_store.origins(store, corpus.candidates) if oc_entries else None)
     # Subjects, not kind names: an untagged item joins a wiki topic it names, or one its peers share.
