@@ -29,7 +29,10 @@ def construct_params(name: str) -> dict:
     registry.list_encoding_names()  # imports the tiktoken_ext plugins
     ctor = (registry.ENCODING_CONSTRUCTORS or {})[name]
     namespace = getattr(ctor, "__globals__", {})
-    _SOURCES[name] = [f for f in (namespace.get("__file__"), getattr(sys.modules.get("tiktoken"), "__file__", None)) if f]
+    # the plugin's and tiktoken's own source files (a saved pattern and rank file hold while they are unchanged)
+    code = getattr(ctor, "__code__", None)
+    spec = getattr(sys.modules.get("tiktoken"), "__spec__", None)
+    _SOURCES[name] = [f for f in (getattr(code, "co_filename", None), getattr(spec, "origin", None)) if f]
     original = namespace.get("load_tiktoken_bpe")
     if original is None:
         return ctor()

@@ -72,7 +72,9 @@ def _gather(store, recalled: set[str], blame: bool, cache: ParseCache, blames, s
     cache.save()
     min_confidence = store.config.gate.min_confidence
     corpus = candidate.collect(files, store.config.tiers, recalled, min_confidence)
-    corpus.candidates += _searched(files, store.config.tiers, searched, min_confidence)
+    # a recalled daily line `import` already staged is that staged candidate, counted once
+    known = {c.id for c in corpus.candidates}
+    corpus.candidates += [c for c in _searched(files, store.config.tiers, searched, min_confidence) if c.id not in known]
     _dreaming_only(store, corpus)
     _date_undated(store, corpus.candidates, blames if blame else None)
     return corpus
