@@ -150,15 +150,22 @@ FILED = re.compile(r"(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )\b(?:merged|move
                    r"appended|saved)\s+(?:in)?to\s+(?:`|(?:the\s+)?(?:[\w-]+\s+){0,2}(?:logs?|files?|inbox|decisions?|wiki|"
                    r"docs?|history|records?)\b)", re.I)
 FILED_LABEL = re.compile(r"\b(?:merged|filed|logged|recorded|moved|archived)\b", re.I)
+# An item's leading bold label (`- **Decision merged:** …`), its words in group 1.
+BOLD_LEAD = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]{1,60})\*\*:?\s*")
 # A finding with the one-off action it calls for ("… undocumented. Quick fix: add an inline comment"). A bare
 # "Fix:" after a root cause is the lesson's fix ("… corrupt each other. Fix: a temp dir per call"): knowledge.
 PENDING = re.compile(r"(?:^|[.;]\s+|\s—\s)(?:(?:quick|suggested|proposed|recommended) fix|todo|to-do|action items?|"
                      r"next steps?|follow[- ]up|remediation)\s*:", re.I)
 
 
+def _lead_label(text: str) -> re.Match | None:
+    """BOLD_LEAD on the item's normalised text."""
+    return BOLD_LEAD.match(judge.normalize(text).strip())
+
+
 def filed(text: str) -> bool:
     """The item's first sentence (or its bold label) reports that it was filed somewhere else."""
-    label = re.match(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]{1,60})\*\*:?\s*", judge.normalize(text).strip())
+    label = _lead_label(text)
     if label and FILED_LABEL.search(label[1]):
         return True
     first = SENTENCE.split(judge.body_of(text), maxsplit=1)[0]
@@ -171,7 +178,7 @@ def standing(text: str) -> str | None:
     if not line or len(line) > MAX_CHARS or judge.junk(text) or judge.narrative(text) or PENDING.search(line):
         return None
     body = judge.body_of(text)
-    label = re.match(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]{1,60})\*\*:?\s*", judge.normalize(text).strip())
+    label = _lead_label(text)
     whole = (label[1].rstrip(":. ") + ": " + body) if label and body else body
     if label and REPORT_LABEL.search(label[1].rstrip(":. ").strip()):
         return None
