@@ -191,6 +191,8 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
                 out.kept_words, last_key = "", key
             if item.kind in KEEP_KINDS:
                 if item.id in seen:
+                    # Already in cold: what repeats it under this heading is a duplicate, as on the first run.
+                    out.kept_words += "|" + word_run(cold_form(item, section.heading, labels))
                     out.duplicates += 1
                     continue
                 seen.add(item.id)
