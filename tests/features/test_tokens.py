@@ -381,3 +381,46 @@ def test_a_later_process_counts_exactly_without_importing_tiktoken(tmp_path):
     data["files"][0][2] -= 1
     saved_file.write_text(json.dumps(data))
     assert rankcache.saved_params("cl100k_base") is None
+
+
+_ASCII = st.text(alphabet=st.characters(max_codepoint=127), max_size=80) \
+    | st.from_regex(r"[ \n\r\t\x0b\x0c\x1c-\x1f#*/\-\[\]a-zA-Z0-9'_.:<|>]{0,80}", fullmatch=True)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_ASCII)
+def test_the_ascii_pattern_splits_as_the_encodings_own(text):
+    """ASCII text is split by the standard library's `re` (no `regex` import in a hook): every
+    piece is the one tiktoken's pattern gives, control characters and `'s` included."""
+    counter = _indexed_counter()
+    assert counter.ascii is not None
+    assert counter.split(text) == [m.group() for m in counter.pattern.finditer(text)]
+
+
+_LINE = st.from_regex(r"(\s{0,2}|[-#*/>] ?)[a-zA-Z0-9é /.:'`\[\]()]{0,30}[ .:]?", fullmatch=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINE, max_size=12), st.lists(_LINE, max_size=4), st.lists(_LINE, max_size=4),
+       st.lists(_LINE, max_size=12), st.sampled_from(["\n", "\n\n", "\r\n"]))
+def test_lines_rewritten_anywhere_count_as_tiktoken_counts(head, old, new, tail, eol):
+    """A memory file edited as files are (lines appended, dropped, replaced, blank lines and
+    indented or `/` lines at the seam): only the lines around the change are split, exactly."""
+    enc = tokens.encoding("cl100k_base")
+    tokens.encoding.cache_clear()
+    base, text = eol.join(head + old + tail), eol.join(head + new + tail)
+    got = tokens.count_text(text, "cl100k_base", base=(base, len(enc.encode_ordinary(base))))
+    assert got == tokens.Count(len(enc.encode_ordinary(text)), exact=True)
+
+
+def test_an_ascii_file_is_counted_without_importing_regex():
+    import subprocess
+    import sys
+
+    text = "# Cold\n\n- [decision] the token cache keeps its newest counts\n" * 40
+    want = len(tokens.encoding("cl100k_base").encode_ordinary(text))
+    tokens.count_text("x", "cl100k_base")   # an earlier run saved the params
+    code = ("import sys\nfrom tiergit.shell import tokens\n"
+            f"print(tokens.count_text({text!r}, 'cl100k_base'), 'regex' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=True)
+    assert out.stdout.strip() == f"Count(tokens={want}, exact=True) False"

@@ -3,8 +3,10 @@
 Building tiktoken's Rust encoder (CoreBPE) costs ~70 ms of CPU, a quarter of a
 pre-commit hook. A hook counts a few small files, so it counts them here instead:
 the same pre-tokenizer pattern (with the same `regex` module tiktoken's reference
-implementation uses), a piece that is itself a token counts 1, and any other piece
-is merged pair by pair, lowest rank first, exactly as tiktoken's byte_pair_merge.
+implementation uses; on ASCII text, its ASCII form in the standard `re`), a piece that
+is itself a token counts 1, and any other piece is merged pair by pair, lowest rank
+first, exactly as tiktoken's byte_pair_merge. A changed file is counted from its
+earlier version's count: only the lines around the change are split (`seams`).
 tests/features/test_tokens.py checks that every count equals tiktoken's.
 
 Cost: O(n log n) in the length of a piece. The obvious loop (rescan every pair after
@@ -15,6 +17,7 @@ keep the simple loop, which is faster below ~64 bytes.
 from __future__ import annotations
 
 import heapq
+import re
 
 # Pieces up to this many bytes use the plain rescan loop (fewer Python objects).
 SHORT_PIECE = 64
@@ -24,18 +27,37 @@ class RankCounter:
     """`ranks`: a dict, or anything with the same `in` and `get` (tiergit.core.rankindex)."""
 
     def __init__(self, name: str, ranks, pat_str: str) -> None:
-        import regex  # a tiktoken dependency, already imported by tiktoken itself
-
         self.name = name
         self.ranks = ranks
-        self.pattern = regex.compile(pat_str)
+        self.pat_str = pat_str
+        self._pattern = None
+        # The same pattern for the standard library's `re` on plain-ASCII text: a hook that
+        # counts ASCII files never imports `regex` (~17 ms), nor compiles its pattern.
+        ascii_pat = ascii_pattern(pat_str)
+        self.ascii = re.compile(ascii_pat) if ascii_pat is not None else None
         # piece -> tokens: a piece's count depends on the piece alone, and words repeat
         # (a real-sized memory file has ~2,500 pieces, a third of them distinct)
         self.pieces: dict[str, int] = {}
 
+    @property
+    def pattern(self):
+        """The encoding's pattern, compiled by `regex` (a tiktoken dependency) on first use."""
+        if self._pattern is None:
+            import regex  # here: ASCII text never needs it (`pattern_for`)
+
+            self._pattern = regex.compile(self.pat_str)
+        return self._pattern
+
+    def pattern_for(self, text: str):
+        """The ASCII pattern for text it splits the same way (ASCII, no U+001C-U+001F, which `re`
+        calls space and `regex` does not), else the encoding's own."""
+        if self.ascii is not None and text.isascii() and not ASCII_ODD_SPACE.search(text):
+            return self.ascii
+        return self.pattern
+
     def count(self, text: str) -> int:
         """Tokens in `text`, special-token text counted as ordinary text (encode_ordinary)."""
-        return self.count_pieces(piece.group() for piece in self.pattern.finditer(text))
+        return self.count_pieces(piece.group() for piece in self.pattern_for(text).finditer(text))
 
     def count_pieces(self, words) -> int:
         """Tokens in these pre-tokenizer pieces: each piece is merged on its own."""
@@ -58,25 +80,145 @@ class RankCounter:
 
     def split(self, text: str) -> list[str]:
         """The pre-tokenizer pieces of `text` (findall gives whole matches only without groups)."""
-        if self.pattern.groups == 0:
-            return self.pattern.findall(text)
-        return [piece.group() for piece in self.pattern.finditer(text)]
+        pattern = self.pattern_for(text)
+        if pattern.groups == 0:
+            return pattern.findall(text)
+        return [piece.group() for piece in pattern.finditer(text)]
+
+    def _pieces_between(self, text: str, start: int, end: int) -> list[str] | None:
+        """The pieces of `text` from `start` to `end`, matched in the whole text (its lookaheads
+        and `$` see what follows), or None when a piece runs past `end`. No piece reads past the
+        character at `end` (a line start, `seams`): the ASCII pattern serves when the text up to
+        it is ASCII, whatever follows (a real file's `—` far from the change)."""
+        pieces: list[str] = []
+        if start >= end:
+            return pieces
+        for piece in self.pattern_for(text[start:end + 1]).finditer(text, start):
+            if piece.end() > end:
+                return None
+            pieces.append(piece.group())
+            if piece.end() == end:
+                return pieces
+        return None
 
     def changed_pieces(self, text: str, base: str) -> tuple[list[str], list[str]]:
         """(the pieces of `base`, the pieces of `text`) left once the pieces both texts start
         and end with are taken off. tiktoken merges each pre-tokenizer piece on its own, so a
         text's count is the sum of its pieces' counts: count(text) == count(base) -
         count_pieces(first) + count_pieces(second), exactly (a commit that appends an entry
-        counts only the entry and the piece it touches)."""
-        new, old = self.split(text), self.split(base)
-        limit = min(len(new), len(old))
-        head = 0
-        while head < limit and new[head] == old[head]:
-            head += 1
-        tail = 0
-        while tail < limit - head and new[-1 - tail] == old[-1 - tail]:
-            tail += 1
-        return old[head:len(old) - tail], new[head:len(new) - tail]
+        counts only the entry and the piece it touches).
+
+        Only the lines around the change are split: both texts are cut at line starts inside
+        the text they share (`seam`), where every piece boundary is the same; the cut at the
+        end is checked against the pieces themselves (None from `_pieces_between`: split all)."""
+        head, tail = seams(text, base)
+        if head or tail:
+            old = self._pieces_between(base, head, len(base) - tail)
+            new = self._pieces_between(text, head, len(text) - tail)
+            if old is not None and new is not None:
+                return _trim(new, old)
+        return _trim(self.split(text), self.split(base))
+
+
+def _trim(new: list[str], old: list[str]) -> tuple[list[str], list[str]]:
+    """(old, new) without the pieces both start and end with."""
+    limit = min(len(new), len(old))
+    head = 0
+    while head < limit and new[head] == old[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and new[-1 - tail] == old[-1 - tail]:
+        tail += 1
+    return old[head:len(old) - tail], new[head:len(new) - tail]
+
+
+def common_prefix(a: str, b: str) -> int:
+    """Length of the text `a` and `b` start with (O(n log n) in C: a binary search on slices)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def common_suffix(a: str, b: str, most: int) -> int:
+    """Length (at most `most`) of the text `a` and `b` end with."""
+    lo, hi = 0, min(len(a), len(b), most)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[len(a) - mid:] == b[len(b) - mid:]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _starts_piece(text: str, at: int) -> bool:
+    """A line that starts with this character starts a new piece in tiktoken's patterns: no piece
+    runs from a line break into a character that is not space (o200k's punctuation runs may take
+    `/`); the end of the text ends every piece."""
+    return at >= len(text) or not (text[at].isspace() or text[at] == "/")
+
+
+def seams(text: str, base: str) -> tuple[int, int]:
+    """(head, tail): `text[:head] == base[:head]` and both end with the same `tail` characters,
+    each cut just after a line break both share, where a piece starts in both texts (0: none)."""
+    same = common_prefix(text, base)
+    head = text.rfind("\n", 0, same) + 1
+    while head and not (_starts_piece(text, head) and _starts_piece(base, head)):
+        head = text.rfind("\n", 0, head - 1) + 1
+    end = common_suffix(text, base, min(len(text), len(base)) - head)
+    nl = text.find("\n", len(text) - end) if end else -1
+    while 0 <= nl < len(text) - 1:
+        if _starts_piece(text, nl + 1):
+            return head, len(text) - nl - 1
+        nl = text.find("\n", nl + 1)
+    return head, 0
+
+
+def ascii_pattern(pat_str: str) -> str | None:
+    """`pat_str` for the standard library's `re` on ASCII text: each Unicode property class
+    becomes its ASCII members; None when the pattern uses anything else `re` lacks."""
+    out, i = [], 0
+    depth = 0   # inside a character class
+    while i < len(pat_str):
+        ch = pat_str[i]
+        if ch == "\\" and pat_str.startswith("\\p{", i):
+            close = pat_str.find("}", i)
+            members = ASCII_PROPERTIES.get(pat_str[i + 3:close])
+            if members is None:
+                return None
+            out.append(members if depth else (f"[{members}]" if members else "(?!)"))
+            i = close + 1
+            continue
+        if ch == "\\":
+            if pat_str[i + 1:i + 2] in ("P", "X", "N", "G"):
+                return None
+            out.append(pat_str[i:i + 2])
+            i += 2
+            continue
+        if ch == "[" and not depth:
+            depth = 1
+        elif ch == "]" and depth:
+            depth = 0
+        out.append(ch)
+        i += 1
+    translated = "".join(out)
+    if "[]" in translated or "[^]" in translated:
+        return None   # a class left with no members: not worth a special case
+    try:
+        re.compile(translated)
+    except re.error:
+        return None
+    return translated
+
+
+# The ASCII members of the properties tiktoken's patterns name (cl100k, o200k, p50k, r50k).
+ASCII_PROPERTIES = {"L": "A-Za-z", "N": "0-9", "Lu": "A-Z", "Ll": "a-z", "Lt": "", "Lm": "", "Lo": "", "M": ""}
+ASCII_ODD_SPACE = re.compile("[\x1c-\x1f]")
 
 
 def merge_count(data: bytes, ranks) -> int:
