@@ -144,19 +144,19 @@ _guard = threading.RLock()
 
 @contextmanager
 def lock(path: Path, timeout: float | None = None) -> Iterator[bool]:
-    """An exclusive, cross-platform lock file (filelock), re-entrant within a process, that
+    """An exclusive lock file (flock on POSIX, filelock elsewhere), re-entrant within a process, that
     waits like git waits for its index: a line on stderr every few seconds naming the holder,
     up to `timeout` (default: lockwait.limit()) seconds, then exit 2 saying how to retry.
-    Yields True on the outermost entry. filelock is imported only here, so read paths (the
+    Yields True on the outermost entry. The lock is imported only here, so read paths (the
     pre-commit hook) never load it."""
-    from filelock import FileLock
-
     from tiergit.shell import lockwait
 
     path.parent.mkdir(parents=True, exist_ok=True)
     key = str(path)
     with _guard:
-        fl = _locks.setdefault(key, FileLock(key, thread_local=False))
+        fl = _locks.get(key)
+        if fl is None:
+            fl = _locks[key] = _new_lock(key)
     outermost = _depth.get(key, 0) == 0
     lockwait.acquire(fl, path, lockwait.limit(path) if timeout is None else timeout)
     _depth[key] = _depth.get(key, 0) + 1
@@ -169,6 +169,18 @@ def lock(path: Path, timeout: float | None = None) -> Iterator[bool]:
         if _depth[key] == 0:
             lockwait.unclaim(path)
         fl.release()  # type: ignore[attr-defined]
+
+
+def _new_lock(key: str):
+    """flock on POSIX (tiergit.shell.flock: the same lock as filelock's, without its ~38 ms import);
+    filelock elsewhere."""
+    if os.name == "posix":
+        from tiergit.shell.flock import FlockLock
+
+        return FlockLock(key)
+    from filelock import FileLock
+
+    return FileLock(key, thread_local=False)
 
 
 def store_lock_path(repo: Path) -> Path:

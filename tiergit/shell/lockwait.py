@@ -2,8 +2,8 @@
 every few seconds naming the process that holds it, up to a limit long enough for CI
 (`TIERGIT_LOCK_TIMEOUT`, else `limits.lock_wait_seconds`, else 10 minutes), then exit 2 with
 the command to rerun. The holder writes who it is beside the lock (`store.lock.holder`), so
-a waiting process can name it; the lock itself stays filelock's (released by the OS when its
-holder dies, so a killed tiergit never leaves the store locked)."""
+a waiting process can name it; the lock itself is a flock (tiergit.shell.flock; filelock on Windows),
+released by the OS when its holder dies, so a killed tiergit never leaves the store locked."""
 from __future__ import annotations
 
 import json
@@ -90,9 +90,14 @@ def holder(path: Path) -> str:
 
 
 def acquire(fl, path: Path, wait: float) -> None:
-    """Take `fl` (a filelock), waiting up to `wait` seconds with a notice every few seconds."""
-    from filelock import Timeout
+    """Take `fl` (tiergit.shell.flock's lock, or a filelock), waiting up to `wait` seconds with a
+    notice every few seconds."""
+    from tiergit.shell.flock import FlockLock, LockTimeout
 
+    if isinstance(fl, FlockLock):
+        Timeout = LockTimeout   # noqa: N806 - the class each lock raises, under one name
+    else:
+        from filelock import Timeout
     start = time.monotonic()
     notice_at = FIRST_NOTICE
     while True:

@@ -1,0 +1,82 @@
+"""The store lock on POSIX is a plain flock (tiergit.shell.flock): the same lock filelock takes,
+so an older tiergit (filelock) and this one exclude each other; re-entrant; never through a link."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="flock is the POSIX lock; Windows keeps filelock")
+
+HOLD = ("import sys, time\n{take}\nprint('held', flush=True)\nsys.stdin.readline()\n")
+
+
+def _holder(take: str) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-c", HOLD.format(take=take)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "held"
+    return proc
+
+
+def test_a_filelock_holder_excludes_the_flock_and_the_reverse(tmp_path):
+    from tiergit.shell.flock import FlockLock, LockTimeout
+
+    path = str(tmp_path / "store.lock")
+    other = _holder(f"from filelock import FileLock\nheld = FileLock({path!r})\nheld.acquire()")
+    try:
+        start = time.monotonic()
+        with pytest.raises(LockTimeout):
+            FlockLock(path).acquire(timeout=0.3)
+        assert time.monotonic() - start >= 0.3
+    finally:
+        other.communicate("\n")
+    mine = FlockLock(path)
+    mine.acquire(timeout=1)          # free once the filelock holder ended
+    probe = subprocess.run([sys.executable, "-c", "from filelock import FileLock, Timeout\n"
+                            f"try:\n    FileLock({path!r}).acquire(timeout=0.3)\nexcept Timeout:\n    print('busy')"],
+                           capture_output=True, text=True, check=True)
+    assert probe.stdout.strip() == "busy"
+    mine.release()
+
+
+def test_it_is_reentrant_and_released_by_the_outermost_release(tmp_path):
+    from tiergit.shell.flock import FlockLock, LockTimeout
+
+    path = str(tmp_path / "store.lock")
+    lock = FlockLock(path)
+    lock.acquire(timeout=1)
+    lock.acquire(timeout=1)
+    lock.release()
+    with pytest.raises(LockTimeout):
+        FlockLock(path).acquire(timeout=0.1)   # another open file description: still held
+    lock.release()
+    again = FlockLock(path)
+    again.acquire(timeout=0.1)
+    again.release()
+
+
+def test_a_killed_holder_leaves_the_lock_free(tmp_path):
+    from tiergit.shell.flock import FlockLock
+
+    path = str(tmp_path / "store.lock")
+    other = _holder(f"from tiergit.shell.flock import FlockLock\nheld = FlockLock({path!r})\nheld.acquire(timeout=1)")
+    other.kill()
+    other.wait()
+    lock = FlockLock(path)
+    lock.acquire(timeout=1)
+    lock.release()
+
+
+def test_a_symlink_at_the_lock_path_is_refused_and_left_alone(tmp_path):
+    from tiergit.errors import TiergitError
+    from tiergit.shell.flock import FlockLock
+
+    target = tmp_path / "elsewhere"
+    target.write_text("keep me\n")
+    (tmp_path / "store.lock").symlink_to(target)
+    with pytest.raises(TiergitError, match="cannot open the store lock"):
+        FlockLock(str(tmp_path / "store.lock")).acquire(timeout=0.1)
+    assert target.read_text() == "keep me\n"
