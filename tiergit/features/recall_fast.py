@@ -148,12 +148,8 @@ def _rev_parse(cwd: str) -> list[str]:
 
 
 def _sha1(data: bytes) -> str:
-    try:
-        from _sha1 import (
-            sha1,  # CPython's built-in sha1: hashlib's import loads OpenSSL (~2 ms)
-        )
-    except ImportError:   # pragma: no cover - a Python built without it
-        from hashlib import sha1
+    from tiergit.shell.sha1 import sha1
+
     return sha1(data).hexdigest()
 
 

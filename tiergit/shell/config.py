@@ -46,10 +46,7 @@ class ParsedCache:
                 self.docs = {}
 
     def parse(self, text: str, path: Path) -> tuple[Any, dict[str, int]]:
-        try:   # CPython's built-in sha1: hashlib's import loads OpenSSL (~5 ms of every hook)
-            from _sha1 import sha1
-        except ImportError:   # pragma: no cover - a Python built without it
-            from hashlib import sha1
+        from tiergit.shell.sha1 import sha1   # here: only a config that is parsed needs it
 
         key = sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
         try:

@@ -14,10 +14,7 @@ import os
 import re
 from pathlib import Path
 
-try:   # CPython's built-in sha1: hashlib's import loads OpenSSL, which a commit with no
-    from _sha1 import sha1   # memory file staged would pay for one hash of the config
-except ImportError:   # pragma: no cover - a Python built without it
-    from hashlib import sha1
+from tiergit.shell.sha1 import sha1   # not hashlib: a commit with no memory file staged pays one hash
 
 CONFIG_NAME = ".tiergit.yml"
 CACHE_NAME = "gate-patterns-v2.json"   # v2: store folders and legacy files too

@@ -17,10 +17,7 @@ from pathlib import Path
 
 from tiergit.shell import statedir
 
-try:   # CPython's built-in sha1: hashlib's import loads OpenSSL (~5 ms of every hook)
-    from _sha1 import sha1
-except ImportError:   # pragma: no cover - a Python built without it
-    from hashlib import sha1
+from tiergit.shell.sha1 import sha1
 
 CACHE_VERSION = 2      # 2: one file per first two hex digits of the blob id (1: one file)
 SHARD_ENTRIES = 240    # counts kept per shard: ~61,000 blob ids in all (~3 MB of JSON)
