@@ -4,7 +4,6 @@ documents and text in (features/session.py reads the files and applies the plan)
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -12,6 +11,7 @@ from datetime import datetime
 from tiergit.core import parse, sessiontext
 from tiergit.core.config import Config, Tier
 from tiergit.core.session_report import EndReport
+from tiergit.core.sha1 import sha1
 from tiergit.errors import TiergitError
 
 NO_TASK = "<!-- one line: what this session is for -->"
@@ -41,7 +41,7 @@ class Paths:
 def content_session_id(agent: str, notes_text: str) -> str:
     """The id of a session that `session start` did not name: a hash of its notes, so a rerun
     after a crash between the cold write and the hot reset finds its marker and writes nothing twice."""
-    digest = hashlib.sha1(f"{agent}\0{notes_text}".encode("utf-8")).hexdigest()
+    digest = sha1(f"{agent}\0{notes_text}".encode("utf-8")).hexdigest()
     return f"s-{int(digest, 16) % 10 ** 9:09d}"
 
 
@@ -54,7 +54,7 @@ def iso(ts: datetime) -> str:
 
 
 def body_hash(body: str) -> str:
-    return hashlib.sha1(body.encode("utf-8")).hexdigest()[:12]
+    return sha1(body.encode("utf-8")).hexdigest()[:12]
 
 
 @dataclass

@@ -12,13 +12,14 @@ Cost: one sha1 of the merged body, only for files that carry the key.
 """
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Callable
+
+from tiergit.core.sha1 import sha1   # not hashlib: its OpenSSL load is ~3 ms of every merged file
 
 
 def body_hash(body: str) -> str:
     """Must equal hotfile.body_hash (tests/features/test_merge_hostile.py checks it)."""
-    return hashlib.sha1(body.encode("utf-8")).hexdigest()[:12]
+    return sha1(body.encode("utf-8")).hexdigest()[:12]
 
 
 # (parent key, key) of every derived value, and how it is computed from the body.

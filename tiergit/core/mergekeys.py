@@ -23,12 +23,12 @@ repeated headings (a few sections): word-set overlaps, at most MAX_PAIRS of them
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import Counter, defaultdict
 from difflib import SequenceMatcher
 
 from tiergit.core.mergeseq import Key, Piece
+from tiergit.core.sha1 import sha1   # not hashlib: its OpenSSL load is ~3 ms of every merged file
 
 # The same marker hotfile.MARKER_RE reads (kept here so the merge never imports the session code).
 MARKER_RE = re.compile(r"<!--\s*(?:tiergit:session\s+)?(s-[0-9a-z]{4,32})\s*-->")
@@ -65,7 +65,7 @@ def body_of(piece: Piece) -> str:
 
 
 def _digest(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+    return sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
 def _name_keys(versions: list[list[Piece]]) -> None:

@@ -7,7 +7,6 @@ the hook's budget (it parses no item kinds, and only a file with frontmatter nee
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from tiergit.core.frontmatter import split_frontmatter  # noqa: F401 - moved the
 from tiergit.core.kinds import DURABLE_KINDS, LIST_MARKER_RE, NEVER_COMPRESS, classify
 from tiergit.core.patterns import TRANSCRIPT_LINE_RE
 from tiergit.core.rawtext import split_lines
+from tiergit.core.sha1 import sha1
 
 DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 BLOCK_ID_RE = re.compile(r"\s\^(m-[0-9a-z]{4,32})\s*$")
@@ -181,7 +181,7 @@ def _id_of(text: str, clean: str | None) -> tuple[str, bool]:
         return match[1], True
     # str.split() splits on the whitespace `\s+` matches (both ask Py_UNICODE_ISSPACE), without a regex
     normal = " ".join((clean_text(text) if clean is None else clean).split()).lower()
-    return "m-" + hashlib.sha1(normal.encode("utf-8")).hexdigest()[:8], False
+    return "m-" + sha1(normal.encode("utf-8")).hexdigest()[:8], False
 
 
 

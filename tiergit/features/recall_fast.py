@@ -148,7 +148,7 @@ def _rev_parse(cwd: str) -> list[str]:
 
 
 def _sha1(data: bytes) -> str:
-    from tiergit.shell.sha1 import sha1
+    from tiergit.core.sha1 import sha1
 
     return sha1(data).hexdigest()
 

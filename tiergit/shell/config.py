@@ -46,7 +46,7 @@ class ParsedCache:
                 self.docs = {}
 
     def parse(self, text: str, path: Path) -> tuple[Any, dict[str, int]]:
-        from tiergit.shell.sha1 import sha1   # here: only a config that is parsed needs it
+        from tiergit.core.sha1 import sha1   # here: only a config that is parsed needs it
 
         key = sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
         try:

@@ -14,7 +14,7 @@ import os
 import re
 from pathlib import Path
 
-from tiergit.shell.sha1 import sha1   # not hashlib: a commit with no memory file staged pays one hash
+from tiergit.core.sha1 import sha1   # not hashlib: a commit with no memory file staged pays one hash
 
 CONFIG_NAME = ".tiergit.yml"
 CACHE_NAME = "gate-patterns-v2.json"   # v2: store folders and legacy files too
