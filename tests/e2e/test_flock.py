@@ -80,3 +80,26 @@ def test_a_symlink_at_the_lock_path_is_refused_and_left_alone(tmp_path):
     with pytest.raises(TiergitError, match="cannot open the store lock"):
         FlockLock(str(tmp_path / "store.lock")).acquire(timeout=0.1)
     assert target.read_text() == "keep me\n"
+
+
+def test_a_file_system_without_flock_gets_the_soft_lock(tmp_path, monkeypatch):
+    import errno
+    import fcntl
+
+    from tiergit.shell import flock
+
+    def refused(fd, op):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", refused)
+    path = str(tmp_path / "store.lock")
+    first = flock.FlockLock(path)
+    first.acquire(timeout=1)
+    assert (tmp_path / "store.lock.soft").exists()
+    with pytest.raises(flock.LockTimeout):
+        flock.FlockLock(path).acquire(timeout=0.2)
+    first.release()
+    assert not (tmp_path / "store.lock.soft").exists()
+    again = flock.FlockLock(path)
+    again.acquire(timeout=0.2)
+    again.release()
