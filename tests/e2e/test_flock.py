@@ -103,3 +103,19 @@ def test_a_file_system_without_flock_gets_the_soft_lock(tmp_path, monkeypatch):
     again = flock.FlockLock(path)
     again.acquire(timeout=0.2)
     again.release()
+
+
+def test_the_wait_also_takes_a_filelock_without_loading_flock(tmp_path):
+    """Windows' lock (filelock) through the same wait: busy, then LockBusy; tiergit.shell.flock
+    (fcntl, POSIX only) is never imported for it."""
+    path = tmp_path / "store.lock"
+    other = _holder(f"from filelock import FileLock\nheld = FileLock({str(path)!r})\nheld.acquire()")
+    try:
+        code = ("import sys\nfrom pathlib import Path\nfrom filelock import FileLock\n"
+                "from tiergit.shell import lockwait\n"
+                f"try:\n    lockwait.acquire(FileLock({str(path)!r}), Path({str(path)!r}), 0.3)\n"
+                "except lockwait.LockBusy:\n    print('busy', 'tiergit.shell.flock' in sys.modules)")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        assert out.stdout.strip() == "busy False"
+    finally:
+        other.communicate("\n")

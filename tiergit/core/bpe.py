@@ -145,15 +145,8 @@ def common_prefix(a: str, b: str) -> int:
 
 
 def common_suffix(a: str, b: str, most: int) -> int:
-    """Length (at most `most`) of the text `a` and `b` end with."""
-    lo, hi = 0, min(len(a), len(b), most)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[len(a) - mid:] == b[len(b) - mid:]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+    """Length (at most `most`) of the text `a` and `b` end with (reversed copies: C speed)."""
+    return min(most, common_prefix(a[::-1], b[::-1]))
 
 
 def _starts_piece(text: str, at: int) -> bool:

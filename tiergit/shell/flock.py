@@ -24,6 +24,8 @@ class LockTimeout(Exception):
 class FlockLock:
     """One lock file, re-entrant within a process (a count, as filelock counts)."""
 
+    timeout_error = LockTimeout   # what acquire raises when the wait runs out (read by tiergit.shell.lockwait)
+
     def __init__(self, path: str) -> None:
         self.path = path
         self._fd: int | None = None

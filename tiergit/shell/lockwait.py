@@ -92,11 +92,9 @@ def holder(path: Path) -> str:
 def acquire(fl, path: Path, wait: float) -> None:
     """Take `fl` (tiergit.shell.flock's lock, or a filelock), waiting up to `wait` seconds with a
     notice every few seconds."""
-    from tiergit.shell.flock import FlockLock, LockTimeout
-
-    if isinstance(fl, FlockLock):
-        Timeout = LockTimeout   # noqa: N806 - the class each lock raises, under one name
-    else:
+    # The lock names what it raises (tiergit.shell.flock imports fcntl: not on Windows)
+    Timeout = getattr(fl, "timeout_error", None)   # noqa: N806 - the class each lock raises, under one name
+    if Timeout is None:
         from filelock import Timeout
     start = time.monotonic()
     notice_at = FIRST_NOTICE

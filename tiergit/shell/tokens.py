@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from tiergit.shell import statedir
-
 from tiergit.core.sha1 import sha1
+from tiergit.shell import statedir
 
 CACHE_VERSION = 2      # 2: one file per first two hex digits of the blob id (1: one file)
 SHARD_ENTRIES = 240    # counts kept per shard: ~61,000 blob ids in all (~3 MB of JSON)
