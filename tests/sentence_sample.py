@@ -118,6 +118,13 @@ ROUND7_PER_PROJECT = 8
 ROUND8_SEED = 8021
 ROUND8_PER_PROJECT = 10
 
+# The sixth sample (round 9, tests/labels/sentences_corpus_round9.tsv): every project, all of it held out,
+# drawn the same way with its own seed, 10 a project, leaving out the sentences of the five earlier samples;
+# drawn before this round's judgement changes (written from the tuned parts only) and labelled by two
+# independent readers before any judgement ran on it.
+ROUND9_SEED = 9021
+ROUND9_PER_PROJECT = 10
+
 # --draw-<round>: (draw function's split, its seed, per project, the label files whose sentences it leaves out)
 ROUNDS = {
     "new": (NEW_SEED, NEW_PER_PROJECT, ("sentences_corpus.tsv",)),
@@ -126,6 +133,9 @@ ROUNDS = {
                                                   "sentences_corpus_round6.tsv")),
     "round8": (ROUND8_SEED, ROUND8_PER_PROJECT, ("sentences_corpus.tsv", "sentences_corpus_new.tsv",
                                                   "sentences_corpus_round6.tsv", "sentences_corpus_round7.tsv")),
+    "round9": (ROUND9_SEED, ROUND9_PER_PROJECT, ("sentences_corpus.tsv", "sentences_corpus_new.tsv",
+                                                  "sentences_corpus_round6.tsv", "sentences_corpus_round7.tsv",
+                                                  "sentences_corpus_round8.tsv")),
 }
 
 
