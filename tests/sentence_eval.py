@@ -51,13 +51,14 @@ class Sentence:
 # round 4's sample (parts tune, held); round 5's (part new), round 6's (part round6) and round 7's (part
 # round7), all held out
 SAMPLES = {"first": "sentences_corpus", "new": "sentences_corpus_new", "round6": "sentences_corpus_round6",
-           "round7": "sentences_corpus_round7", "round8": "sentences_corpus_round8"}
+           "round7": "sentences_corpus_round7", "round8": "sentences_corpus_round8",
+           "round9": "sentences_corpus_round9"}
 # The other readings of each sample, resolved with the first: worth keeping when any of them says so.
 # reader2 of "new" and "round6" is the first reader's second pass; reader3 (and round6's reader4) are
 # independent readers who saw only the sentences; rounds 7 and 8's two readings (the file and its reader2) are
 # both independent readers'.
 READINGS = {"first": ("reader2",), "new": ("reader2", "reader3"), "round6": ("reader2", "reader3", "reader4"),
-            "round7": ("reader2",), "round8": ("reader2",)}
+            "round7": ("reader2",), "round8": ("reader2",), "round9": ("reader2",)}
 
 
 def sentences(corpus: Path, labels: str | None = None, sample: str = "first") -> list[Sentence]:

@@ -75,13 +75,36 @@ KEPT_ROUND7 = [
     "- 优先级: 本周完成",
 ]
 
+# Round 9 (stop 34, written from round 8's sample once it was declared tuned): code lines outside a fence
+# (a variable statement calling a member, a declaration's head, a shell test, a condition's continuation, a
+# parameter), bookkeeping fields, a chat envelope's tag; and the look-alikes that must stay kept.
+NOISE_ROUND9 = [
+    "const report = await store.audit.summary();",
+    "public sealed class LedgerImportTests",
+    "if [ -f /etc/app/config.yml ]; then",
+    "&& entry.Schedule.NextRunAt > cutoff",
+    "LedgerScope scope,",
+    "**Branch:** `feature/81-ledger-import`",
+    "**Phase**: Import review",
+    "[Untrusted daily memory: memory/2026-05-02.md]",
+    "[Subagent Task]: Summarise the release notes of the new gateway build.",
+]
+KEPT_ROUND9 = [
+    "Use the ledger's own retry policy.",
+    "If the import fails, rerun it with `--resume`.",
+    "Return early when the cache is warm, or the import stalls.",
+    "public string LedgerId { get; set; } = string.Empty;",
+    "**Owner of this branch:** Restore the guards before committing",
+    "**Branch protection:** main needs two approvals before a merge",
+]
 
-@pytest.mark.parametrize("sentence", KEPT + KEPT_ROUND6 + KEPT_ROUND7)
+
+@pytest.mark.parametrize("sentence", KEPT + KEPT_ROUND6 + KEPT_ROUND7 + KEPT_ROUND9)
 def test_kept_verbatim(sentence: str) -> None:
     assert sj.noise(sentence) is None
 
 
-@pytest.mark.parametrize("sentence", NOISE + NOISE_ROUND6 + NOISE_ROUND7)
+@pytest.mark.parametrize("sentence", NOISE + NOISE_ROUND6 + NOISE_ROUND7 + NOISE_ROUND9)
 def test_condensed_as_noise(sentence: str) -> None:
     assert sj.noise(sentence)
 
@@ -100,6 +123,11 @@ def test_fence_comments_keep_only_prose_comments_in_the_blocks_language() -> Non
     assert sj.fence_comments("```\nnpm test\n```") == ""
     assert sj.fence_comments("```markdown\n# Heading of a doc\n```") == ""
     assert sj.fence_comments("- not a fence") == ""
+
+
+def test_a_numbered_step_comment_in_a_script_is_kept_with_its_number() -> None:
+    block = "```bash\n# 1. Install jq if missing (needed to edit the JSON safely)\nsudo apt install -y jq\n# 2.\n```"
+    assert sj.fence_comments(block, prose=True) == "```bash\n# 1. Install jq if missing (needed to edit the JSON safely)\n```"
 
 
 def test_one_slash_between_plain_words_is_no_path_but_a_real_path_is() -> None:

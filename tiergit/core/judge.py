@@ -255,7 +255,13 @@ SHELL = re.compile(
     r"systemctl|journalctl|ssh|scp|export|echo|grep|sed|awk|find|tail|head)\s+[-\w./:=@\"'$`~]"
     r"|^[A-Z][A-Z0-9_]*=(?:\$\(|[\"'`]|\S+$)")
 CODE = re.compile(r"^(?:[{}\[\]();]+$|(?:def|class|function|const|let|var|import|from|return|public|private|using|"
-                  r"namespace|if|for|while|async|await)\b[^.!?]*[;{(:=]\s*$|//|/\*|\*/|<[a-zA-Z/][^>]*>\s*$)")
+                  r"namespace|if|for|while|async|await)\b[^.!?]*[;{(:=]\s*$|//|/\*|\*/|<[a-zA-Z/][^>]*>\s*$"
+                  # a variable statement whose value calls a member (`const stats = await mem.svc.stats();`), a
+                  # declaration's head on its own line, a shell test's opening, a condition's continuation,
+                  # a parameter (`BudgetScope scope,`)
+                  r"|(?:const|let|var)\s+[\w{}\[\], ]+\s*=\s*(?:await\s+)?[\w.$]+\(.*\);$|(?:public|private|internal|protected)\s+(?:(?:static|sealed|abstract|partial|readonly)\s+)*"
+                  r"(?:class|interface|record|struct|enum)\s+\w+(?:<[^>]*>)?$|(?:if|elif|while|until)\s+\[\[?\s.*\]\]?;\s*(?:then|do)$"
+                  r"|(?:&&|\|\|)\s+\S|[A-Z]\w*(?:<[\w, ]*>)?\??\s+[a-z]\w*[,)]$)")
 # An assignment or call statement ending the way code lines end (`player.food += n;`, `x = f({`,
 # `["key"] = "value",`), a config line (`nginx.ingress.kubernetes.io/ssl-redirect: "true"`), a code name alone.
 CODE_STATEMENT = re.compile(r"^[\w.\[\]\"'$-]+\s*(?:[-+*/|&]?=|:=)\s*\S.*[;,({\[]\s*$")

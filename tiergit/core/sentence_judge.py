@@ -33,6 +33,10 @@ JSON_LINE = re.compile(r"^[\"'][\w.@$ -]+[\"']\s*:\s*.*$|^[\[\]{}]+,?$")
 # Dreaming's own metadata and promotion notes (`[score=0.83 recalls=0 …]`, `confidence: 0.6`).
 DREAM_META = re.compile(r"^\[(?:score|confidence)=|^(?:confidence|status|recalls?|evidence|note|avg)\s*[:=]\s", re.I)
 # What a transcript reader writes for a tool call or a part it does not show (`[tool call: Bash]`).
+# A chat envelope's bracketed tag (`[Untrusted daily memory: memory/…]`, `[Subagent Task]: Research …`): what the
+# runtime wrapped around a message or handed a sub-agent, not the team's memory.
+ENVELOPE = re.compile(r"^\[(?:untrusted|subagent|sub-agent|system message|cron job|heartbeat|inter-session)\b[^\]\n]{0,60}\](?::|$)",
+                      re.I)
 TOOL_PLACEHOLDER = re.compile(r"^\[(?:tool[ _](?:call|use|result|output)|image|document|file)(?::[^\]]*)?\]$", re.I)
 # A quote or P&L row: most cells a price or a percentage change, none a phrase (a monitor's output).
 PRICE_CELL = re.compile(r"^[*\s]*(?:[+-]?(?:[A-Z]{0,3}\$|¥|€|£)\s?[\d,.]+|[▲▼△▽+-]?\s?[\d,.]+\s?%)[*\s]*$")
@@ -104,7 +108,8 @@ CJK_MARKER = re.compile(r"因为|由于|导致|所以|如果|除非|必须|不�
 NAMED = re.compile(r"`|https?://|\b[\w.-]+/[\w./-]+|\b\w+\.[a-z]{2,5}\b|\b[A-Za-z]*[a-z][A-Z]\w*|\b\w+_\w+\b|\"[^\"]{3,}\"")
 # Status metadata (`**By:** Ripley`, `**Date:** …`); an owner, stack or model line is a fact.
 META = re.compile(r"(?i)^\s*(?:[-*+]\s+)?(?:\*\*)?(?:date|status|author|authors|by|updated|created|time|timestamp|"
-                  r"session|duration|commit|pr|issue|requested by|assigned|priority|tokens?|cost|confidence|"
+                  r"session|duration|commit|pr|issue|requested by|assigned|assignees?|reviewers?|branch|phase|sprint|"
+                  r"milestone|priority|tokens?|cost|confidence|"
                   r"evidence|recalls?|(?:session|run|message|request|trace|job|sender|chat) ?id|source|channel)"
                   r"(?:\*\*)?\s*[:=]")
 # A label whose value is only a date or a time (`**Summarized by Scribe:** 2026-06-10T03:35:00Z`): a stamp.
@@ -159,6 +164,8 @@ def _shape_noise(raw: str, body: str) -> str | None:
         return "a date stamp"
     if TOOL_PLACEHOLDER.match(body):
         return "a tool call or output placeholder"
+    if ENVELOPE.match(body):
+        return "a chat envelope's tag"
     if FIELD_ENUMERATOR.match(body):
         return "a label and a list number"   # `**Actions Taken:** 1.`: the list follows
     if TEMPLATE_HINT.match(body):
@@ -290,7 +297,8 @@ def _comment_text(line: str) -> str:
     starts with a letter; "" otherwise (no comment, or too little to be a sentence)."""
     comment = COMMENT.match(line)
     text = re.sub(r"</?\w+[^>]*>", " ", comment["body"]).strip() if comment else ""
-    return text if len(judge.WORD.findall(text)) >= 3 and re.match(r"[^\W\d_]", text) else ""
+    # a numbered step (`# 1. Install jq if missing`) starts with its number
+    return text if len(judge.WORD.findall(text)) >= 3 and re.match(r"(?:\d{1,2}[.)]\s+)?[^\W\d_]", text) else ""
 
 
 def _comment_prose(body: str) -> str:
