@@ -95,6 +95,52 @@ def test_a_new_file_or_config_change_hands_over(warm: Path, capsys) -> None:
     assert _fast(warm, ["quokka", "--no-log"], capsys)[0] is None
 
 
+def _pack_matches_files(repo: Path) -> list[tuple[str, int, int]]:
+    """The stat pack unpacked, checked against the files table it was written from."""
+    import sqlite3
+    from array import array
+    db = sqlite3.connect(next((repo / ".git" / "tiergit").glob("recall-*.sqlite")))
+    folders, blob = db.execute("SELECT folders, stamps FROM stat_pack WHERE id = 1").fetchone()
+    stamps = array("q")
+    stamps.frombytes(blob)
+    paths = [f"{folder}/{name}" if folder else name for folder, names in json.loads(folders) for name in names]
+    packed = sorted(zip(paths, stamps[0::2], stamps[1::2]))
+    files = sorted(db.execute("SELECT path, mtime_ns, size FROM files WHERE mtime_ns >= 0"))
+    db.close()
+    assert packed == files
+    return packed
+
+
+def test_the_stat_pack_follows_every_change_to_the_files_table(warm: Path, capsys) -> None:
+    before = _pack_matches_files(warm)
+    cold = warm / ".squad" / "memory" / "cold" / "riker.md"
+    with open(cold, "a") as fh:   # an edit in place: the folder's mtime does not move
+        fh.write("- The zebra quokka rotation runs nightly.\n")
+    tiergit(warm, "recall", "zebra", "--no-log", env=FULL)
+    edited = _pack_matches_files(warm)
+    assert edited != before
+    os.utime(cold, (time.time() - 5, time.time() - 5))   # touched, same bytes: only the stat row moves
+    tiergit(warm, "recall", "zebra", "--no-log", env=FULL)
+    assert _pack_matches_files(warm) != edited
+    (warm / ".squad" / "memory" / "wiki" / "gone.md").write_text("# Gone\n\n- [fact] quokka\n")
+    tiergit(warm, "recall", "zebra", "--no-log", env=FULL)
+    assert any(p.endswith("gone.md") for p, _, _ in _pack_matches_files(warm))
+    (warm / ".squad" / "memory" / "wiki" / "gone.md").unlink()
+    tiergit(warm, "recall", "zebra", "--no-log", env=FULL)
+    assert not any(p.endswith("gone.md") for p, _, _ in _pack_matches_files(warm))
+
+
+def test_an_index_written_before_the_stat_pack_hands_over_once_and_gains_it(warm: Path, capsys) -> None:
+    import sqlite3
+    index = next((warm / ".git" / "tiergit").glob("recall-*.sqlite"))
+    with sqlite3.connect(index) as db:
+        db.execute("DROP TABLE stat_pack")
+    assert _fast(warm, ["token", "--no-log"], capsys)[0] is None
+    tiergit(warm, "recall", "token", "--no-log", env=FULL)   # nothing changed: the pack is written anyway
+    _pack_matches_files(warm)
+    assert _fast(warm, ["token", "--no-log"], capsys)[0] == 0
+
+
 @pytest.mark.parametrize("args", [
     ["token", "--tier", "nope"], ["token", "--agent", "../x"], ["token", "--help"], ["--no-log"],
     ["token", "--bogus"], ["token", "-n", "0"], ["token", "--agent=picard"], ["...", "--no-log"],

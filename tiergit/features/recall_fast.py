@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 from tiergit.errors import TiergitError
+from tiergit.features import stat_pack
 from tiergit.shell import listing, statedir
 from tiergit.shell.spawn import git_output
 
@@ -172,24 +173,8 @@ def _fresh(db: sqlite3.Connection, repo: Path, cfg: dict, head: str,
         got = db.execute("SELECT head FROM history_head WHERE id = 1").fetchone()
         if not got or got[0] != head:
             return None
-    # The per-file loop is most of a warm query at 10k files: one stat each, relative to an open
-    # descriptor of the file's folder (no walk of the repo's path or the folder's per file).
-    # History rows (recall_history, mtime_ns < 0) have no file.
-    stat, folders = os.stat, {}
-    try:
-        for rel, mtime_ns, size in db.execute("SELECT path, mtime_ns, size FROM files WHERE mtime_ns >= 0"):
-            folder, _, name = rel.rpartition("/")
-            fd = folders.get(folder)
-            if fd is None:
-                fd = folders[folder] = os.open(f"{repo}/{folder}" if folder else repo, os.O_RDONLY | os.O_DIRECTORY)
-            st = stat(name, dir_fd=fd)
-            if st.st_mtime_ns != mtime_ns or st.st_size != size:
-                return None
-    except OSError:
+    if not stat_pack.unchanged(db, str(repo)):   # every indexed file's stat, as the index saw it
         return None
-    finally:
-        for fd in folders.values():
-            os.close(fd)
     marks = ",".join("?" * len(chosen))
     return db.execute(f"SELECT first_rowid, first_rowid + items FROM files WHERE items > 0 AND tier NOT IN ({marks}) "
                       "ORDER BY first_rowid", chosen).fetchall()

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from tiergit.core import governed, patterns
 from tiergit.errors import TiergitError
+from tiergit.features import stat_pack
 from tiergit.shell import listing, progress, statedir
 
 INDEX_NAME = "recall-v4.sqlite"
@@ -35,7 +36,7 @@ CREATE TABLE IF NOT EXISTS summary (
     id INTEGER PRIMARY KEY CHECK (id = 1), items INTEGER NOT NULL, next_rowid INTEGER NOT NULL,
     listing TEXT);
 CREATE TABLE IF NOT EXISTS fastpath (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL);
-"""
+""" + stat_pack.TABLE
 # A file's items sit at rowids first_rowid .. first_rowid+items-1: re-indexing a file deletes
 # that range by rowid (FTS5's `path` column is UNINDEXED, so `WHERE path=?` scans the table).
 
@@ -134,6 +135,7 @@ def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = No
     # mtime_ns < 0: a file that lives only in git history (tiergit.features.recall_history keeps those)
     known = {row[0]: row[1:] for row in db.execute(
         "SELECT path, blob, mtime_ns, size, tier, agent, items, first_rowid FROM files WHERE mtime_ns >= 0")}
+    changes = db.total_changes
     db.execute("BEGIN IMMEDIATE")
     try:
         summary = db.execute("SELECT items, next_rowid FROM summary WHERE id = 1").fetchone() or (0, 1)
@@ -158,6 +160,8 @@ def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = No
         db.execute("INSERT INTO summary (id, items, next_rowid, listing) VALUES (1, ?, ?, ?) "
                    "ON CONFLICT(id) DO UPDATE SET items=excluded.items, next_rowid=excluded.next_rowid, "
                    "listing=COALESCE(excluded.listing, summary.listing)", (count, next_rowid, listed))
+        if db.total_changes - changes > 1 or stat_pack.missing(db):
+            stat_pack.save(db)   # more than the summary row changed (a file's row or stat), or none was written yet
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
