@@ -125,6 +125,13 @@ ROUND8_PER_PROJECT = 10
 ROUND9_SEED = 9021
 ROUND9_PER_PROJECT = 10
 
+# The seventh sample (round 10, tests/labels/sentences_corpus_round10.tsv): every project, all of it held out,
+# drawn the same way with its own seed, 10 a project, leaving out the sentences of the six earlier samples;
+# drawn when round 9 was read for tuning (stop 34), labelled by two independent readers before any judgement
+# ran on it.
+ROUND10_SEED = 10021
+ROUND10_PER_PROJECT = 10
+
 # --draw-<round>: (draw function's split, its seed, per project, the label files whose sentences it leaves out)
 ROUNDS = {
     "new": (NEW_SEED, NEW_PER_PROJECT, ("sentences_corpus.tsv",)),
@@ -136,6 +143,9 @@ ROUNDS = {
     "round9": (ROUND9_SEED, ROUND9_PER_PROJECT, ("sentences_corpus.tsv", "sentences_corpus_new.tsv",
                                                   "sentences_corpus_round6.tsv", "sentences_corpus_round7.tsv",
                                                   "sentences_corpus_round8.tsv")),
+    "round10": (ROUND10_SEED, ROUND10_PER_PROJECT, ("sentences_corpus.tsv", "sentences_corpus_new.tsv",
+                                                    "sentences_corpus_round6.tsv", "sentences_corpus_round7.tsv",
+                                                    "sentences_corpus_round8.tsv", "sentences_corpus_round9.tsv")),
 }
 
 
