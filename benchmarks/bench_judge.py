@@ -41,7 +41,7 @@ def fmt(value: float) -> str:
     return "  -  " if value != value else f"{value:.3f}"
 
 
-SPLITS = ("tune", "held", "new", "round6", "round7", "round8", "round9")   # round 4's two parts; rounds 5-9's new samples, all held out
+SPLITS = ("tune", "held", "new", "round6", "round7", "round8", "round9", "round10")   # round 4's two parts; rounds 5-10's samples
 SENTENCE_FIGURES = ("keep_precision", "keep_recall", "junk_precision", "junk_recall", "session_end_kept",
                     "transcript_kept", "noise_tokens_removed")
 
@@ -100,8 +100,12 @@ def print_sentences(corpus: Path, verbose: bool) -> None:
     print(f"round-8 held-out sample (part 'round8', the clean one): two independent readers agree on {agree}/{n}, "
           f"Cohen's kappa {kappa:.2f} (sentences_corpus_round8.tsv, sentences_corpus_round8_reader2.tsv)")
     n, agree, kappa = se.agreement("round9")
-    print(f"round-9 held-out sample (part 'round9', drawn and read at the start of stop 34): two independent readers "
-          f"agree on {agree}/{n}, Cohen's kappa {kappa:.2f} (sentences_corpus_round9.tsv, sentences_corpus_round9_reader2.tsv)")
+    print(f"round-9 sample (part 'round9', drawn and read at the start of stop 34, opened for tuning after one reading): "
+          f"two independent readers agree on {agree}/{n}, Cohen's kappa {kappa:.2f} (sentences_corpus_round9.tsv, "
+          f"sentences_corpus_round9_reader2.tsv)")
+    n, agree, kappa = se.agreement("round10")
+    print(f"round-10 held-out sample (part 'round10', drawn when round 9 was opened): two independent readers agree on "
+          f"{agree}/{n}, Cohen's kappa {kappa:.2f} (sentences_corpus_round10.tsv, sentences_corpus_round10_reader2.tsv)")
     for labels, what in (("first", "the first reader's labels"),
                          ("resolved", "resolved labels: worth keeping when any reading says so")):
         os.environ["TIERGIT_SENTENCE_LABELS"] = labels
@@ -112,7 +116,7 @@ def _print_sentence_part(corpus: Path, verbose: bool, what: str) -> None:
     new, old = sentence_figures(corpus), old_sentence_figures(corpus)
     print(f"\n{what} (tests/labels/sentences_corpus.tsv, part new: sentences_corpus_new.tsv, part round6: "
           f"sentences_corpus_round6.tsv, part round7: sentences_corpus_round7.tsv, part round8: "
-          f"sentences_corpus_round8.tsv, part round9: sentences_corpus_round9.tsv; targets: kept "
+          f"sentences_corpus_round8.tsv, part round9: sentences_corpus_round9.tsv, part round10: sentences_corpus_round10.tsv; targets: kept "
           f"verbatim >= 0.95, noise tokens removed >= 0.85)")
     print(f"{'judgement':<16} {'split':<5} {'n':>4} {'keep':>4} " + " ".join(f"{k:>10}" for k in (
         "keep P", "keep R", "junk P", "junk R", "sess.end", "transcr.", "noise rm")) + f" {'tokens kept/in':>22}")

@@ -25,6 +25,8 @@ from sentence_sample import split_sentences
 KEEP_LABELS = frozenset({"nc", "durable", "specific"})
 NOISE_LABELS = frozenset({"activity", "tool", "meta", "template", "dup"})
 MARKER = re.compile(r"^\s*(?:>\s*)?(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+# A heading's marks: session end shows a kept sub-heading in bold inside its entry (features/compact.py).
+HEADING_MARKS = re.compile(r"^\s{0,3}#{1,6}\s+")
 ENCODING = "cl100k_base"
 
 
@@ -47,18 +49,26 @@ class Sentence:
         """What must appear in the output for the sentence to count as kept verbatim."""
         return " ".join(MARKER.sub("", self.text, count=1).split())
 
+    @property
+    def forms(self) -> tuple[str, ...]:
+        """What counts as the sentence kept verbatim in cold: itself, or for a heading its words in bold."""
+        if not HEADING_MARKS.match(self.text):
+            return (self.verbatim,)
+        return (self.verbatim, "**" + " ".join(HEADING_MARKS.sub("", self.text, count=1).split()) + "**")
+
 
 # round 4's sample (parts tune, held); round 5's (part new), round 6's (part round6) and round 7's (part
 # round7), all held out
 SAMPLES = {"first": "sentences_corpus", "new": "sentences_corpus_new", "round6": "sentences_corpus_round6",
            "round7": "sentences_corpus_round7", "round8": "sentences_corpus_round8",
-           "round9": "sentences_corpus_round9"}
+           "round9": "sentences_corpus_round9",
+           "round10": "sentences_corpus_round10"}
 # The other readings of each sample, resolved with the first: worth keeping when any of them says so.
 # reader2 of "new" and "round6" is the first reader's second pass; reader3 (and round6's reader4) are
 # independent readers who saw only the sentences; rounds 7 and 8's two readings (the file and its reader2) are
 # both independent readers'.
 READINGS = {"first": ("reader2",), "new": ("reader2", "reader3"), "round6": ("reader2", "reader3", "reader4"),
-            "round7": ("reader2",), "round8": ("reader2",), "round9": ("reader2",)}
+            "round7": ("reader2",), "round8": ("reader2",), "round9": ("reader2",), "round10": ("reader2",)}
 
 
 def sentences(corpus: Path, labels: str | None = None, sample: str = "first") -> list[Sentence]:
@@ -148,7 +158,8 @@ def session_end_outcomes(corpus: Path, items: list[Sentence], mapper=None) -> tu
     files = sorted({s.rel for s in items})
     results = (mapper or (lambda fn, xs: [fn(x) for x in xs]))(lambda rel: session_end_cold(corpus, rel), files)
     cold = {rel: _fold(text) for rel, (text, _, _) in zip(files, results)}
-    return ([s.verbatim in cold[s.rel] for s in items], sum(r[1] for r in results), sum(r[2] for r in results))
+    return ([any(form in cold[s.rel] for form in s.forms) for s in items], sum(r[1] for r in results),
+            sum(r[2] for r in results))
 
 
 FILLER = ("Thanks, let me look at that now.", "Okay, checking the next file.", "Sounds good, carry on.")

@@ -79,6 +79,13 @@ KEPT_ROUND7 = [
 # (a variable statement calling a member, a declaration's head, a shell test, a condition's continuation, a
 # parameter), bookkeeping fields, a chat envelope's tag; and the look-alikes that must stay kept.
 NOISE_ROUND9 = [
+    "### 2026-03-02 — Retrospective: Import Phase Complete",
+    "## OpenClaw Upgrade",
+    "# MEMORY.md (Long-term)",
+    "**Context:**",
+    "**Recommended addition to the description:**",
+    "uv sync --frozen --no-dev",
+    "Current time: Tuesday, May 5th, 2026 - 9:12 AM (Europe/Berlin) / 2026-05-05 07:12 UTC",
     "const report = await store.audit.summary();",
     "public sealed class LedgerImportTests",
     "if [ -f /etc/app/config.yml ]; then",
@@ -90,6 +97,11 @@ NOISE_ROUND9 = [
     "[Subagent Task]: Summarise the release notes of the new gateway build.",
 ]
 KEPT_ROUND9 = [
+    "### REC-7: `ledger_sync` — Retry only idempotent calls (P1)",
+    "### Never force-push to `main`",
+    "**Option B (smallest change): Raise MAX_IMPORT_ROWS to 5000**",
+    "uv is copied from its official image — never installed in the layer.",
+    "make sure the lock is held before the write",
     "Use the ledger's own retry policy.",
     "If the import fails, rerun it with `--resume`.",
     "Return early when the cache is warm, or the import stalls.",
@@ -123,6 +135,13 @@ def test_fence_comments_keep_only_prose_comments_in_the_blocks_language() -> Non
     assert sj.fence_comments("```\nnpm test\n```") == ""
     assert sj.fence_comments("```markdown\n# Heading of a doc\n```") == ""
     assert sj.fence_comments("- not a fence") == ""
+
+
+def test_a_tree_branch_under_a_line_does_not_pull_the_line_into_a_diagram() -> None:
+    item = "- Book total: **HKD -3,789** (HK leg -HKD 6,579 + US leg +$358)\n  ├─ HK leg: HKD 81,697\n  └─ US leg: USD 3,170"
+    kept, rest = sj.split(item)
+    assert "Book total: **HKD -3,789**" in kept
+    assert "├─" not in kept and "├─" in rest
 
 
 def test_a_numbered_step_comment_in_a_script_is_kept_with_its_number() -> None:

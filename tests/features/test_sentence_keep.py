@@ -260,7 +260,27 @@ def test_the_round8_held_out_sample_stays_where_it_was_measured() -> None:
     # judgement ran on it), measured as figures only: before the lead-in rule 0.929 / 0.957 verbatim, 0.464
     # of its noise tokens removed; after it 0.929 / 0.957 and 0.475 (every target missed: 0.95, 0.85).
     # Floors, so a regression fails; misses not printed, so nothing is tuned on it.
-    _stays_at("round8", verbatim=(0.92, 0.95), noise_removed=0.47, agreement=(140, 136), kappa=0.9)
+    # Stop 34 opened it for tuning (round 9 was drawn as the next held-out part): 0.957 / 0.957, 0.491.
+    _stays_at("round8", verbatim=(0.95, 0.95), noise_removed=0.48, agreement=(140, 136), kappa=0.9)
+
+
+@pytest.mark.corpus
+def test_the_round9_sample_stays_where_it_was_measured() -> None:
+    # Round 9's sample (140 sentences, 10 a project, labelled blind by two independent readers, committed at
+    # c865f2b before any judgement ran on it), read once as figures: 0.897 / 0.910 verbatim, 0.493 of its noise
+    # tokens removed (the keep target missed on fresh text). Then opened for tuning (its misses: sub-headings that
+    # name a tool, a statement written in bold, a tree branch under a line, a command's name as a subject):
+    # 0.949 / 0.949, 0.480.
+    _stays_at("round9", verbatim=(0.94, 0.94), noise_removed=0.47, agreement=(140, 138), kappa=0.95)
+
+
+@pytest.mark.corpus
+def test_the_round10_held_out_sample_stays_where_it_was_first_measured() -> None:
+    # Round 10's sample (140 sentences, drawn when round 9 was opened, labelled blind by two independent readers
+    # and committed at 3b6940d before any judgement ran on it), measured once after stop 34's changes: 0.986 /
+    # 0.959 verbatim (target 0.95: met on both), 0.624 of its noise tokens removed (target 0.85: not met).
+    # Floors; misses not printed (no tuning on it).
+    _stays_at("round10", verbatim=(0.98, 0.95), noise_removed=0.62, agreement=(140, 132), kappa=0.85)
 
 
 @pytest.mark.corpus

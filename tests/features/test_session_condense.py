@@ -186,3 +186,22 @@ def test_a_dreaming_report_in_the_notes_is_dreamings_copy_not_the_sessions_text(
     # a start with no end covers only the lines in Dreaming's shape after it
     unclosed = "<!-- openclaw:dreaming:light:start -->\n- Candidate: a copy\n  - confidence: 0.1\n\nOwn line after it.\n"
     assert dreams.report_lines(unclosed) == frozenset({1, 2, 3, 4})
+
+
+def test_a_sub_heading_that_names_something_is_shown_above_what_is_kept_under_it() -> None:
+    # Round 9: `### REC-5: `helix_status` — …` was dropped while the problem under it was kept, so cold held
+    # "Exit codes mean different things" with nothing saying of which tool.
+    notes = ("## 2026-03-01: Tool review\n\n### REC-7: `ledger_sync` — Retry only idempotent calls (P1)\n\n"
+             "**Problem:** a retried POST books the payment twice, because the gateway has no idempotency key.\n\n"
+             "### Session: 2026-05-17 15:28:31 GMT+8\n\n- The cache key must include the tenant id.\n\n"
+             "### REC-8: `ledger_export` — Stream large exports\n\n- Ran the tests again.\n\n"
+             "### Notes\n\n- Exports over 10k rows time out at 30 s.\n")
+    out = compact.compact_doc(parse.parse(notes, notes=True), set(), cold_text="")
+    body = out.body()
+    shown = "**REC-7: `ledger_sync` — Retry only idempotent calls (P1)**"
+    assert body.index(shown) < body.index("**Problem:** a retried POST")
+    assert "Session: 2026-05-17" not in body.split("- The cache key")[0]   # a session stamp is no subject
+    assert "REC-8" not in body.split("- Exports over")[0]   # nothing kept under it: not shown above another's item
+    assert len(out.kept) == 3   # a shown heading is no kept item
+    again = compact.compact_doc(parse.parse(notes, notes=True), set(), cold_text=body)
+    assert shown not in again.body()   # cold shows it already

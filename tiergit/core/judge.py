@@ -287,11 +287,15 @@ WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 _SENTENCE_GAP = re.compile(r"[.!?]\s+[A-Z]")
+# A command's name as a sentence's subject (`uv is bind-mounted from its image`, `make sure the lock is held`).
+_NAME_AS_SUBJECT = re.compile(r"^(?:sudo\s+)?\S+\s+(?:is|are|was|were|has|had|have|must|should|shall|will|would|can|cannot|"
+                              r"could|may|might|does|did|doesn't|isn't|needs?|only|never|always|also|itself|sure)\b", re.I)
 
 
 def _shell_line(plain: str) -> bool:
     """A command line, not a sentence that starts with a command's name."""
-    return bool(SHELL.match(plain)) and plain.count(" ") < 25 and not _SENTENCE_GAP.search(plain)
+    return (bool(SHELL.match(plain)) and plain.count(" ") < 25 and not _SENTENCE_GAP.search(plain)
+            and not _NAME_AS_SUBJECT.match(plain))
 
 
 # REPORT's words, one of which an ASCII line must hold for it to match (its search tries every

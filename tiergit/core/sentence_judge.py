@@ -18,8 +18,9 @@ from tiergit.core.patterns import TRANSCRIPT_OPENING_RE
 
 # A sentence ends after . ! ? (or a CJK full stop) before a capital, digit, quote, code or bold mark, or a `//` comment.
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(\[]|//)|(?<=[。！？])\s*(?=\S)")
-# A line that starts a unit of its own inside an item: a nested list item, a table row, a quote.
-UNIT_START = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)]|\||>)\s|\*\*[^*\n]{1,60}\*\*|\|)")
+# A line that starts a unit of its own inside an item: a nested list item, a table row, a quote, a tree
+# branch drawn in box characters (`├─ HK leg: …`), which must not pull the line above into a diagram.
+UNIT_START = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)]|\||>)\s|\*\*[^*\n]{1,60}\*\*|\||[\u2500-\u257f])")
 PREFIX = re.compile(r"^\s*(?:>\s*)?(?:(?:[-*+]|\d+[.)])\s+)?(?:\[[ xX]\]\s+)?")
 STATUS_LEAD = re.compile(r"^(?:✅|✔️?|✓|☑️?|🎉|🟢|⏳|📌|📊|📈|📉|💰)\s*")
 
@@ -106,6 +107,9 @@ CJK_MARKER = re.compile(r"因为|由于|导致|所以|如果|除非|必须|不�
                         r"不是|而是|待|未|风险|规则|决定|结论|教训")
 # What names a thing (a check-marked line that names nothing is status whatever its numbers).
 NAMED = re.compile(r"`|https?://|\b[\w.-]+/[\w./-]+|\b\w+\.[a-z]{2,5}\b|\b[A-Za-z]*[a-z][A-Z]\w*|\b\w+_\w+\b|\"[^\"]{3,}\"")
+# What makes a heading more than a title: code, a path, a URL, a quote, a snake_case name or a call (a product's
+# CamelCase name or a file's name alone titles a section: `## OpenClaw Upgrade`, `# MEMORY.md (Long-term)`).
+HEADING_NAMES = re.compile(r"`|https?://|\b[\w.-]+/[\w./-]+|\b\w+_\w+\b|\w\(\)|\"[^\"]{3,}\"|“[^”]{3,}”")
 # Status metadata (`**By:** Ripley`, `**Date:** …`); an owner, stack or model line is a fact.
 META = re.compile(r"(?i)^\s*(?:[-*+]\s+)?(?:\*\*)?(?:date|status|author|authors|by|updated|created|time|timestamp|"
                   r"session|duration|commit|pr|issue|requested by|assigned|assignees?|reviewers?|branch|phase|sprint|"
@@ -118,6 +122,8 @@ STAMP_VALUE = re.compile(r"^(?P<label>[^:]{1,40}):\s*[\[(]?\s*\d{4}-\d{2}-\d{2}(
 # The label of a stamp says when something was done (a date word, or a past participle: "Summarized by");
 # a date that is due ("Deadline:", "Due:", "Scheduled:", "Target:") is an open item.
 STAMP_LABEL = re.compile(r"\b(?:date|time|timestamp|as of|last|(?!(?:schedul|plann|expect|requir|need|propos)ed\b)[a-z]{3,}ed)\b", re.I)
+# The clock a runtime prints into a prompt (`Current time: Wednesday, April 22nd, 2026 - 7:54 PM (Europe/…)`).
+CLOCK = re.compile(r"^(?:current|local) (?:time|date(?:time)?)\s*:", re.I)
 # A date that is due is an open item (`**Deadline:** 2026-09-30`), not a stamp.
 DUE_DATE = re.compile(r"\b(?:deadline|due|scheduled|target|eta|expires?|expiry|until|before)\b[^.]{0,40}\d{4}-\d{2}-\d{2}", re.I)
 # Dreaming's staged copy of a chat turn (`Candidate: User: …`, `Candidate: Assistant: NO_REPLY`): a transcript line.
@@ -148,10 +154,15 @@ def _shape_noise(raw: str, body: str) -> str | None:
     if raw.startswith(("```", "~~~")):
         return "a code fence"
     if judge.HEADING.match(raw):
-        return "a heading"
+        # A heading that names code, a path or a quote, or states a rule, fix or correction, is kept (compact
+        # shows it above what is kept under it); one with only a title, a date, a count or a session is noise.
+        text = re.sub(r"^\s{0,3}#{1,6}\s*|\s#+\s*$", "", raw)
+        low = text.lower()
+        named = HEADING_NAMES.search(text) or any(marker.search(low) for marker in MARKERS)
+        return None if named and noise(text) is None else "a heading"
     if TRANSCRIPT_OPENING_RE.match(raw) or CANDIDATE_TURN.match(body) or QUALIFIED_SPEAKER.match(body):
         return "a transcript line"
-    if TABLE_RULE.match(raw) or judge.BARE.match(raw) or not re.search(r"[^\W_]", body):
+    if TABLE_RULE.match(raw) or (judge.BARE.match(raw) and not _bold_statement(raw)) or not re.search(r"[^\W_]", body):
         return "bare markup"
     if len(BOX_DRAWING.findall(raw)) >= 2:
         return "a line of a box diagram"
@@ -160,7 +171,7 @@ def _shape_noise(raw: str, body: str) -> str | None:
     if raw.startswith("|") and _header_row(raw):
         return "a table's header row"
     stamp = STAMP_VALUE.match(body)
-    if stamp and STAMP_LABEL.search(stamp["label"]):
+    if (stamp and STAMP_LABEL.search(stamp["label"])) or CLOCK.match(body):
         return "a date stamp"
     if TOOL_PLACEHOLDER.match(body):
         return "a tool call or output placeholder"
@@ -180,6 +191,17 @@ def _shape_noise(raw: str, body: str) -> str | None:
     if META.match(raw) and not OPEN_STATUS.search(body) and (len(judge.WORD.findall(body)) < 8 or judge.STATUS.search(body)):
         return "a metadata / status line"
     return None
+
+
+# A line in bold and nothing else: a statement in bold (`**Option C: Change MIN_RETRIES to 3**`) is judged by
+# its words; a bold label that announces what follows (`**Context:**`) is markup.
+BOLD_LINE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*(?P<a>(?:(?!\*\*)[^\n])+)\*\*|__(?P<b>(?:(?!__)[^\n])+)__)\s*$")
+
+
+def _bold_statement(raw: str) -> bool:
+    line = BOLD_LINE.match(raw)
+    inner = (line["a"] or line["b"]).strip() if line else ""
+    return len(judge.WORD.findall(inner)) >= 3 and not inner.endswith((":", "："))
 
 
 # A label with only a list number after it (`**Actions Taken:** 1.`): the list's lead-in.

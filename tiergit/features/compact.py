@@ -52,6 +52,9 @@ class Compaction:
     duplicates: int = 0                                   # kept items already in cold
     notes: list[str] = field(default_factory=list)
     kept_words: str = field(default="", repr=False)   # word_run of each text kept under this heading
+    # A sub-heading that names something (`### REC-5: `helix_status` — exit codes`), shown in bold before the
+    # first item kept under it (keyed by that item's place in `kept`): kept items keep what they are about.
+    headings: dict[int, str] = field(default_factory=dict)
 
     def keep(self, text: str, item_id: str) -> None:
         self.kept.append(text)
@@ -59,9 +62,10 @@ class Compaction:
         self.kept_words += "|" + word_run(text)
 
     def body(self) -> str:
-        """The entry body: kept items verbatim, then the condensed context."""
+        """The entry body: kept items verbatim (each sub-heading shown before its first), then the condensed context."""
         blocks: list[str] = []
-        for text in self.kept + self.condensed:
+        shown = [t for n, k in enumerate(self.kept) for t in ((self.headings[n], k) if n in self.headings else (k,))]
+        for text in shown + self.condensed:
             if blocks and _is_list_item(blocks[-1]) and _is_list_item(text):
                 blocks[-1] += "\n" + text
             else:
@@ -177,6 +181,7 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
     keep_ids = {i.id for i in doc.items if i.kind in KEEP_KINDS and i.line not in skip_lines}
     rendered = doc.render()
     copies = dreams.report_lines(rendered) if "openclaw:dreaming" in rendered else frozenset()
+    shown: set[tuple[int, int]] = set()
     for index, section in enumerate(doc.sections):
         subs = sub_headings(section)
         for item in section.items:
@@ -189,6 +194,11 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
             key = (index, above[-1] if above else -1)
             if key != last_key:   # "only repeats what is kept" is judged under one heading
                 out.kept_words, last_key = "", key
+                out.headings.pop(len(out.kept), None)   # the heading before had nothing kept under it
+            over = subs[key[1]][1] if above else (section.heading if section.level else None)
+            if over and key not in shown:
+                _show_heading_if_kept(out, over, cold_text)
+                shown.add(key)
             if item.kind in KEEP_KINDS:
                 if item.id in seen:
                     # Already in cold: what repeats it under this heading is a duplicate, as on the first run.
@@ -214,6 +224,15 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
                 heading = subs[key[1]][1] if above else section.heading
                 groups.setdefault(key, (heading, []))[1].append(rest)
     return groups
+
+
+def _show_heading_if_kept(out: Compaction, heading: str, cold_text: str) -> None:
+    """Mark the sub-heading to be shown before the next kept item, when it names something (the
+    sentence judgement keeps it) and cold does not show it already. A mark nothing was kept under is
+    dropped when the next heading starts (`_sort_items`)."""
+    label = heading if heading.startswith("**") and heading.endswith("**") else f"**{heading}**"
+    if sentence_judge.noise(f"### {heading}") is None and label not in cold_text:   # the heading rule
+        out.headings[len(out.kept)] = label
 
 
 def _keep_sentences(out: Compaction, item: Item, seen: set[str], told: dict, repeats: set[str]) -> Item | None:
