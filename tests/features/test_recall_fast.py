@@ -133,12 +133,32 @@ def test_the_stat_pack_follows_every_change_to_the_files_table(warm: Path, capsy
 def test_an_index_written_before_the_stat_pack_hands_over_once_and_gains_it(warm: Path, capsys) -> None:
     import sqlite3
     index = next((warm / ".git" / "tiergit").glob("recall-*.sqlite"))
-    with sqlite3.connect(index) as db:
+    with sqlite3.connect(index) as db:   # as an index written before the pack: no table, no triggers
+        for trigger in ("stat_pack_on_insert", "stat_pack_on_update", "stat_pack_on_delete"):
+            db.execute(f"DROP TRIGGER {trigger}")
         db.execute("DROP TABLE stat_pack")
     assert _fast(warm, ["token", "--no-log"], capsys)[0] is None
     tiergit(warm, "recall", "token", "--no-log", env=FULL)   # nothing changed: the pack is written anyway
     _pack_matches_files(warm)
     assert _fast(warm, ["token", "--no-log"], capsys)[0] == 0
+
+
+def test_a_write_by_a_tiergit_that_knows_no_pack_drops_it_and_the_next_refresh_writes_it(warm: Path, capsys) -> None:
+    # Another tiergit sharing the index (an older one, a hook environment's) re-indexes an edit without the pack:
+    # the pack must not stay as it was, or the fast path would compare the disk with stale stamps forever.
+    import sqlite3
+    cold = warm / ".squad" / "memory" / "cold" / "riker.md"
+    with open(cold, "a") as fh:
+        fh.write("- The zebra quokka rotation runs nightly.\n")
+    st = cold.stat()
+    index = next((warm / ".git" / "tiergit").glob("recall-*.sqlite"))
+    with sqlite3.connect(index) as db:
+        db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path LIKE '%/riker.md'", (st.st_mtime_ns, st.st_size))
+        assert db.execute("SELECT count(*) FROM stat_pack").fetchone()[0] == 0
+    assert _fast(warm, ["zebra", "--no-log"], capsys)[0] is None
+    tiergit(warm, "recall", "zebra", "--no-log", env=FULL)
+    assert any(p.endswith("riker.md") and size == st.st_size for p, _, size in _pack_matches_files(warm))
+    assert _fast(warm, ["zebra", "--no-log"], capsys)[0] == 0
 
 
 @pytest.mark.parametrize("args", [

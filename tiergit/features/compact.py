@@ -195,10 +195,8 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
             if key != last_key:   # "only repeats what is kept" is judged under one heading
                 out.kept_words, last_key = "", key
                 out.headings.pop(len(out.kept), None)   # the heading before had nothing kept under it
-            over = subs[key[1]][1] if above else (section.heading if section.level else None)
-            if over and key not in shown:
-                _show_heading_if_kept(out, over, cold_text)
-                shown.add(key)
+            _show_heading_once(out, shown, key, subs[key[1]][1] if above else (section.heading if section.level else None),
+                               cold_text)
             if item.kind in KEEP_KINDS:
                 if item.id in seen:
                     # Already in cold: what repeats it under this heading is a duplicate, as on the first run.
@@ -226,12 +224,15 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
     return groups
 
 
-def _show_heading_if_kept(out: Compaction, heading: str, cold_text: str) -> None:
-    """Mark the sub-heading to be shown before the next kept item, when it names something (the
-    sentence judgement keeps it) and cold does not show it already. A mark nothing was kept under is
-    dropped when the next heading starts (`_sort_items`)."""
+def _show_heading_once(out: Compaction, shown: set, key: tuple[int, int], heading: str | None, cold_text: str) -> None:
+    """Mark the heading over `key` to be shown before the next kept item, once, when it names something
+    (the sentence judgement's heading rule) and cold does not show it already. A mark nothing was kept
+    under is dropped when the next heading starts (`_sort_items`)."""
+    if not heading or key in shown:
+        return
+    shown.add(key)
     label = heading if heading.startswith("**") and heading.endswith("**") else f"**{heading}**"
-    if sentence_judge.noise(f"### {heading}") is None and label not in cold_text:   # the heading rule
+    if sentence_judge.noise(f"### {heading}") is None and label not in cold_text:
         out.headings[len(out.kept)] = label
 
 

@@ -135,7 +135,6 @@ def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = No
     # mtime_ns < 0: a file that lives only in git history (tiergit.features.recall_history keeps those)
     known = {row[0]: row[1:] for row in db.execute(
         "SELECT path, blob, mtime_ns, size, tier, agent, items, first_rowid FROM files WHERE mtime_ns >= 0")}
-    changes = db.total_changes
     db.execute("BEGIN IMMEDIATE")
     try:
         summary = db.execute("SELECT items, next_rowid FROM summary WHERE id = 1").fetchone() or (0, 1)
@@ -160,8 +159,8 @@ def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = No
         db.execute("INSERT INTO summary (id, items, next_rowid, listing) VALUES (1, ?, ?, ?) "
                    "ON CONFLICT(id) DO UPDATE SET items=excluded.items, next_rowid=excluded.next_rowid, "
                    "listing=COALESCE(excluded.listing, summary.listing)", (count, next_rowid, listed))
-        if db.total_changes - changes > 1 or stat_pack.missing(db):
-            stat_pack.save(db)   # more than the summary row changed (a file's row or stat), or none was written yet
+        if stat_pack.missing(db):   # a write to the files table dropped it (stat_pack's triggers), or none was written yet
+            stat_pack.save(db)
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")

@@ -2,9 +2,9 @@
 
 recall_fast must know that every indexed file still has the stat the index saw. Fetching the
 files table's 10k rows into Python tuples costs ~8 ms and looping over them ~10 ms more; this
-form costs one JSON load (the folders and their file names) and one array compare. It is
-written from the files table inside the transaction that changed the table
-(recall_index.refresh), so it never disagrees with it.
+form costs one JSON load (the folders and their file names) and one array compare. Triggers
+drop it on any write to the files table; recall_index.refresh writes it again, in its own
+transaction, when it is missing, so a pack that exists never disagrees with the table.
 """
 from __future__ import annotations
 
@@ -16,7 +16,18 @@ from functools import partial
 from itertools import chain
 from operator import attrgetter
 
-TABLE = "CREATE TABLE IF NOT EXISTS stat_pack (id INTEGER PRIMARY KEY CHECK (id = 1), folders TEXT NOT NULL, stamps BLOB NOT NULL);"
+# Any write to a live row of the files table drops the pack in the same transaction, whichever tiergit wrote
+# it (an older one, or a hook environment's, sharing the index knows nothing of the pack): a pack that exists
+# always mirrors the table, and the next refresh writes a missing one.
+TABLE = """
+CREATE TABLE IF NOT EXISTS stat_pack (id INTEGER PRIMARY KEY CHECK (id = 1), folders TEXT NOT NULL, stamps BLOB NOT NULL);
+CREATE TRIGGER IF NOT EXISTS stat_pack_on_insert AFTER INSERT ON files WHEN NEW.mtime_ns >= 0
+BEGIN DELETE FROM stat_pack; END;
+CREATE TRIGGER IF NOT EXISTS stat_pack_on_update AFTER UPDATE ON files WHEN NEW.mtime_ns >= 0 OR OLD.mtime_ns >= 0
+BEGIN DELETE FROM stat_pack; END;
+CREATE TRIGGER IF NOT EXISTS stat_pack_on_delete AFTER DELETE ON files WHEN OLD.mtime_ns >= 0
+BEGIN DELETE FROM stat_pack; END;
+"""
 
 
 def save(db: sqlite3.Connection) -> None:
