@@ -95,55 +95,57 @@ def test_a_new_file_or_config_change_hands_over(warm: Path, capsys) -> None:
     assert _fast(warm, ["quokka", "--no-log"], capsys)[0] is None
 
 
-def _pack_matches_files(repo: Path) -> list[tuple[str, int, int]]:
-    """The stat pack unpacked, checked against the files table it was written from."""
+def _stamps_match_files(repo: Path) -> list[tuple[str, int, int]]:
+    """The file stamps unpacked, checked against the files table they were written from: the live rows'
+    stats, and every row's rowid range by tier."""
     import sqlite3
     from array import array
     db = sqlite3.connect(next((repo / ".git" / "tiergit").glob("recall-*.sqlite")))
-    folders, blob = db.execute("SELECT folders, stamps FROM stat_pack WHERE id = 1").fetchone()
+    folders, blob, ranges = db.execute("SELECT folders, stamps, ranges FROM file_stamps WHERE id = 1").fetchone()
     stamps = array("q")
     stamps.frombytes(blob)
     paths = [f"{folder}/{name}" if folder else name for folder, names in json.loads(folders) for name in names]
     packed = sorted(zip(paths, stamps[0::2], stamps[1::2]))
-    files = sorted(db.execute("SELECT path, mtime_ns, size FROM files WHERE mtime_ns >= 0"))
+    assert packed == sorted(db.execute("SELECT path, mtime_ns, size FROM files WHERE mtime_ns >= 0"))
+    spans = sorted((tier, first, end) for tier, pairs in json.loads(ranges).items() for first, end in pairs)
+    assert spans == sorted(db.execute("SELECT tier, first_rowid, first_rowid + items FROM files WHERE items > 0"))
     db.close()
-    assert packed == files
     return packed
 
 
-def test_the_stat_pack_follows_every_change_to_the_files_table(warm: Path, capsys) -> None:
-    before = _pack_matches_files(warm)
+def test_the_file_stamps_follow_every_change_to_the_files_table(warm: Path, capsys) -> None:
+    before = _stamps_match_files(warm)
     cold = warm / ".squad" / "memory" / "cold" / "riker.md"
     with open(cold, "a") as fh:   # an edit in place: the folder's mtime does not move
         fh.write("- The zebra quokka rotation runs nightly.\n")
     tiergit(warm, "recall", "zebra", "--no-log", env=FULL)
-    edited = _pack_matches_files(warm)
+    edited = _stamps_match_files(warm)
     assert edited != before
     os.utime(cold, (time.time() - 5, time.time() - 5))   # touched, same bytes: only the stat row moves
     tiergit(warm, "recall", "zebra", "--no-log", env=FULL)
-    assert _pack_matches_files(warm) != edited
+    assert _stamps_match_files(warm) != edited
     (warm / ".squad" / "memory" / "wiki" / "gone.md").write_text("# Gone\n\n- [fact] quokka\n")
     tiergit(warm, "recall", "zebra", "--no-log", env=FULL)
-    assert any(p.endswith("gone.md") for p, _, _ in _pack_matches_files(warm))
+    assert any(p.endswith("gone.md") for p, _, _ in _stamps_match_files(warm))
     (warm / ".squad" / "memory" / "wiki" / "gone.md").unlink()
     tiergit(warm, "recall", "zebra", "--no-log", env=FULL)
-    assert not any(p.endswith("gone.md") for p, _, _ in _pack_matches_files(warm))
+    assert not any(p.endswith("gone.md") for p, _, _ in _stamps_match_files(warm))
 
 
-def test_an_index_written_before_the_stat_pack_hands_over_once_and_gains_it(warm: Path, capsys) -> None:
+def test_an_index_written_before_the_file_stamps_hands_over_once_and_gains_them(warm: Path, capsys) -> None:
     import sqlite3
     index = next((warm / ".git" / "tiergit").glob("recall-*.sqlite"))
     with sqlite3.connect(index) as db:   # as an index written before the pack: no table, no triggers
-        for trigger in ("stat_pack_on_insert", "stat_pack_on_update", "stat_pack_on_delete"):
+        for trigger in ("file_stamps_on_insert", "file_stamps_on_update", "file_stamps_on_delete"):
             db.execute(f"DROP TRIGGER {trigger}")
-        db.execute("DROP TABLE stat_pack")
+        db.execute("DROP TABLE file_stamps")
     assert _fast(warm, ["token", "--no-log"], capsys)[0] is None
     tiergit(warm, "recall", "token", "--no-log", env=FULL)   # nothing changed: the pack is written anyway
-    _pack_matches_files(warm)
+    _stamps_match_files(warm)
     assert _fast(warm, ["token", "--no-log"], capsys)[0] == 0
 
 
-def test_a_write_by_a_tiergit_that_knows_no_pack_drops_it_and_the_next_refresh_writes_it(warm: Path, capsys) -> None:
+def test_a_write_by_a_tiergit_that_knows_no_stamps_drops_them_and_the_next_refresh_writes_them(warm: Path, capsys) -> None:
     # Another tiergit sharing the index (an older one, a hook environment's) re-indexes an edit without the pack:
     # the pack must not stay as it was, or the fast path would compare the disk with stale stamps forever.
     import sqlite3
@@ -154,10 +156,10 @@ def test_a_write_by_a_tiergit_that_knows_no_pack_drops_it_and_the_next_refresh_w
     index = next((warm / ".git" / "tiergit").glob("recall-*.sqlite"))
     with sqlite3.connect(index) as db:
         db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path LIKE '%/riker.md'", (st.st_mtime_ns, st.st_size))
-        assert db.execute("SELECT count(*) FROM stat_pack").fetchone()[0] == 0
+        assert db.execute("SELECT count(*) FROM file_stamps").fetchone()[0] == 0
     assert _fast(warm, ["zebra", "--no-log"], capsys)[0] is None
     tiergit(warm, "recall", "zebra", "--no-log", env=FULL)
-    assert any(p.endswith("riker.md") and size == st.st_size for p, _, size in _pack_matches_files(warm))
+    assert any(p.endswith("riker.md") and size == st.st_size for p, _, size in _stamps_match_files(warm))
     assert _fast(warm, ["zebra", "--no-log"], capsys)[0] == 0
 
 
@@ -214,6 +216,7 @@ def test_the_rowid_ranges_select_what_the_tier_filter_selects(warm: Path, tiers:
         monkeypatch.setattr(recall, "MAX_SQL_RANGES", 0)
 
     tiergit(warm, "recall", "token", "--tier", "archive", "--no-log", env=FULL)   # the history rows too
+    _stamps_match_files(warm)   # written again by the history refresh, its ranges with the rest
     db = sqlite3.connect(warm / ".git" / "tiergit" / recall_fast.INDEX_NAME)
     try:
         skip = sorted((first, first + n) for tier, n, first in

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from tiergit.errors import TiergitError
-from tiergit.features import stat_pack
+from tiergit.features import file_stamps
 from tiergit.shell import listing, statedir
 from tiergit.shell.spawn import git_output
 
@@ -173,8 +173,7 @@ def _fresh(db: sqlite3.Connection, repo: Path, cfg: dict, head: str,
         got = db.execute("SELECT head FROM history_head WHERE id = 1").fetchone()
         if not got or got[0] != head:
             return None
-    if not stat_pack.unchanged(db, str(repo)):   # every indexed file's stat, as the index saw it
+    ranges = file_stamps.fresh_ranges(db, str(repo))   # None unless every indexed file has the stat the index saw
+    if ranges is None:
         return None
-    marks = ",".join("?" * len(chosen))
-    return db.execute(f"SELECT first_rowid, first_rowid + items FROM files WHERE items > 0 AND tier NOT IN ({marks}) "
-                      "ORDER BY first_rowid", chosen).fetchall()
+    return sorted((first, end) for tier, spans in ranges.items() if tier not in chosen for first, end in spans)

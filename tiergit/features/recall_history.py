@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from tiergit.features import recall_index
+from tiergit.features import file_stamps, recall_index
 from tiergit.shell import git
 
 SCHEMA = "CREATE TABLE IF NOT EXISTS history_head (id INTEGER PRIMARY KEY CHECK (id = 1), head TEXT NOT NULL);"
@@ -75,6 +75,7 @@ def refresh(store, db: sqlite3.Connection) -> int:
         db.execute("INSERT INTO summary (id, items, next_rowid) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE "
                    "SET items=excluded.items, next_rowid=excluded.next_rowid", (count, next_rowid))
         db.execute("INSERT OR REPLACE INTO history_head VALUES (1, ?)", (head,))
+        file_stamps.save_if_missing(db)   # the history rows' ranges are in it too
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")

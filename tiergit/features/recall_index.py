@@ -19,7 +19,7 @@ from pathlib import Path
 
 from tiergit.core import governed, patterns
 from tiergit.errors import TiergitError
-from tiergit.features import stat_pack
+from tiergit.features import file_stamps
 from tiergit.shell import listing, progress, statedir
 
 INDEX_NAME = "recall-v4.sqlite"
@@ -36,7 +36,7 @@ CREATE TABLE IF NOT EXISTS summary (
     id INTEGER PRIMARY KEY CHECK (id = 1), items INTEGER NOT NULL, next_rowid INTEGER NOT NULL,
     listing TEXT);
 CREATE TABLE IF NOT EXISTS fastpath (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL);
-""" + stat_pack.TABLE
+""" + file_stamps.TABLE
 # A file's items sit at rowids first_rowid .. first_rowid+items-1: re-indexing a file deletes
 # that range by rowid (FTS5's `path` column is UNINDEXED, so `WHERE path=?` scans the table).
 
@@ -159,8 +159,7 @@ def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = No
         db.execute("INSERT INTO summary (id, items, next_rowid, listing) VALUES (1, ?, ?, ?) "
                    "ON CONFLICT(id) DO UPDATE SET items=excluded.items, next_rowid=excluded.next_rowid, "
                    "listing=COALESCE(excluded.listing, summary.listing)", (count, next_rowid, listed))
-        if stat_pack.missing(db):   # a write to the files table dropped it (stat_pack's triggers), or none was written yet
-            stat_pack.save(db)
+        file_stamps.save_if_missing(db)   # a write to the files table dropped it (its triggers), or none was written yet
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
