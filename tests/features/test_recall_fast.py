@@ -101,10 +101,11 @@ def _stamps_match_files(repo: Path) -> list[tuple[str, int, int]]:
     import sqlite3
     from array import array
     db = sqlite3.connect(next((repo / ".git" / "tiergit").glob("recall-*.sqlite")))
-    folders, blob, ranges = db.execute("SELECT folders, stamps, ranges FROM file_stamps WHERE id = 1").fetchone()
+    folders, names, blob, ranges = db.execute("SELECT folders, names, stamps, ranges FROM file_stamps").fetchone()
     stamps = array("q")
     stamps.frombytes(blob)
-    paths = [f"{folder}/{name}" if folder else name for folder, names in json.loads(folders) for name in names]
+    it = iter(names.split("\0"))
+    paths = [f"{folder}/{next(it)}" if folder else next(it) for folder, count in json.loads(folders) for _ in range(count)]
     packed = sorted(zip(paths, stamps[0::2], stamps[1::2]))
     assert packed == sorted(db.execute("SELECT path, mtime_ns, size FROM files WHERE mtime_ns >= 0"))
     spans = sorted((tier, first, end) for tier, pairs in json.loads(ranges).items() for first, end in pairs)

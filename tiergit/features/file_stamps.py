@@ -20,7 +20,8 @@ from operator import attrgetter
 
 TABLE = """
 CREATE TABLE IF NOT EXISTS file_stamps (
-    id INTEGER PRIMARY KEY CHECK (id = 1), folders TEXT NOT NULL, stamps BLOB NOT NULL, ranges TEXT NOT NULL);
+    id INTEGER PRIMARY KEY CHECK (id = 1), folders TEXT NOT NULL, names TEXT NOT NULL, stamps BLOB NOT NULL,
+    ranges TEXT NOT NULL);
 CREATE TRIGGER IF NOT EXISTS file_stamps_on_insert AFTER INSERT ON files BEGIN DELETE FROM file_stamps; END;
 CREATE TRIGGER IF NOT EXISTS file_stamps_on_update AFTER UPDATE ON files BEGIN DELETE FROM file_stamps; END;
 CREATE TRIGGER IF NOT EXISTS file_stamps_on_delete AFTER DELETE ON files BEGIN DELETE FROM file_stamps; END;
@@ -43,8 +44,11 @@ def save(db: sqlite3.Connection) -> None:
             names.setdefault(folder, []).append(name)
             stamps.setdefault(folder, []).extend((mtime_ns, size))
     packed = array("q", [n for folder in names for n in stamps[folder]])
-    db.execute("INSERT OR REPLACE INTO file_stamps VALUES (1, ?, ?, ?)",
-               (json.dumps(list(names.items()), ensure_ascii=False), packed.tobytes(), json.dumps(ranges)))
+    # The folders with their file counts as JSON; the names NUL-joined in the same order (a path holds no NUL,
+    # and one split is ~10x faster than loading 10k names as JSON).
+    db.execute("INSERT OR REPLACE INTO file_stamps VALUES (1, ?, ?, ?, ?)",
+               (json.dumps([[folder, len(files)] for folder, files in names.items()], ensure_ascii=False),
+                "\0".join(name for files in names.values() for name in files), packed.tobytes(), json.dumps(ranges)))
 
 
 def save_if_missing(db: sqlite3.Connection) -> None:
@@ -57,15 +61,18 @@ def fresh_ranges(db: sqlite3.Connection, repo: str) -> dict[str, list[list[int]]
     """The rowid ranges by tier when every packed file has its packed stat, else None. Cost: one stat
     per file, relative to an open descriptor of its folder (no walk of the repo's path per file),
     through `map`; one array compare."""
-    row = db.execute("SELECT folders, stamps, ranges FROM file_stamps WHERE id = 1").fetchone()
+    row = db.execute("SELECT folders, names, stamps, ranges FROM file_stamps WHERE id = 1").fetchone()
     if not row:
         return None
     want, got = array("q"), array("q")
-    want.frombytes(row[1])
+    want.frombytes(row[2])
+    names = row[1].split("\0") if row[1] else []
     pick = attrgetter("st_mtime_ns", "st_size")
     relative = os.stat in os.supports_dir_fd
+    start = 0
     try:
-        for folder, files in json.loads(row[0]):
+        for folder, count in json.loads(row[0]):
+            files, start = names[start:start + count], start + count
             where = f"{repo}/{folder}" if folder else repo
             if not relative:   # Windows: no descriptor-relative stat
                 got.extend(chain.from_iterable(pick(os.stat(f"{where}/{name}")) for name in files))
@@ -77,4 +84,4 @@ def fresh_ranges(db: sqlite3.Connection, repo: str) -> dict[str, list[list[int]]
                 os.close(fd)
     except OSError:
         return None
-    return json.loads(row[2]) if got == want else None
+    return json.loads(row[3]) if got == want else None
