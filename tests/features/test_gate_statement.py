@@ -97,6 +97,22 @@ def test_only_directs_when_a_verb_follows(line, kind):
     assert judge.plain_kind(line) == kind
 
 
+@pytest.mark.parametrize("line,kind", [
+    # KCNyu's skills-store policy, near misses of stop 33 (a directive after a condition or purpose clause)
+    ("- For package installs, try the internal mirror first (faster from the office).", "rule"),
+    ("- Before an upgrade, summarize the release notes and the known risks.", "rule"),
+    ("- If the mirror is down, rate-limited, or has no match, fall back to the public registry.", "rule"),
+    ("- When the smoke test fails, check the fixture data first.", "rule"),
+    ("- Try the mirror's health page before filing an outage.", "rule"),
+    ("- For now, add the header by hand.", None),                          # a stopgap, not a standing rule
+    ("- For the demo, we used the old build and then ran it twice.", None),   # a report after the clause
+    ("- If the build fails, the bot retries it, so nobody is paged.", None),  # a description
+    ("- Summarize the notes later.", None),                                # no clause: "summarize" alone is no directive word
+])
+def test_a_directive_after_a_condition_or_purpose_clause_is_a_rule(line, kind):
+    assert judge.plain_kind(line) == kind
+
+
 OLD = (clock.today() - timedelta(days=60)).isoformat()
 
 

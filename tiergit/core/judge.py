@@ -75,9 +75,14 @@ RULE = re.compile(
 # description ("Only the cron bug affects us", "Only captured explicit inputs", "Only merges when …").
 ONLY_DIRECTS = (r"(?= [a-z])(?! (?:the|a|an|this|that|these|those|one|some|my|our|your|its|their|we|it|they)\b)"
                 r"(?! [a-z]*(?:ed|ing|[^\Ws]s)\b)(?! [a-z]+ [`\d])")   # "Only port 3000 …": a named thing, no verb
+_DIRECTIVE_VERBS = (r"use|keep|run|check|pin|wrap|prefer|avoid|never|always|don't|do not|make sure|ensure|treat|escape|validate|"
+                    r"store|name|remember|beware|watch out|stick to|default to|only" + ONLY_DIRECTS + r"|wait for|ask before|close|"
+                    r"rotate|try")
+# A directive opens the line, or follows a condition or purpose clause ("For skill installs, try `skillhub` first",
+# "If it is rate-limited, fall back to `clawhub`", "Before installing, summarize the source and its risks").
 IMPERATIVE = re.compile(
-    r"^(?:use|keep|run|check|pin|wrap|prefer|avoid|never|always|don't|do not|make sure|ensure|treat|escape|validate|"
-    r"store|name|remember|beware|watch out|stick to|default to|only" + ONLY_DIRECTS + r"|wait for|ask before|close|rotate)\b")
+    r"^(?:(?:before|after|when|whenever|if|unless|once|for(?! now\b))\b[^;:.!?]{2,80}?,\s*)?(?:" + _DIRECTIVE_VERBS
+    + r"|(?<=, )(?:summari[sz]e|fall ?back|ask|add|report|confirm|verify|log|note|follow|document|mention|include))\b")
 FACT = re.compile(
     r"\b(?:defaults? to|is stored in|are stored in|lives? (?:in|at|under)|runs? on|is limited to|expires? after|"
     r"is (?:case[- ]sensitive|idempotent|deprecated|read-only|immutable)|only works|doesn't support|does not support|"
