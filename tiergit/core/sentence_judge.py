@@ -138,6 +138,11 @@ FIX_LABEL = re.compile(r"^(?:fix(?:ed|es)?|solution|workaround|root cause|cause|
 MARKERS = (FIX_LABEL, judge.PLAIN_LABEL, judge.CORRECTION, judge.PERMISSION, judge.ERROR, judge.OPEN, judge.DECISION, judge.RULE, judge.FACT)
 
 
+def _carries_marker(low: str) -> bool:
+    """The lower-cased text holds a fix label or a rule, correction, permission, error, open, decision or fact word."""
+    return any(marker.search(low) for marker in MARKERS)
+
+
 def split_sentences(text: str) -> list[str]:
     """A line's sentences, each exactly as written (the line's prefix stays on the first)."""
     return [s for s in SENTENCE_END.split(text.strip()) if s.strip()]
@@ -157,8 +162,7 @@ def _shape_noise(raw: str, body: str) -> str | None:
         # A heading that names code, a path or a quote, or states a rule, fix or correction, is kept (compact
         # shows it above what is kept under it); one with only a title, a date, a count or a session is noise.
         text = re.sub(r"^\s{0,3}#{1,6}\s*|\s#+\s*$", "", raw)
-        low = text.lower()
-        named = HEADING_NAMES.search(text) or any(marker.search(low) for marker in MARKERS)
+        named = HEADING_NAMES.search(text) or _carries_marker(text.lower())
         return None if named and noise(text) is None else "a heading"
     if TRANSCRIPT_OPENING_RE.match(raw) or CANDIDATE_TURN.match(body) or QUALIFIED_SPEAKER.match(body):
         return "a transcript line"
@@ -248,7 +252,7 @@ def _lead_in(body: str) -> bool:
     if not LEAD_IN_END.search(body) or LEAD_IN_NAMES.search(body) or PATH.search(body) or _counts(body):
         return False
     low = body.lower()
-    return not any(marker.search(low) for marker in MARKERS) and not CJK_MARKER.search(body)
+    return not _carries_marker(low) and not CJK_MARKER.search(body)
 
 
 def _without_dates(body: str) -> str:
@@ -268,8 +272,7 @@ def specific(sentence: str) -> bool:
         return True
     if re.search(r"\d", rest) or SPECIFIC.search(rest) or PATH.search(rest):
         return True
-    low = rest.lower()   # a zero count ("0 errors") is no error wording
-    return any(marker.search(low) for marker in MARKERS)
+    return _carries_marker(rest.lower())   # a zero count ("0 errors") is no error wording
 
 
 def noise(sentence: str) -> str | None:

@@ -194,7 +194,6 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
             key = (index, above[-1] if above else -1)
             if key != last_key:   # "only repeats what is kept" is judged under one heading
                 out.kept_words, last_key = "", key
-                out.headings.pop(len(out.kept), None)   # the heading before had nothing kept under it
             _show_heading_once(out, shown, key, subs[key[1]][1] if above else (section.heading if section.level else None),
                                cold_text)
             if item.kind in KEEP_KINDS:
@@ -221,16 +220,20 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
                     continue
                 heading = subs[key[1]][1] if above else section.heading
                 groups.setdefault(key, (heading, []))[1].append(rest)
+    out.headings.pop(len(out.kept), None)   # the last heading had nothing kept under it
     return groups
 
 
 def _show_heading_once(out: Compaction, shown: set, key: tuple[int, int], heading: str | None, cold_text: str) -> None:
     """Mark the heading over `key` to be shown before the next kept item, once, when it names something
     (the sentence judgement's heading rule) and cold does not show it already. A mark nothing was kept
-    under is dropped when the next heading starts (`_sort_items`)."""
-    if not heading or key in shown:
+    under is dropped here when the next heading starts, and after the last item (`_sort_items`)."""
+    if key in shown:
         return
-    shown.add(key)
+    shown.add(key)   # items come heading by heading: a key not seen yet starts the next one
+    out.headings.pop(len(out.kept), None)   # the heading before had nothing kept under it
+    if not heading:
+        return
     label = heading if heading.startswith("**") and heading.endswith("**") else f"**{heading}**"
     if sentence_judge.noise(f"### {heading}") is None and label not in cold_text:
         out.headings[len(out.kept)] = label
