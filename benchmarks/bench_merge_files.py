@@ -10,6 +10,7 @@ git starts a driver once per file, so the floors are what git and one process pe
     tiergit      the driver `tiergit install` registers (tiergit/mergeentry.py under -I -S; the full
                  driver, `python -m tiergit merge-driver`, only for files the fast path declines)
     tiergit, fast  the same on files the fast path settles (the others left out of the cycle)
+    tiergit, slow  the same on files the fast path declines (the entry merge runs for every file)
     full         `python -m tiergit merge-driver` with the fast path off (TIERGIT_MERGE_FAST=0): the
                  driver as it was before the fast path, and what a declined file costs
 
@@ -17,7 +18,11 @@ Files are real corpus histories (cycled); each branch appends its own dated entr
 Prints the median wall and CPU time (git plus drivers, user + sys) and tiergit's CPU ratio to
 union and to the `python -S` floor.
 
-    python benchmarks/bench_merge_files.py [--counts 1 10 100] [--runs 3]
+    python benchmarks/bench_merge_files.py [--counts 1 10 100] [--runs 3] [--installed]
+
+--installed measures the tiergit this interpreter has installed (run it with a non-editable
+install's python, from outside the checkout) instead of this checkout: an editable install
+makes the driver load `site` to find its packages, which a user's install never needs.
 """
 from __future__ import annotations
 
@@ -32,7 +37,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+if "--installed" not in sys.argv:
+    sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from realstore import CORPUS  # noqa: E402
@@ -56,6 +62,7 @@ DRIVERS = {   # name -> (merge attribute, driver command or None for a built-in,
     "python -S": ("pyfloor", f"{install.sh_quote(sys.executable)} -I -S -c pass", {}),
     "tiergit": ("tiergit", install.driver_command(), {}),
     "tiergit, fast": ("tiergit", install.driver_command(), {}),   # only files the fast path settles
+    "tiergit, slow": ("tiergit", install.driver_command(), {}),   # only files it declines
     "full": ("tiergit", f"{install.sh_quote(sys.executable)} -m tiergit merge-driver %O %A %B %P",
              {"TIERGIT_MERGE_FAST": "0"}),   # the driver before the fast path
 }
@@ -108,12 +115,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--counts", type=int, nargs="+", default=[1, 10, 100])
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--installed", action="store_true", help="the installed tiergit, not this checkout")
     args = ap.parse_args()
     sources = sorted(CORPUS.glob("*/.squad/agents/*/history.md"))
     if not sources:
         raise SystemExit(f"bench_merge_files: no corpus at {CORPUS}")
     settled = sum(_settled(sources[i % len(sources)]) for i in range(max(args.counts)))
     fast = [s for s in sources if _settled(s)]
+    slow = [s for s in sources if s not in fast]
     print(f"the fast path settles {settled} of the {max(args.counts)} files of the largest merge (the rest: "
           f"fences or HTML; CRLF; a repeated heading; both sides growing a last section that does not end "
           f"with a list item)")
@@ -121,17 +130,18 @@ def main() -> None:
     merge_once("full", 1, sources)
     names = list(DRIVERS)
     print(f"{'N':>4}  " + "  ".join(f"{d:>16}" for d in names) + "   tiergit/union  tiergit/python -S"
-          "  fast/union  fast/python -S")
+          "  fast/union  fast/python -S  slow a file")
     print(f"{'':>4}  " + "  ".join(f"{'cpu s (wall s)':>16}" for _ in names))
     for n in args.counts:
-        got = {d: [merge_once(d, n, fast if d == "tiergit, fast" else sources) for _ in range(args.runs)]
-               for d in names}
+        cycle = {"tiergit, fast": fast, "tiergit, slow": slow}
+        got = {d: [merge_once(d, n, cycle.get(d, sources)) for _ in range(args.runs)] for d in names}
         med = {d: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for d, v in got.items()}
         cells = "  ".join(f"{med[d][1]:>7.3f} ({med[d][0]:>6.3f})" for d in names)
         print(f"{n:>4}  {cells}   {med['tiergit'][1] / max(med['union'][1], 1e-3):>12.1f}x"
               f"  {med['tiergit'][1] / max(med['python -S'][1], 1e-3):>17.2f}x"
               f"  {med['tiergit, fast'][1] / max(med['union'][1], 1e-3):>9.1f}x"
-              f"  {med['tiergit, fast'][1] / max(med['python -S'][1], 1e-3):>13.2f}x", flush=True)
+              f"  {med['tiergit, fast'][1] / max(med['python -S'][1], 1e-3):>13.2f}x"
+              f"  {med['tiergit, slow'][1] / n:>10.3f}", flush=True)
 
 
 if __name__ == "__main__":

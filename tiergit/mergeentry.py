@@ -4,8 +4,8 @@ git starts it once per file, so the interpreter starts isolated and without `sit
 packages scan, no editable-install finder, neither the cwd nor PYTHON* variables on the path:
 about half the start-up) and this module imports only `os`, `sys` and `tiergit.shell.mergefast`.
 What mergefast settles (one side changed; both only appended) is written here. A file that
-needs the entry merge runs the full driver (`driverrun`) in this process once `site.main()`
-has added the environment's packages; where `-I` hides them (a `--user` install) and for odd
+needs the entry merge runs the full driver (`driverrun`) in this process, with the packages
+installed beside tiergit (else once `site.main()` has added the environment's); where `-I` hides them (a `--user` install) and for odd
 arguments or inputs, `python -m tiergit merge-driver` takes over with the same arguments and
 prints the usual messages.
 """
@@ -41,16 +41,21 @@ def main(args: list[str] | None = None) -> int:
 
 
 def _full_here(args: list[str]) -> int | None:
-    """The full driver in this process, once `site` has added the environment's packages (-S
-    skipped it); None when they are not there (e.g. a --user install, which -I hides): then the
-    caller starts `python -m tiergit merge-driver`. Saves a second interpreter start per file."""
-    import site
+    """The full driver in this process, with its packages found beside tiergit or once `site` has
+    added the environment's (-S skipped it); None when they are not there (e.g. a --user install,
+    which -I hides): then the caller starts `python -m tiergit merge-driver`. Saves a second
+    interpreter start per file."""
+    from importlib.machinery import PathFinder   # loaded at start-up; importlib.util is not (~4 ms)
 
-    site.main()
-    from importlib.util import find_spec
+    def found() -> bool:
+        return all(PathFinder.find_spec(name) is not None for name in ("markdown_it", "yaml"))
 
-    if find_spec("markdown_it") is None or find_spec("yaml") is None:
-        return None
+    if not found():   # installed beside tiergit (the usual case) needs no `site` (~9 ms of .pth files)
+        import site
+
+        site.main()
+        if not found():
+            return None
     from tiergit.errors import guarded
     from tiergit.features import driverrun
 

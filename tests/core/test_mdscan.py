@@ -95,8 +95,23 @@ def test_the_scanner_never_disagrees_with_markdown_it(body: str) -> None:
     assert _agrees(body) is not False
 
 
+def test_a_tab_after_a_list_marker_counts_to_the_next_tab_stop() -> None:
+    body = "**Files:**\n1. \tests/A.cs (14 tests)\n2. \tests/B.cs\n   still two\n\n- \tests/C.cs\n"
+    assert mdscan.scan(split_lines(body)) is not None
+    assert _agrees(body) is True
+    assert mdscan.scan(split_lines("-    \tcode in the item\n")) is None
+
+
+def test_a_plain_quote_after_a_blank_line_or_heading_is_read_as_no_block() -> None:
+    body = "# Picard\n\n> Knowledge base for the lead. Append-only.\n> Second line.\n\n## Learnings\n- a\n"
+    assert mdscan.scan(split_lines(body)) == ([(0, 1, "Picard"), (5, 2, "Learnings")], [(6, "item", 7)])
+    assert _agrees(body) is True
+    for body in ("> q\nlazy line\n", "para\n> q\n", "> - list in a quote\n", "- a\n\n> q\n"):
+        assert mdscan.scan(split_lines(body)) is None, body
+
+
 def test_what_the_scanner_leaves_to_markdown_it() -> None:
-    for body in ("T\n===\n", "> q\n", "<div>\n", "-\n", "a\r\nb\n", "- a\n  # h\n", "    code\n"):
+    for body in ("T\n===\n", "> q\nlazy\n", "<div>\n", "-\n", "a\r\nb\n", "- a\n  # h\n", "    code\n"):
         assert mdscan.scan(split_lines(body)) is None, body
 
 
@@ -112,6 +127,10 @@ PIECES = [
     "> quote", "<!-- c -->", "<!-- opens", "closes -->", "  <!-- x -->", "    <!-- code -->", "- <!-- c -->",
     "<!-->", "<div>", "[x]: /u", "[rule] text", "- [ ] box", "**Decision:** d",
     "\tTab", "- a\tb", "text\x0cff", "trailing  ", "  ",
+    "- \tests/path", "1. \tests/x.cs", "-\ttab item", "  - \tnested", "-   \tcode in item", "- \t- two",
+    "10.\tten", "- \t", "    - \tdeep",
+    "> plain quote", ">no space", "   > three in", "> > inner", "> - item in quote", "> ```", ">", "> # h",
+    "> text `code` more", "    > code",
 ]
 
 

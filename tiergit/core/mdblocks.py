@@ -19,6 +19,12 @@ def block_ranges(body_lines: list[str]) -> list[tuple[str, int, int]]:
     return blocks_of(md().parse("".join(body_lines)))
 
 
+def headings_of(tokens) -> list[tuple[int, int, str]]:
+    """(0-based start line, level, text) of every heading in a parsed token stream."""
+    return [(tok.map[0], int(tok.tag[1]), tokens[i + 1].content.strip())
+            for i, tok in enumerate(tokens) if tok.type == "heading_open" and tok.map is not None]
+
+
 def blocks_of(tokens) -> list[tuple[str, int, int]]:
     """block_ranges over an already parsed token stream (line numbers as its token maps)."""
     blocks = []

@@ -31,6 +31,11 @@ _HR_RE = re.compile(r" {0,3}(?:(?:\* *){3,}|(?:_ *){3,}|(?:- *){3,})$")
 # Starts of blocks the scanner leaves to markdown-it: quote, HTML, a reference definition
 # (or a link label that may run over lines).
 _RISKY_START_RE = re.compile(r">|<|\[[^\]]*(?:$|\]:)")
+# One marker, then spaces and one tab, then text that starts no other block (see _tab_as_spaces).
+_TAB_ITEM_RE = re.compile(r"( *)([-*+]|[0-9]{1,9}[.)])( *\t)([^ \t#>`~<\[\-*+_=0-9].*)$", re.S)
+# A quote line whose text starts no other block (a list, heading, fence, rule, HTML, an inner quote
+# or code): a paragraph in the quote, which block_ranges never reads as a top-level block.
+_PLAIN_QUOTE_RE = re.compile(r">(?: (?! {3}))?[^ \t#>\-*+0-9`~<\[=_|]")
 _FENCE_RE = re.compile(r"(`{3,}|~{3,})(.*)$")
 # The characters a line (after its indentation) must start with for _RULE_RE or _MARKER_RE to match it.
 _RULE_STARTS = frozenset("=-*_")
@@ -51,6 +56,21 @@ def _inner(rest: str) -> str | None:
         rest = rest[m.end():]
 
 
+def _tab_as_spaces(text: str) -> str | None:
+    """A list item's line whose marker is followed by a tab (`1. \tests/...`, a Windows path
+    whose backslash became a tab), with the tab as the spaces markdown-it counts for it (to
+    the next multiple of 4); None for any other tab in a line's lead."""
+    m = _TAB_ITEM_RE.match(text)
+    if not m:
+        return None
+    start = col = len(m[1]) + len(m[2])
+    for ch in m[3]:
+        col = col + 1 if ch == " " else col + 4 - col % 4
+    if col - start > 4:
+        return None   # code in the item
+    return m[1] + m[2] + " " * (col - start) + m[4]
+
+
 def _heading_text(rest: str, level: int) -> str:
     """The heading's text as markdown-it gives it: closing #s and spaces dropped."""
     body = rest[level:].rstrip(" \t")
@@ -69,7 +89,7 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
     # long: one pass over the lines; each block kind is a branch that must stay in step with the others
     heads: list[tuple[int, int, str]] = []
     blocks: list[tuple[int, str, int]] = []
-    state = None        # None, "para", "item", "fence" or "comment"
+    state = None        # None, "para", "item", "fence", "comment" or "quote"
     start = 0           # first line of the open block
     ci = 0              # the open list item's content column
     blank_before = False  # a blank line since the item's last text
@@ -98,13 +118,27 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
                 state = None
             elif state == "item":
                 blank_before = True
+            elif state == "quote":
+                state = None
             continue
         if "\t" in text and "\t" in _LEAD_RE.match(text)[0]:
-            return None
+            text = _tab_as_spaces(text)
+            if text is None:
+                return None
+            rest = text.lstrip(" ")
         indent = len(text) - len(rest)
         if indent > _MAX_INDENT:
             return None
         first = rest[0]
+        if state == "quote" or (first == ">" and state is None):
+            # A quote of plain lines after a blank line or heading (Squad's `> tagline` under the
+            # title): no block; it ends at a blank line or an ATX heading.
+            if first == ">" and indent < 4 and _PLAIN_QUOTE_RE.match(rest):
+                state = "quote"
+                continue
+            if state is None or not (first == "#" and indent < 4 and _HEADING_RE.match(rest)):
+                return None
+            state = None
         if first in _RULE_STARTS and _RULE_RE.match(text):
             # A break after a blank line, heading or fence, or one that ends a list (under its
             # item's text column), is a break; after a paragraph line `---` is a setext underline.
@@ -161,6 +195,6 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
             state, start = "para", n
     if state == "fence":
         blocks.append((start, "fence", len(lines)))
-    elif state not in (None, "comment"):
+    elif state not in (None, "comment", "quote"):
         blocks.append((start, state, len(lines)))
     return heads, blocks

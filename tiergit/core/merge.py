@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 
 from tiergit.core import mergederived as derived
 from tiergit.core import mergekeys, mergelines, mergeskin
@@ -154,7 +153,7 @@ def _cut_into_chunks(section: Piece) -> Piece:
     if section.children or not section.text:
         return section
     try:
-        items = parse_mod.parse(section.text).items
+        items = parse_mod.parse(section.text, by_stretch=True, kinds=False).items
     except parse_mod.InputError:
         items = []   # a body that starts with `---` reads as frontmatter alone: merge it as text
     lines = section.text.splitlines(keepends=True)
@@ -205,7 +204,7 @@ def _dump_key(key, value) -> str:
     return yaml.safe_dump({key: value}, sort_keys=False, allow_unicode=True, default_flow_style=False)
 
 
-def _merge_value(b: Any, o: Any, t: Any, has_b: bool) -> tuple[Any, bool]:
+def _merge_value(b: object, o: object, t: object, has_b: bool) -> tuple[object, bool]:
     """(merged value, clean). Mappings changed on both sides merge one level down."""
     if o == t or (has_b and t == b):
         return o, True
@@ -276,7 +275,7 @@ def merge_texts(base: str, ours: str, theirs: str, path: str = "<memory>",
 
 
 def _merge_bare(base: str, ours: str, theirs: str, path: str, labels: tuple[str, str]) -> MergeResult:
-    parsed = [parse_mod.parse(text, path, with_items=False) for text in (base, ours, theirs)]
+    parsed = [parse_mod.parse(text, path, with_items=False, by_stretch=True) for text in (base, ours, theirs)]
     level = _split_level(parsed)
     b, o, t = (_document(text, path, level, doc) for text, doc in zip((base, ours, theirs), parsed))
     mergekeys.assign(b.sections, o.sections, t.sections)

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 from difflib import SequenceMatcher
-from typing import Callable, Union
+from collections.abc import Callable   # not typing: ~3 ms of every merged file
 
 Key = tuple
 
@@ -37,7 +37,7 @@ class Conflict:
     key: Key = ("conflict",)
 
 
-Out = Union[Piece, Conflict]
+Out = Piece | Conflict
 # merge_same(base or None, ours, theirs) -> what one key becomes when both sides have it
 MergeSame = Callable[[Piece | None, Piece, Piece], list[Out]]
 

@@ -12,7 +12,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import date
 
-from tiergit.core import mdblocks, mdscan
+from tiergit.core import mdblocks, mdscan, mdsegments
 from tiergit.core.frontmatter import split_frontmatter  # noqa: F401 - moved there; callers keep parse.split_frontmatter
 from tiergit.core.kinds import DURABLE_KINDS, LIST_MARKER_RE, NEVER_COMPRESS, classify
 from tiergit.core.patterns import TRANSCRIPT_LINE_RE
@@ -180,28 +180,28 @@ def _id_of(text: str, clean: str | None) -> tuple[str, bool]:
     if match:
         return match[1], True
     # str.split() splits on the whitespace `\s+` matches (both ask Py_UNICODE_ISSPACE), without a regex
-    normal = " ".join((clean_text(text) if clean is None else clean).split()).lower()
+    clean = clean_text(text) if clean is None else clean
+    # clean_text left no line break and no edge space: an ASCII text without a run of spaces, a tab
+    # or \x1f (ASCII's other whitespace) is folded already, as most are.
+    folded = clean.isascii() and "  " not in clean and "\t" not in clean and "\x1f" not in clean
+    normal = (clean if folded else " ".join(clean.split())).lower()
     return "m-" + sha1(normal.encode("utf-8")).hexdigest()[:8], False
-
 
 
 def _headings(body: str, tokens=None) -> list[tuple[int, int, str]]:
     """(0-based start line, level, text) of every heading in the body."""
-    tokens = mdblocks.md().parse(body) if tokens is None else tokens
-    out = []
-    for i, tok in enumerate(tokens):
-        if tok.type == "heading_open" and tok.map is not None:
-            out.append((tok.map[0], int(tok.tag[1]), tokens[i + 1].content.strip()))
-    return out
+    return mdblocks.headings_of(mdblocks.md().parse(body) if tokens is None else tokens)
 
 
 def _items(section_lines: list[str], first_line: int, heading: str | None,
            labels: dict[str, list[str]] | None, skip_heading: bool,
-           blocks: list[tuple[str, int, int]] | None = None, lkey: tuple | None = None, notes: bool = False) -> list[Item]:
+           blocks: list[tuple[str, int, int]] | None = None, lkey: tuple | None = None, notes: bool = False,
+           kinds: bool = True) -> list[Item]:
     lkey = labels_key(labels) if lkey is None else lkey
     offset = 1 if skip_heading else 0
     body_lines = section_lines[offset:]
-    from tiergit.core import judge
+    if kinds:   # the judgement's patterns load only where kinds are read (not in the merge driver)
+        from tiergit.core import judge
 
     items = []
     subs = [n for n, ln in enumerate(body_lines) if ln.lstrip().startswith("#")]
@@ -217,8 +217,8 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
             # A plain paragraph is only an item under a heading or when labelled (else a preamble), or in notes.
             if heading is None and not notes:
                 continue
-        kind = _kind_once(text, heading, labels, lkey)
-        if kind == "context" and btype == "item":
+        kind = _kind_once(text, heading, labels, lkey) if kinds else "context"
+        if kinds and kind == "context" and btype == "item":
             # A list under a labelled lead-in keeps its kind; under `### DTO Patterns`, a learning.
             above = [n for n in subs if n < start]
             sub = body_lines[above[-1]].lstrip("# \t").strip() if above else None
@@ -236,23 +236,32 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
                     id=iid, explicit_id=explicit, date=item_date)
         item._clean = (text, clean)
         items.append(item)
-    # A bare label (`**Key patterns:**`) says nothing by itself: it keeps its kind only as the
-    # lead-in of the list under it.
+    if kinds:
+        _drop_bare_labels(items)
+    return items
+
+
+def _drop_bare_labels(items: list[Item]) -> None:
+    """A bare label (`**Key patterns:**`) says nothing by itself: it keeps its kind only as the
+    lead-in of the list under it."""
+    from tiergit.core import judge
+
     for n, item in enumerate(items):
         if item.kind != "context" and judge.bare(item.text) and not (
                 n + 1 < len(items) and items[n + 1].kind == item.kind):
             item.kind = "context"
-    return items
 
 
 def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None = None,
-          with_items: bool = True, notes: bool = False) -> MemoryDoc:
-    """`notes`: a session's notes, where a paragraph above any heading and a block quote are items."""
+          with_items: bool = True, notes: bool = False, by_stretch: bool = False, kinds: bool = True) -> MemoryDoc:
+    """`notes`: a session's notes, where a paragraph above any heading and a block quote are items.
+    `by_stretch`: one of several versions of a file read together (mdsegments.scan). `kinds=False`:
+    every item is "context", unjudged (for a reader of ids, lines and dates only: the merge)."""
     fm_text, meta, body = split_frontmatter(text, path)
     fm_lines = fm_text.count("\n")
     lines = split_lines(body)
-    # The line scanner answers for most bodies; markdown-it for the rest (core/mdscan.py).
-    scanned = mdscan.scan(lines) if mdblocks.FAST_BLOCKS and mdscan.ENABLED else None
+    # The line scanner answers for most bodies, stretch by stretch; markdown-it for the rest (core/mdsegments.py).
+    scanned = mdsegments.scan(lines, by_stretch) if mdblocks.FAST_BLOCKS and mdscan.ENABLED else None
     tokens = None if scanned is not None else mdblocks.md().parse(body)
     heads = scanned[0] if scanned is not None else _headings(body, tokens)
     dated_levels = [lvl for _, lvl, txt in heads if heading_date(txt)]
@@ -285,6 +294,7 @@ def parse(text: str, path: str = "<text>", labels: dict[str, list[str]] | None =
                 first = sec.line - fm_lines - 1 + skip
                 lo, hi = bisect_left(shared, (first,)), bisect_left(shared, (first + len(sec_lines) - skip,))
                 blocks = [(t, s - first, e - first) for s, t, e in shared[lo:hi]]
-            sec.items = _items(sec_lines, sec.line, sec.heading, labels, skip_heading=skip, blocks=blocks, lkey=lkey, notes=notes)
+            sec.items = _items(sec_lines, sec.line, sec.heading, labels, skip_heading=skip, blocks=blocks, lkey=lkey, notes=notes,
+                               kinds=kinds)
     return MemoryDoc(path=path, frontmatter_text=fm_text, metadata=meta, sections=sections,
                      entry_level=entry_level)
