@@ -187,3 +187,52 @@ def test_a_lead_in_that_names_nothing_is_noise(sentence: str) -> None:
 ])
 def test_a_lead_in_that_names_or_rules_something_is_kept(sentence: str) -> None:
     assert sj.noise(sentence) is None
+
+
+# "Noise by weight" (docs/judge.md): each shape beside a near miss that must stay kept. Written for the tests.
+@pytest.mark.parametrize("sentence, why", [
+    ("A background job you started earlier has finished.", "a runtime's notice to the agent"),
+    ("The output is shown in the system messages above.", "a runtime's notice to the agent"),
+    ("Please relay the tool output to the user in a friendly way.", "a runtime's notice to the agent"),
+    ("END_WRAPPED_CONTEXT", "a wrapper's begin/end marker"),
+    ("**Cleanup Info**: 2026-02-03 — 2nd weekly sweep.", "a metadata / status line"),
+    ("**Type:** Backend Refactor", "a metadata / status line"),
+    ("- 记录时间：2026-02-03 09:15 (Europe/Berlin)", "a date stamp"),
+    ("- Rebased onto `main` (3fa9c21), force-pushed", "git bookkeeping"),
+    ("- PR #41 (Dana, retry cleanup): APPROVE & MERGE ✅", "a review verdict"),
+    ("| Api | `InvoiceMapperTests.cs` | Kim | 12 | ✅ PASS |", "a test-results row (tool output)"),
+    ("**Step 3: Preview Panel**", "a heading"),
+    ("- ✅ Final sign-off (Week 2)", "a status line"),
+    ("We'll ping the channel, then rerun the job, then look at the dashboard.", "chatter"),
+    ("All linked tickets closed.", "an activity report with nothing specific"),
+    ("Ready to start implementation next sprint.", "an activity report with nothing specific"),
+])
+def test_noise_by_weight_shapes(sentence: str, why: str) -> None:
+    assert sj.noise(sentence) == why
+
+
+@pytest.mark.parametrize("sentence", [
+    "If the export fails, explain the rollback to the user before retrying.",   # an instruction, not the notice
+    "`END_OF_BATCH` marks the last record; the reader stops there.",             # a marker named in prose
+    "**Cleanup Info**: 2026-02-03 — sweep failed because the lock was held.",     # a stamp with its cause
+    "**Deadline:** 2026-09-30",                                                   # a due date
+    "- 截止日期：2026-09-30",                                                      # a due date in Chinese
+    "**Category:** `Throttling` (split from `RateLimit`)",                          # names code
+    "- Rebased onto `main` (3fa9c21) because the release branch was cut early",   # carries its cause
+    "- PR #41: APPROVE — but the retry loop must go before release",              # a verdict with a condition
+    "| Api | `InvoiceMapperTests.cs` | Kim | 12 | flaky on Windows, quarantined |",  # a finding, not a verdict
+    "**Step 3: Set `MAX_BATCH` to 500**",                                         # a step that names code
+    "**Option C (least invasive): Raise MAX_ROWS to 3**",                         # an option, not a numbered step
+    "We'll never deploy on a Friday.",                                            # a rule, not chatter
+    "A documented process without enforcement gets skipped under pressure.",     # a lesson; "documented" mid-sentence
+    "Docs confirm only 2 user-facing settings exist:",                            # a lead-in with a count stays kept
+])
+def test_noise_by_weight_near_misses_are_kept(sentence: str) -> None:
+    assert sj.noise(sentence) is None
+
+
+def test_a_wrapper_marker_and_an_envelope_tag_do_not_glue_to_the_note_they_wrap() -> None:
+    text = "END_WRAPPED_NOTES\n[Untrusted daily memory: memory/2026-02-03.md]\nBEGIN_WRAPPED_NOTES"
+    assert [body for _, body in sj.units(text)] == [
+        "END_WRAPPED_NOTES", "[Untrusted daily memory: memory/2026-02-03.md]", "BEGIN_WRAPPED_NOTES"]
+    assert all(sj.noise(body) for _, body in sj.units(text))

@@ -13,14 +13,17 @@ from __future__ import annotations
 import re
 import textwrap
 
-from tiergit.core import judge
+from tiergit.core import judge, noise_shapes
 from tiergit.core.patterns import TRANSCRIPT_OPENING_RE
 
 # A sentence ends after . ! ? (or a CJK full stop) before a capital, digit, quote, code or bold mark, or a `//` comment.
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(\[]|//)|(?<=[。！？])\s*(?=\S)")
 # A line that starts a unit of its own inside an item: a nested list item, a table row, a quote, a tree
 # branch drawn in box characters (`├─ HK leg: …`), which must not pull the line above into a diagram.
-UNIT_START = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)]|\||>)\s|\*\*[^*\n]{1,60}\*\*|\||[\u2500-\u257f])")
+# A wrapper's marker line (`END_QUOTED_NOTES`) and the envelope tag after it are units too, so they are not
+# glued to the note they wrap.
+UNIT_START = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)]|\||>)\s|\*\*[^*\n]{1,60}\*\*|\||[\u2500-\u257f]|(?:BEGIN|END|START|STOP)_[A-Z]"
+                        r"|\[(?i:untrusted|subagent|sub-agent)\b)")
 PREFIX = re.compile(r"^\s*(?:>\s*)?(?:(?:[-*+]|\d+[.)])\s+)?(?:\[[ xX]\]\s+)?")
 STATUS_LEAD = re.compile(r"^(?:✅|✔️?|✓|☑️?|🎉|🟢|⏳|📌|📊|📈|📉|💰)\s*")
 
@@ -64,11 +67,15 @@ DATE_TIME = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b|
 ACTIVITY = re.compile(
     r"\b(?:merged|integrated|implemented|completed|complete|validated|verified|updated|added|created|written|wrote|"
     r"shipped|passed|passing|reviewed|tested|confirmed|finished|resolved|addressed|done|succeeded|successfully|"
-    r"in progress|looked at|went through|ran|re-?ran|checked)\b", re.I)
+    r"in progress|looked at|went through|ran|re-?ran|checked)\b"
+    # a report's closing participle (`All related issues closed.`), or readiness (`Ready to begin on the next sprint.`);
+    # mid-sentence these words are adjectives ("documented process without enforcement gets bypassed")
+    r"|\b(?:closed|filed|documented|deployed|released|published|executed)\.?$|^ready to (?:begin|start|proceed)\b", re.I)
 # Conversation that carries nothing: acknowledgements and announcements of the next step.
 CHATTER = re.compile(
     r"^(?:thanks|thank you|ok(?:ay)?|sure|sounds good|great|perfect|got it|understood|alright|right|yes|yep|"
-    r"let me|let's|i will|i'll|i am going to|i'm going to|now i|next,? i|moving on|carry on|continuing|"
+    r"let me|let's|let us|i will|i'll|i am going to|i'm going to|we will|we'll|we are going to|we're going to|"
+    r"now i|next,? i|moving on|carry on|continuing|"
     r"working on|checking|looking|on it|will do|done)\b", re.I)
 LEAD = re.compile(r"^(?:\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?\s*[-—–:·]*\s*)?(?:[\w ]{1,30}:\s+)?")
 # A work report opens with a past-tense verb ("Bumped the version stamps", "Traced it to …").
@@ -118,7 +125,7 @@ META = re.compile(r"(?i)^\s*(?:[-*+]\s+)?(?:\*\*)?(?:date|status|author|authors|
                   r"(?:\*\*)?\s*[:=]")
 # A label whose value is only a date or a time (`**Summarized by Scribe:** 2026-06-10T03:35:00Z`): a stamp.
 STAMP_VALUE = re.compile(r"^(?P<label>[^:]{1,40}):\s*[\[(]?\s*\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?)?\s*"
-                         r"(?:Z|UTC|GMT[+-]?\d{0,2}|[+-]\d{2}:?\d{2})?\s*[\])]?\s*$", re.I)
+                         r"(?:Z|UTC|GMT[+-]?\d{0,2}|[+-]\d{2}:?\d{2})?\s*[\])]?\s*(?:\([A-Z][A-Za-z_]+/[A-Za-z_]+\))?\s*$", re.I)
 # The label of a stamp says when something was done (a date word, or a past participle: "Summarized by");
 # a date that is due ("Deadline:", "Due:", "Scheduled:", "Target:") is an open item.
 STAMP_LABEL = re.compile(r"\b(?:date|time|timestamp|as of|last|(?!(?:schedul|plann|expect|requir|need|propos)ed\b)[a-z]{3,}ed)\b", re.I)
@@ -158,10 +165,11 @@ def _shape_noise(raw: str, body: str) -> str | None:
     """Noise by shape whatever the words: markup, code, shell, logs, metadata."""
     if raw.startswith(("```", "~~~")):
         return "a code fence"
-    if judge.HEADING.match(raw):
+    title = noise_shapes.numbered_title(raw)   # `**Step 2: Parse the report**`: a heading in bold
+    if judge.HEADING.match(raw) or title:
         # A heading that names code, a path or a quote, or states a rule, fix or correction, is kept (compact
         # shows it above what is kept under it); one with only a title, a date, a count or a session is noise.
-        text = re.sub(r"^\s{0,3}#{1,6}\s*|\s#+\s*$", "", raw)
+        text = title or re.sub(r"^\s{0,3}#{1,6}\s*|\s#+\s*$", "", raw)
         named = HEADING_NAMES.search(text) or _carries_marker(text.lower())
         return None if named and noise(text) is None else "a heading"
     if TRANSCRIPT_OPENING_RE.match(raw) or CANDIDATE_TURN.match(body) or QUALIFIED_SPEAKER.match(body):
@@ -172,15 +180,21 @@ def _shape_noise(raw: str, body: str) -> str | None:
         return "a line of a box diagram"
     if raw.startswith("|") and _quote_row(raw):
         return "a quote / P&L row (tool output)"
+    if noise_shapes.test_result_row(raw):
+        return "a test-results row (tool output)"
     if raw.startswith("|") and _header_row(raw):
         return "a table's header row"
     stamp = STAMP_VALUE.match(body)
-    if (stamp and STAMP_LABEL.search(stamp["label"])) or CLOCK.match(body):
+    if (stamp and (STAMP_LABEL.search(stamp["label"]) or noise_shapes.CJK_STAMP_LABEL.search(stamp["label"]))) \
+            or CLOCK.match(body):
         return "a date stamp"
     if TOOL_PLACEHOLDER.match(body):
         return "a tool call or output placeholder"
     if ENVELOPE.match(body):
         return "a chat envelope's tag"
+    why = noise_shapes.shape(body)
+    if why:
+        return why
     if FIELD_ENUMERATOR.match(body):
         return "a label and a list number"   # `**Actions Taken:** 1.`: the list follows
     if TEMPLATE_HINT.match(body):
@@ -257,7 +271,7 @@ def _lead_in(body: str) -> bool:
 
 def _without_dates(body: str) -> str:
     """The body without dates, times and zero counts: digits left in it are counts, versions, ids."""
-    return DATE_TIME.sub("", ZERO_COUNT.sub("", body))
+    return noise_shapes.CALENDAR_POSITION.sub("", DATE_TIME.sub("", ZERO_COUNT.sub("", body)))
 
 
 def _counts(body: str) -> bool:
