@@ -110,7 +110,9 @@ def classify(text: str, section_heading: str | None = None, labels: dict[str, li
     bold = _bold_label(body)
     table, prefixes, box_prefixes = _label_lookup(_freeze(labels) if labels else ())
     # Most items carry no label: when no row could match, skip the walk over the table.
-    if bold is not None or body.startswith(prefixes) or stripped.lower().startswith(box_prefixes):
+    # A `- [ ]`-style label holds no letter: lowercasing cannot make a text start with one.
+    if bold is not None or body.startswith(prefixes) or (
+            stripped.startswith("- [") and stripped.lower().startswith(box_prefixes)):
         for label, kind, words, first in table:
             if words is not None:
                 # `first` (the entry's first word and its plurals) is a cheap necessary condition

@@ -55,6 +55,7 @@ def refresh(store, db: sqlite3.Connection) -> int:
                 db.execute("DELETE FROM items WHERE rowid BETWEEN ? AND ?", (first, first + n - 1))
                 count -= n
             db.execute("DELETE FROM files WHERE path=? AND mtime_ns=?", (path, HISTORY_MTIME))
+        file_rows = []   # written once after the items: a files write per file flushed FTS5 (recall_index.refresh)
         for path, (blob, commit) in todo.items():
             data = blobs.get(blob)
             if data is None:
@@ -68,10 +69,9 @@ def refresh(store, db: sqlite3.Connection) -> int:
             first = next_rowid
             db.executemany("INSERT INTO items (rowid, text, entry, path, item_id, date, kind, line, tier, agent, "
                            "clean) VALUES (?,?,?,?,?,?,?,?,?,?,?)", [(first + i, *row) for i, row in enumerate(rows)])
-            db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)",
-                       (path, blob, HISTORY_MTIME, len(data), "archive", src.agent, len(rows), first))
-            count += len(rows)
-            next_rowid = first + len(rows)
+            file_rows.append((path, blob, HISTORY_MTIME, len(data), "archive", src.agent, len(rows), first))
+            count, next_rowid = count + len(rows), first + len(rows)
+        db.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)", file_rows)
         db.execute("INSERT INTO summary (id, items, next_rowid) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE "
                    "SET items=excluded.items, next_rowid=excluded.next_rowid", (count, next_rowid))
         db.execute("INSERT OR REPLACE INTO history_head VALUES (1, ?)", (head,))

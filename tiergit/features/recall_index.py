@@ -140,16 +140,20 @@ def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = No
         summary = db.execute("SELECT items, next_rowid FROM summary WHERE id = 1").fetchone() or (0, 1)
         count, next_rowid = summary
         changed = [c for c in (_changed(store, db, src, known.get(src.path)) for src in wanted) if c is not None]
+        # The files rows go in once, after every item: a write to `files` (its triggers open a
+        # savepoint) makes FTS5 flush its pending terms, one tiny segment per file to merge.
+        file_rows: list[tuple] = []
         # The bar counts parsed files (the parse is most of a build), each stored as it arrives.
         with progress.bar(len(changed), "recall: indexing") as shown:
             for (rows, skipped), change in zip(_parse_all(store, changed), changed):
                 if skipped:
                     assert stats.skipped is not None
                     stats.skipped.append(change.src.path)
-                delta, next_rowid = _store_rows(db, change, rows, known.get(change.src.path), next_rowid)
+                delta, next_rowid = _store_rows(db, change, rows, known.get(change.src.path), next_rowid, file_rows)
                 count += delta
                 stats.reindexed += 1
                 shown.update(1)
+        db.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)", file_rows)
         gone = set(known) - {s.path for s in wanted}
         for path in gone:
             count -= _delete_items(db, known[path])
@@ -198,15 +202,16 @@ def _changed(store, db, src: IndexSource, old: tuple | None) -> Change | None:
     return Change(src, data, blob, st.st_mtime_ns, st.st_size)
 
 
-def _store_rows(db, change: Change, rows: list[tuple], old: tuple | None, next_rowid: int) -> tuple[int, int]:
-    """Replace one file's items by its new rows: (change in item count, next free rowid)."""
+def _store_rows(db, change: Change, rows: list[tuple], old: tuple | None, next_rowid: int,
+                file_rows: list[tuple]) -> tuple[int, int]:
+    """Replace one file's items by its new rows, adding its files row to `file_rows` (written by
+    the caller): (change in item count, next free rowid)."""
     removed = _delete_items(db, old) if old else 0
     first = next_rowid
     db.executemany("INSERT INTO items (rowid, text, entry, path, item_id, date, kind, line, tier, agent, clean) "
                    "VALUES (?,?,?,?,?,?,?,?,?,?,?)", [(first + i, *row) for i, row in enumerate(rows)])
     src = change.src
-    db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)",
-               (src.path, change.blob, change.mtime_ns, change.size, src.tier, src.agent, len(rows), first))
+    file_rows.append((src.path, change.blob, change.mtime_ns, change.size, src.tier, src.agent, len(rows), first))
     return len(rows) - removed, first + len(rows)
 
 
