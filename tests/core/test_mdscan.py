@@ -4,7 +4,6 @@ lines, and on every markdown file of the real corpus; and parse gives the same i
 and without it."""
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
@@ -147,7 +146,7 @@ def test_random_bodies_agree_with_markdown_it() -> None:
 
 def _items(text: str) -> list:
     doc = parse.parse(text, "x.md")
-    return [(s.heading, s.level, s.line, s.text, [dataclasses.astuple(i) for i in s.items]) for s in doc.sections]
+    return [(s.heading, s.level, s.line, s.text, [i.as_tuple() for i in s.items]) for s in doc.sections]
 
 
 def _file_agrees(path) -> bool | None:

@@ -3,8 +3,6 @@ alone: on hand-written edge cases (setext headings, headings in quotes and lists
 lines) and on every markdown file of the real corpus."""
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from conftest import corpus_files, corpus_map
 
@@ -26,7 +24,7 @@ EDGE_CASES = [
 
 def _snapshot(text: str) -> list:
     doc = parse.parse(text, "x.md")
-    return [(s.heading, s.level, s.line, s.text, [dataclasses.astuple(i) for i in s.items]) for s in doc.sections]
+    return [(s.heading, s.level, s.line, s.text, [i.as_tuple() for i in s.items]) for s in doc.sections]
 
 
 def _both(text: str) -> tuple[list, list]:

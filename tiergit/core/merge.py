@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 
 from tiergit.core import mergederived as derived
 from tiergit.core import mergekeys, mergelines, mergeskin
@@ -26,6 +25,7 @@ from tiergit.core.mergeseq import (
     render,
     sort_new_by_date,
 )
+from tiergit.core.record import Record
 
 DEFAULT_LABELS = ("ours", "theirs")
 # Larger files are merged line by line (git merge-file): memory files are capped at 256 KB
@@ -34,19 +34,19 @@ DEFAULT_LABELS = ("ours", "theirs")
 MAX_MERGE_BYTES = 512 * 1024
 
 
-@dataclass
-class MergeResult:
-    text: str
-    conflicts: int
-    conflict_sections: list[str] = field(default_factory=list)   # headings that hold conflict markers
-    notes: list[str] = field(default_factory=list)
+class MergeResult(Record):
+    _fields = ("text", "conflicts", "conflict_sections", "notes")
+
+    def __init__(self, text: str, conflicts: int, conflict_sections: list[str] | None = None,
+                 notes: list[str] | None = None) -> None:
+        self.text, self.conflicts = text, conflicts
+        self.conflict_sections = [] if conflict_sections is None else conflict_sections   # headings with markers
+        self.notes = [] if notes is None else notes
 
 
-@dataclass
 class _Doc:
-    frontmatter_text: str
-    metadata: dict
-    sections: list[Piece]
+    def __init__(self, frontmatter_text: str, metadata: dict, sections: list[Piece]) -> None:
+        self.frontmatter_text, self.metadata, self.sections = frontmatter_text, metadata, sections
 
 
 def _split_level(docs: list[parse_mod.MemoryDoc]) -> int:

@@ -8,33 +8,34 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Callable   # not typing: ~3 ms of every merged file
 from datetime import date
 from difflib import SequenceMatcher
-from collections.abc import Callable   # not typing: ~3 ms of every merged file
+
+from tiergit.core.record import Record
 
 Key = tuple
 
 
-@dataclass
-class Piece:
-    key: Key
-    text: str
-    kind: str = "glue"            # "section", "list" (list item), "block" (paragraph/fence), "glue"
-    date: date | None = None
-    label: str = ""               # what a message calls it (a heading, an item's first words)
-    children: list["Piece"] = field(default_factory=list)
-    conflicts: int = 0            # conflict regions inside `text` (after a merge)
-    tail: str = ""                # a section's trailing blank lines (not part of any child)
+class Piece(Record):
+    """kind: "section", "list" (list item), "block" (paragraph/fence), "glue"; label: what a message
+    calls it (a heading, an item's first words); conflicts: conflict regions inside `text` (after a
+    merge); tail: a section's trailing blank lines (not part of any child)."""
+    _fields = ("key", "text", "kind", "date", "label", "children", "conflicts", "tail")
+
+    def __init__(self, key: Key, text: str, kind: str = "glue", date: date | None = None, label: str = "",
+                 children: list[Piece] | None = None, conflicts: int = 0, tail: str = "") -> None:
+        self.key, self.text, self.kind, self.date, self.label = key, text, kind, date, label
+        self.children: list[Piece] = [] if children is None else children
+        self.conflicts, self.tail = conflicts, tail
 
 
-@dataclass
-class Conflict:
-    ours: list[Piece]
-    theirs: list[Piece]
-    label: str = ""
-    kind: str = "conflict"
-    key: Key = ("conflict",)
+class Conflict(Record):
+    _fields = ("ours", "theirs", "label", "kind", "key")
+
+    def __init__(self, ours: list[Piece], theirs: list[Piece], label: str = "", kind: str = "conflict",
+                 key: Key = ("conflict",)) -> None:
+        self.ours, self.theirs, self.label, self.kind, self.key = ours, theirs, label, kind, key
 
 
 Out = Piece | Conflict
@@ -42,10 +43,11 @@ Out = Piece | Conflict
 MergeSame = Callable[[Piece | None, Piece, Piece], list[Out]]
 
 
-@dataclass
-class SeqResult:
-    outs: list[Out]
-    notes: list[str] = field(default_factory=list)
+class SeqResult(Record):
+    _fields = ("outs", "notes")
+
+    def __init__(self, outs: list[Out], notes: list[str] | None = None) -> None:
+        self.outs, self.notes = outs, [] if notes is None else notes
 
 
 def key_matches(a: list[Key], b: list[Key]) -> dict[int, int]:
@@ -75,20 +77,18 @@ def _same_texts(a: list[Piece], b: list[Piece]) -> bool:
     return len(a) == len(b) and all(x.key == y.key and x.text == y.text for x, y in zip(a, b))
 
 
-@dataclass
 class _Whole:
     """The three whole sequences by key, and the keys that must not be settled region by region:
     a base piece one side moved (the diff of that side does not pair it) goes where that side put
     it (ours' place when both moved it), and a piece both sides added goes where ours put it,
     each once, with both sides' changes."""
-    base: dict[Key, Piece]
-    ours: dict[Key, Piece]
-    theirs: dict[Key, Piece]
-    moved_o: set[Key]
-    moved_t: set[Key]
-    both_new: set[Key]
-    reordered_o: set[Key] = field(default_factory=set)
-    reordered_t: set[Key] = field(default_factory=set)
+
+    def __init__(self, base: dict[Key, Piece], ours: dict[Key, Piece], theirs: dict[Key, Piece],
+                 moved_o: set[Key], moved_t: set[Key], both_new: set[Key], reordered_o: set[Key],
+                 reordered_t: set[Key]) -> None:
+        self.base, self.ours, self.theirs = base, ours, theirs
+        self.moved_o, self.moved_t, self.both_new = moved_o, moved_t, both_new
+        self.reordered_o, self.reordered_t = reordered_o, reordered_t
 
     def special(self, pieces: list[Piece]) -> bool:
         return any(p.key in self.moved_o or p.key in self.moved_t or p.key in self.both_new

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass, field
 from datetime import date
 
 from tiergit.core import mdblocks, mdscan, mdsegments
 from tiergit.core.frontmatter import split_frontmatter  # noqa: F401 - moved there; callers keep parse.split_frontmatter
 from tiergit.core.kinds import DURABLE_KINDS, LIST_MARKER_RE, NEVER_COMPRESS, classify
 from tiergit.core.patterns import TRANSCRIPT_LINE_RE
+from tiergit.core.record import Record
 from tiergit.core.rawtext import split_lines
 from tiergit.core.sha1 import sha1
 
@@ -59,17 +59,16 @@ def labels_key(labels: dict[str, list[str]] | None) -> tuple:
     return tuple(sorted((k, tuple(v)) for k, v in (labels or {}).items()))
 
 
-@dataclass
-class Item:
-    kind: str
-    text: str          # exact source text of the item (may span lines)
-    line: int          # 1-based line in the file
-    end_line: int      # 1-based, inclusive
-    id: str
-    explicit_id: bool
-    date: date | None  # the item's own leading date, if any
+class Item(Record):
+    _fields = ("kind", "text", "line", "end_line", "id", "explicit_id", "date")
     # (text, clean_text(text)) once computed: kept only while `text` is that very string
-    _clean: tuple[str, str] | None = field(default=None, init=False, repr=False, compare=False)
+    _clean: tuple[str, str] | None = None
+
+    def __init__(self, kind: str, text: str, line: int, end_line: int, id: str, explicit_id: bool,
+                 date: date | None) -> None:
+        # text: exact source text (may span lines); line / end_line: 1-based, inclusive; date: its own leading date
+        self.kind, self.text, self.line, self.end_line = kind, text, line, end_line
+        self.id, self.explicit_id, self.date = id, explicit_id, date
 
     @property
     def clean(self) -> str:
@@ -95,14 +94,14 @@ class Item:
         return self.kind in NEVER_COMPRESS
 
 
-@dataclass
-class Section:
-    heading: str | None   # heading text without the #'s; None for the preamble
-    level: int            # 0 for the preamble
-    text: str             # exact text, heading line included
-    line: int             # 1-based first line in the file
-    date: date | None
-    items: list[Item] = field(default_factory=list)
+class Section(Record):
+    _fields = ("heading", "level", "text", "line", "date", "items")
+
+    def __init__(self, heading: str | None, level: int, text: str, line: int, date: date | None,
+                 items: list[Item] | None = None) -> None:
+        # heading: no #'s, None for the preamble (level 0); text: exact, heading line included; line: 1-based
+        self.heading, self.level, self.text, self.line, self.date = heading, level, text, line, date
+        self.items: list[Item] = [] if items is None else items
 
     @property
     def pinned(self) -> bool:
@@ -120,13 +119,15 @@ class Section:
         return self.line + self.text.count("\n") - (0 if self.text.endswith("\n") or not self.text else -1) - 1
 
 
-@dataclass
-class MemoryDoc:
-    path: str
-    frontmatter_text: str        # exact, delimiters included ('' when absent)
-    metadata: dict
-    sections: list[Section]      # the preamble (level 0) first when the body has one
-    entry_level: int | None      # heading level of dated entries, None when nothing is dated
+class MemoryDoc(Record):
+    _fields = ("path", "frontmatter_text", "metadata", "sections", "entry_level")
+
+    def __init__(self, path: str, frontmatter_text: str, metadata: dict, sections: list[Section],
+                 entry_level: int | None) -> None:
+        # frontmatter_text: exact, delimiters included ('' when absent); sections: the preamble (level 0)
+        # first when the body has one; entry_level: of dated entries' headings, None when nothing is dated
+        self.path, self.frontmatter_text, self.metadata = path, frontmatter_text, metadata
+        self.sections, self.entry_level = sections, entry_level
 
     def render(self) -> str:
         return self.frontmatter_text + "".join(s.text for s in self.sections)
@@ -181,8 +182,7 @@ def _id_of(text: str, clean: str | None) -> tuple[str, bool]:
         return match[1], True
     # str.split() splits on the whitespace `\s+` matches (both ask Py_UNICODE_ISSPACE), without a regex
     clean = clean_text(text) if clean is None else clean
-    # clean_text left no line break and no edge space: an ASCII text without a run of spaces, a tab
-    # or \x1f (ASCII's other whitespace) is folded already, as most are.
+    # clean_text leaves no line break or edge space, and ASCII's other spaces are \t and \x1f: most need no fold
     folded = clean.isascii() and "  " not in clean and "\t" not in clean and "\x1f" not in clean
     normal = (clean if folded else " ".join(clean.split())).lower()
     return "m-" + sha1(normal.encode("utf-8")).hexdigest()[:8], False

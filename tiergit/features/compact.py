@@ -10,7 +10,7 @@ core/sessiontext.py.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from tiergit.core import dreams, sentence_judge
 from tiergit.core.config import CompactSettings
@@ -256,7 +256,7 @@ def _keep_sentences(out: Compaction, item: Item, seen: set[str], told: dict, rep
         else:
             seen.add(kept_id)
             out.keep(text, kept_id)
-    return replace(item, text=rest) if rest else None
+    return item.replace(text=rest) if rest else None
 
 
 def word_run(text: str) -> str:
