@@ -109,6 +109,14 @@ def test_a_plain_quote_after_a_blank_line_or_heading_is_read_as_no_block() -> No
         assert mdscan.scan(split_lines(body)) is None, body
 
 
+def test_a_fence_inside_a_list_item_is_the_items_to_its_close_or_the_items_end() -> None:
+    body = ("- **Fix:** use the converter\n  ```csharp\n  # not a heading\n  ---\n  ```\n  after it\n- next\n"
+            "1. step\n   ~~~\n   unclosed until the item ends\n\nplain paragraph\n")
+    assert mdscan.scan(split_lines(body)) == ([], [(0, "item", 6), (6, "item", 7), (7, "item", 11), (11, "para", 12)])
+    assert _agrees(body) is True
+    assert mdscan.scan(split_lines("- a\n  ```\n\tcode\n  ```\n")) is None   # a tab decides the side
+
+
 def test_what_the_scanner_leaves_to_markdown_it() -> None:
     for body in ("T\n===\n", "> q\nlazy\n", "<div>\n", "-\n", "a\r\nb\n", "- a\n  # h\n", "    code\n"):
         assert mdscan.scan(split_lines(body)) is None, body
@@ -130,6 +138,7 @@ PIECES = [
     "10.\tten", "- \t", "    - \tdeep",
     "> plain quote", ">no space", "   > three in", "> > inner", "> - item in quote", "> ```", ">", "> # h",
     "> text `code` more", "    > code",
+    "  ```bash", "   ~~~", "  ````", "  code in a fence", "  # comment in a fence", "  ---", "\tcode",
 ]
 
 

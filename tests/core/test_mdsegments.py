@@ -37,7 +37,7 @@ CROSSING = [
     "## a\n\n> q\nlazy\n<div>\n## inside an HTML block (no blank line)\n</div>\n\n## b\n\n- y\n",
     "## a\n\n> q\nlazy\n<!-- opens\n## inside a comment\n-->\n## b\n- z\n",
     "## a\n\n<!-- opens\n## inside a comment\n-->\n## b\n> q\nlazy\n",
-    "## a\n- item\n  ```\n  fence in the item\n## ends the item and its fence\n- w\n",
+    "## a\n- item\n  ```\n  fence in the item\n## ends the item and its fence\n- w\n\n> q\nlazy\n",
     "## a\n> ```\n> fence in a quote\n## ends both\n\n> q\nlazy\n",
     "## a\n\n```\ncode\n```\n## right after a closed fence\n> q\nlazy\n",
     "# t\n\n> q\nlazy\n\n    indented code\n## ends it\npara\nT\n===\n",

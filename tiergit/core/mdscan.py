@@ -89,7 +89,7 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
     # long: one pass over the lines; each block kind is a branch that must stay in step with the others
     heads: list[tuple[int, int, str]] = []
     blocks: list[tuple[int, str, int]] = []
-    state = None        # None, "para", "item", "fence", "comment" or "quote"
+    state = None        # None, "para", "item", "item_fence" (a fence in an item), "fence", "comment" or "quote"
     start = 0           # first line of the open block
     ci = 0              # the open list item's content column
     blank_before = False  # a blank line since the item's last text
@@ -111,6 +111,20 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
                 blocks.append((start, "fence", n + 1))
                 state = None
             continue
+        if state == "item_fence":
+            # A fence inside a list item: its lines are the item's; a line left of the item's text
+            # column ends both (markdown-it's fence stops there, and no paragraph is open to be lazy).
+            stripped = text.lstrip(" ")
+            if not stripped:
+                continue
+            if stripped[0] == "\t":
+                return None   # a tab's column decides which side of the item's column the line is
+            if len(text) - len(stripped) >= ci:
+                if len(text) - len(stripped) - ci < 4 and stripped.startswith(fence) \
+                        and not stripped.rstrip(" \t").lstrip(fence[0]):
+                    state, blank_before = "item", False
+                continue
+            state, blank_before = "item", True
         rest = text.lstrip(" ")
         if not rest:
             if state == "para":
@@ -165,8 +179,11 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
             return None   # not a fence: an inline code span (left to markdown-it)
         if state == "item":
             if indent >= ci:
+                if opens_fence and indent - ci < 4:
+                    state, fence = "item_fence", opens_fence[1]
+                    continue
                 if heading or opens_fence or (blank_before and indent >= ci + 4):
-                    return None   # a heading, fence or code block inside the list item
+                    return None   # a heading or code block inside the list item
                 blank_before = False
                 continue
             if indent >= 4:
@@ -195,6 +212,8 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
             state, start = "para", n
     if state == "fence":
         blocks.append((start, "fence", len(lines)))
+    elif state == "item_fence":
+        blocks.append((start, "item", len(lines)))
     elif state not in (None, "comment", "quote"):
         blocks.append((start, state, len(lines)))
     return heads, blocks
