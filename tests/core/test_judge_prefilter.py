@@ -7,7 +7,7 @@ import pytest
 from conftest import corpus_files
 
 from tiergit.errors import InputError
-from tiergit.core import judge, kinds, parse, rawtext
+from tiergit.core import durable_shape, judge, kinds, parse, rawtext
 
 # One or more phrases per branch of each pattern, lowercased as plain_kind hands them over.
 BRANCHES = {
@@ -67,12 +67,12 @@ def _verdicts(texts: list[str]) -> list:
 
 
 def _without_prefilters(texts: list[str]) -> list:
-    saved = dict(judge._MUST_HOLD_BY_ID)   # what _may_match reads (_MUST_HOLD keyed by the pattern's id)
-    judge._MUST_HOLD_BY_ID.clear()
+    saved = judge._wakes   # what plain_kind reads: every pattern's bit set runs every pattern
+    judge._wakes = lambda low: judge.ALL_WAKE
     try:
         return _verdicts(texts)
     finally:
-        judge._MUST_HOLD_BY_ID.update(saved)
+        judge._wakes = saved
 
 
 def test_hand_written_items_get_the_same_kind_with_and_without_the_prefilter() -> None:
@@ -104,3 +104,33 @@ def test_no_corpus_item_matched_by_a_pattern_is_turned_away_by_its_prefilter() -
                             turned_away.append((str(path), item.line, pattern.pattern[:20]))
     assert matched > 1000
     assert turned_away == []
+
+
+# durable_shape's prefilters: a phrase per branch, in the line's own case (FAILURE and CONSTRAINT
+# search it so); the prefilter reads the lowercased line.
+SHAPE_BRANCHES = {
+    durable_shape.FAILURE: ["it crashes on load", "it crashed", "a crash", "an exception", "an error", "a bug here",
+                            "a mismatch", "a timeout", "it timed out", "a regression", "it broke", "it is broken",
+                            "parsed incorrectly", "a key was missing", "keys were missing", "file not found",
+                            "access denied", "connection refused", "it leaks", "it leaked memory", "a leak",
+                            "a deadlock", "a race condition", "an oom", "HTTP 404 back", "got 503 service down",
+                            "got 404 not here", "502 bad gateway", "500 internal", "got 504 gateway", "程序崩溃",
+                            "接口报错", "出现错误", "构建失败", "服务停止", "debug"],
+    durable_shape.CONSTRAINT: ["tests are non-negotiable", "it is mandatory", "required for release", "required by ci",
+                               "required on main", "required before merge", "required when tagging", "it is forbidden",
+                               "it is prohibited", "pushes not allowed", "only if green", "only when green",
+                               "only after review", "only before noon", "only via ci", "only through ci",
+                               "unless asked", "use uv instead", "it won't work", "it does not work", "do not work",
+                               "breaks on windows", "break when empty", "breaks if unset", "ONLY main", "NEVER push",
+                               "MUST pass"],
+    durable_shape.CAUSE: ["slow because of io", "slow due to io", "cached so that reads are fast", "which means less io",
+                          "it prevents loss", "prevent loss", "otherwise it fails", "the reason is io",
+                          "rationale: speed", "x -> causes y", "x → breaks y", "x -> fails"],
+}
+
+
+@pytest.mark.parametrize("pattern", list(SHAPE_BRANCHES), ids=lambda p: p.pattern[:20])
+def test_every_shape_branch_passes_its_prefilter(pattern) -> None:
+    for phrase in SHAPE_BRANCHES[pattern]:
+        assert pattern.search(phrase), phrase
+        assert durable_shape._WAKE.may_match(pattern, phrase.lower()), phrase

@@ -11,11 +11,13 @@ code name it hit), at most MAX_SHAPE_CHARS long: every line kept verbatim costs 
 token budget (<= 15 % of tokens in). Two broader shapes were measured and left out for that
 budget: "Label: concrete value" config facts and present-tense claims naming code (+6.8 % of
 history characters, 8 of 11 labelled hits durable) -- see docs/judge.md.
-Pure and cheap: a few regex scans of the item's first sentence; imports only `re`.
+Pure and cheap: a few regex scans of the item's first sentence; imports only `re` (and core/wakewords).
 """
 from __future__ import annotations
 
 import re
+
+from tiergit.core.wakewords import WakeWords
 
 # A constraint or requirement, wherever it sits in the sentence.
 CONSTRAINT = re.compile(
@@ -32,6 +34,21 @@ FAILURE = re.compile(
     r"\b(?:crash(?:es|ed)?|exception|error|bug|mismatch|timeout|timed out|regression|broke|broken|incorrectly|"
     r"was missing|were missing|not found|denied|refused|leak(?:s|ed)?|deadlock|race condition|oom|"
     r"HTTP [45]\d\d|[45]0[0-9] (?:bad|not|internal|gateway|service))\b|崩溃|报错|错误|失败|停止|bug")
+# Words one of which the lowercased line must hold for the pattern to match (core/wakewords.py):
+# FAILURE and CONSTRAINT read the line in its own case, and lowercasing keeps every literal they
+# match as lowercase letters in place ("HTTP 503" -> "http 503"). "40"/"50" wake the status codes.
+# tests/core/test_judge_prefilter.py holds a phrase for every branch.
+SHAPE_WORDS = {
+    FAILURE: ((), ("crash", "exception", "error", "bug", "mismatch", "timeout", "timed", "regression", "broke",
+                   "incorrectly", "missing", "found", "denied", "refused", "leak", "deadlock", "race", "oom", "http",
+                   "40", "50", "崩溃", "报错", "错误", "失败", "停止")),
+    CONSTRAINT: ((), ("non-negotiable", "mandatory", "required", "forbidden", "prohibited", "allowed", "only",
+                      "unless", "instead", "work", "break", "never", "must")),
+    CAUSE: ((), ("because", "due", "that", "means", "prevent", "otherwise", "reason", "rationale", "caus", "break",
+                 "fail")),
+}
+_WAKE = WakeWords(SHAPE_WORDS)
+_FAILURE, _CONSTRAINT, _CAUSE = _WAKE.of(FAILURE), _WAKE.of(CONSTRAINT), _WAKE.of(CAUSE)
 # A present-tense claim about a system: the verb a fact is written with.
 PRESENT = re.compile(
     r"\b(?:is|are|uses|use|returns|rejects|accepts|controls|checks|owns|holds|expects|requires|reads|writes|stores|"
@@ -105,17 +122,19 @@ def shape_kind(body: str, is_list_item: bool) -> str | None:
 
 def which_shape(body: str, is_list_item: bool, max_chars: int = MAX_SHAPE_CHARS) -> tuple[str | None, str]:
     """(kind, name of the shape that gave it): shape_kind with its reason, for the benchmark."""
-    low = body.lower()
     if len(body) > max_chars:
         return None, ""
+    low = body.lower()
     if QUANTIFIED.match(low):
         return "rule", "quantified"
     if is_list_item and OPEN_VERB.match(low) and len(body.split()) >= 4:
         return "open", "to-do"
-    if FAILURE.search(body if not body.isascii() else low) and (ANCHOR.search(body) or CAUSE.search(low)):
+    wakes = _WAKE.bits(low)   # a pattern runs only when its bit is set
+    if wakes & _FAILURE and FAILURE.search(body if not body.isascii() else low) and (
+            ANCHOR.search(body) or (wakes & _CAUSE and CAUSE.search(low))):
         return "error", "failure"
-    if CONSTRAINT.search(body) and not PAST_LEAD.match(low):
+    if wakes & _CONSTRAINT and CONSTRAINT.search(body) and not PAST_LEAD.match(low):
         return "rule", "constraint"
-    if CAUSE.search(low) and PRESENT.search(low) and not PAST_LEAD.match(low):
+    if wakes & _CAUSE and CAUSE.search(low) and PRESENT.search(low) and not PAST_LEAD.match(low):
         return "fact", "cause"
     return None, ""

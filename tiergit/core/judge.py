@@ -2,8 +2,8 @@
 and whether it is instruction text aimed at an agent. One place for every caller: parse's
 classifier (so session end, transcript compact, import and audit), and the promotion gate.
 
-Deterministic and offline; only `re` and `unicodedata` are imported, so the pre-commit hook
-path stays lean. Every function is pure and costs a few regex scans of one line.
+Deterministic and offline; only `re`, `unicodedata` and core/wakewords (itself `re`) are imported,
+so the pre-commit hook path stays lean. Every function is pure and costs a few regex scans of one line.
 Dreaming metadata (confidence, status, evidence) is read by `tiergit.core.dreams`.
 """
 from __future__ import annotations
@@ -12,6 +12,7 @@ import re
 import unicodedata
 
 from tiergit.core.patterns import TRANSCRIPT_OPENING_RE
+from tiergit.core.wakewords import WakeWords
 
 # Zero-width and invisible characters that can hide a word from a reader and a regex.
 INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u180e"))
@@ -111,6 +112,9 @@ LEARNING_HEADING = re.compile(
 
 _LEAD_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ][0-9:.]+Z?)?\s*[-—–:·]*\s*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
+# _SENTENCE_END with its mark consumed: a match here at i is one there at i + 1, and re skips to a
+# mark's position (a pattern that opens with a lookbehind is tried at every position: 2x slower).
+_SENTENCE_GAP_AT = re.compile(r"[.!?]\s+[A-Z`*]")
 _LISTED = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 
 
@@ -124,15 +128,31 @@ def body_of(text: str) -> str:
     return body.strip()
 
 
-# Marker words, strongest first: an owner's correction or permission outranks the rule wording
-# it carries, and an error or an open item is what the line reports.
-MARKER_KINDS = ((CORRECTION, "correction"), (PERMISSION, "permission"), (ERROR, "error"), (OPEN, "open"))
+def _first_sentence(body: str) -> str:
+    """_SENTENCE_END.split(body, maxsplit=1)[0][:200], read from the first 200 characters when
+    they decide it (a long item's split searched all of it): a gap found there is the first one,
+    and one that starts there but ends past the cut leaves the cut's last character a space."""
+    head = body[:200]
+    if m := _SENTENCE_GAP_AT.search(head):
+        return head[:m.start() + 1]
+    if len(body) > 200 and head[-1].isspace():   # re's \s is str.isspace
+        return _SENTENCE_END.split(body, maxsplit=1)[0][:200]
+    return head
 
 
-# Words one of which a lowercased text must hold (or start with) for the pattern to match it:
-# each pattern tries its alternation at every position of the text, a substring test is one
-# C loop, and most items match none of them. Single words, so whitespace between the pattern's
-# words never matters (RULE runs on clauses re-joined with single spaces).
+def _folded_over(text: str, limit: int) -> bool:
+    """len(" ".join(text.split())) > limit, from a prefix when it decides: a prefix's words are the
+    text's first words (the last perhaps cut short), so the prefix's folded length is no longer."""
+    head = text[:2 * limit]
+    if len(" ".join(head.split())) > limit:
+        return True
+    return len(head) < len(text) and len(" ".join(text.split())) > limit
+
+
+# Words one of which a lowercased text must hold (or start with) for the pattern to match it
+# (core/wakewords.py): each pattern tries its alternation at every position of the text, and most
+# items match none of them. Single words, so whitespace between the pattern's words never matters
+# (RULE runs on clauses re-joined with single spaces).
 # tests/core/test_judge_prefilter.py holds a phrase for every branch of each pattern.
 _MUST_HOLD = {
     CORRECTION: (("no", "actually", "correction"), ("that", "wrong", "incorrect", "corrected")),
@@ -147,28 +167,19 @@ _MUST_HOLD = {
     FACT: ((), ("default", "stored", "live", "run", "limit", "expire", "sensitive", "idempotent", "deprecated",
                 "read-only", "immutable", "works", "support", "take", "maximum", "requires")),
 }
+# One lookup of an item's tokens answers for all seven (a substring test per word and pattern cost
+# ~10 µs an item).
+_WAKE = WakeWords(_MUST_HOLD)
+_wakes = _WAKE.bits   # held: tests/core/test_judge_prefilter.py swaps it to run every pattern
+ALL_WAKE = _WAKE.all
+_may_match = _WAKE.may_match
 
 
-# Keyed by id: hashing a compiled pattern hashes its code each time (~0.9 µs a lookup, ~5 an item).
-_MUST_HOLD_BY_ID = {id(pattern): need for pattern, need in _MUST_HOLD.items()}
-
-
-def _may_match(pattern: re.Pattern, low: str) -> bool:
-    """False only when the pattern cannot match `low` (it holds none of the pattern's words)."""
-    need = _MUST_HOLD_BY_ID.get(id(pattern))
-    if need is None:
-        return True
-    starts, words = need
-    if low.startswith(starts):
-        return True
-    for w in words:   # a loop, not any(<generator>): this runs ~5 times an item
-        if w in low:
-            return True
-    return False
-
-
-def _search(pattern: re.Pattern, low: str) -> re.Match | None:
-    return pattern.search(low) if _may_match(pattern, low) else None
+# Marker words, strongest first: an owner's correction or permission outranks the rule wording
+# it carries, and an error or an open item is what the line reports.
+MARKER_KINDS = tuple((pattern, kind, _WAKE.of(pattern)) for pattern, kind in (
+    (CORRECTION, "correction"), (PERMISSION, "permission"), (ERROR, "error"), (OPEN, "open")))
+_DECISION, _RULE, _FACT = _WAKE.of(DECISION), _WAKE.of(RULE), _WAKE.of(FACT)
 
 
 def plain_kind(text: str) -> str | None:
@@ -179,34 +190,44 @@ def plain_kind(text: str) -> str | None:
     if CONTEXT_LABEL.match(text):
         return None
     # The first sentence carries a rule's wording; a modal buried in a long report does not make one.
-    body = _SENTENCE_END.split(body_of(text), maxsplit=1)[0][:200]
+    body = _first_sentence(body_of(text))
     if len(body) < 12:
         return None
     # A junk line (other than a fragment) has no kind. Most items end with no kind whatever their
     # shape, so junk is asked only of a kind found below (the same answer, for a sixth of the work).
     low = body.lower()
-    for marker, kind in MARKER_KINDS:
-        if _search(marker, low):
+    wakes = _wakes(low)   # a pattern runs only when its bit is set
+    for marker, kind, bit in MARKER_KINDS:
+        if wakes & bit and marker.search(low):
             return kind if _not_junk(text) else None
     if m := PLAIN_LABEL.match(low):
         return PLAIN_LABELS[m[1]] if _not_junk(text) else None
-    if len(text) > MAX_PLAIN_CHARS and len(" ".join(text.split())) > MAX_PLAIN_CHARS:   # folding never lengthens
+    if len(text) > MAX_PLAIN_CHARS and _folded_over(text, MAX_PLAIN_CHARS):   # folding never lengthens
         # A long item is a correction, permission, error or open item by its words at any length;
         # rule and fact wording in a long report does not make it one (session end keeps its
         # specific sentences verbatim either way: core/sentence_judge.py).
         return None
-    if _search(DECISION, low):
+    if wakes & _DECISION and DECISION.search(low):
         return "decision" if _not_junk(text) else None
     if NARRATIVE.match(low):
         return None
-    if IMPERATIVE.match(low) or (_may_match(RULE, low) and any(
-            RULE.search(" ".join(clause.split()[:6])) for clause in CLAUSE.split(low))):
+    if IMPERATIVE.match(low) or (wakes & _RULE and _rule_clause(low)):
         return "rule" if _not_junk(text) else None
-    if _search(FACT, low):
+    if wakes & _FACT and FACT.search(low):
         return "fact" if _not_junk(text) else None
     # No marker word: the line's shape (a constraint, "X because Y", a config value, a claim about code).
     shaped = _durable_shape().shape_kind(body, bool(_LISTED.match(text)))
     return shaped if shaped is not None and junk(text) is None else None
+
+
+def _rule_clause(low: str) -> bool:
+    """A clause of `low` whose first six words hold RULE's wording; RULE runs only on a clause
+    whose words wake it (most clauses of a text that holds a RULE word hold none)."""
+    for clause in CLAUSE.split(low):
+        words = clause.split()[:6]
+        if _WAKE.tokens_bits(words) & _RULE and RULE.search(" ".join(words)):
+            return True
+    return False
 
 
 def _durable_shape():
@@ -232,7 +253,7 @@ def statement(text: str) -> str | None:
     Same gates as plain_kind: unlabelled, at most MAX_PLAIN_CHARS, not junk, not a work report."""
     if len(" ".join(text.split())) > MAX_PLAIN_CHARS or CONTEXT_LABEL.match(text) or narrative(text):
         return None
-    body = _SENTENCE_END.split(body_of(text), maxsplit=1)[0][:200]
+    body = _first_sentence(body_of(text))
     if len(body) < 12 or junk(text) is not None:
         return None
     from tiergit.core import durable_shape
@@ -370,9 +391,10 @@ def junk(text: str) -> str | None:
     for shape, part, why in JUNK_SHAPES:
         if shape(parts[part]):
             return why
-    if META.match(first) and (len(WORD.findall(body)) < 8 or STATUS.search(body)):
+    words = len(WORD.findall(body))   # once: a long line's words cost ~5 µs to find
+    if META.match(first) and (words < 8 or STATUS.search(body)):
         return "a metadata / status line"
-    words = len(WORD.findall(body))
-    if words < 3 or (words < 15 and raw.splitlines()[0].rstrip().rstrip("*_ ").endswith(":")):
+    # `first` is raw's first line stripped, and raw starts with no space: its rstrip, as before.
+    if words < 3 or (words < 15 and first.rstrip("*_ ").endswith(":")):
         return "a fragment"
     return None

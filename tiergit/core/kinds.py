@@ -108,21 +108,14 @@ def classify(text: str, section_heading: str | None = None, labels: dict[str, li
     if m := LEADING_DATE_RE.match(body):
         body = body[m.end():]
     bold = _bold_label(body)
-    table, prefixes, box_prefixes = _label_lookup(_freeze(labels) if labels else ())
+    prefixes, box_prefixes, plain_rows, by_first = _label_lookup(_freeze(labels) if labels else ())
     # Most items carry no label: when no row could match, skip the walk over the table.
     # A `- [ ]`-style label holds no letter: lowercasing cannot make a text start with one.
     if bold is not None or body.startswith(prefixes) or (
             stripped.startswith("- [") and stripped.lower().startswith(box_prefixes)):
-        for label, kind, words, first in table:
-            if words is not None:
-                # `first` (the entry's first word and its plurals) is a cheap necessary condition
-                if bold is not None and bold[0] in first and _words_match(bold, words):
-                    return kind
-            elif label.startswith("- ["):
-                if stripped.lower().startswith(label):
-                    return kind
-            elif body.startswith(label):
-                return kind
+        kind = _first_row(stripped, body, bold, plain_rows, by_first)
+        if kind is not None:
+            return kind
     if section_heading:
         kind = _section_kind(section_heading)
         if kind is not None:
@@ -164,13 +157,38 @@ def _freeze(labels: dict[str, list[str]] | None):
     return tuple(sorted((k, tuple(v)) for k, v in (labels or {}).items()))
 
 
+def _first_row(stripped: str, body: str, bold: tuple[str, ...] | None, plain_rows: tuple, by_first: dict) -> str | None:
+    """The kind of the label table's first row the item matches, or None. A bold label is tried
+    only on the rows its first word can match (by_first), not walked over all ~30 rows."""
+    at, found = float("inf"), None   # the first plain row matched: past every row until one is
+    for n, label, kind in plain_rows:
+        if stripped.lower().startswith(label) if label.startswith("- [") else body.startswith(label):
+            at, found = n, kind
+            break
+    if bold is not None:
+        for n, kind, words in by_first.get(bold[0], ()):
+            if n > at:
+                break
+            if _words_match(bold, words):
+                return kind
+    return found
+
+
 @lru_cache(maxsize=16)
-def _label_lookup(frozen) -> tuple[tuple, tuple[str, ...], tuple[str, ...]]:
-    """The label table, its plain prefix labels (`[rule]`: what an item without a bold label can
-    match) and its `- [ ]`-style labels (matched against the item with its list marker)."""
+def _label_lookup(frozen) -> tuple[tuple[str, ...], tuple[str, ...], tuple, dict]:
+    """The label table's plain prefix labels (`[rule]`: what an item without a bold label can
+    match), its `- [ ]`-style labels (matched against the item with its list marker), its rows
+    without bold words as (row, label, kind), and its bold rows as (row, kind, words) under each
+    form their first word may take (the word and its plurals), in the table's order."""
     table = _label_table_cached(frozen)
-    return (table, tuple(label for label, _, words, _ in table if words is None and not label.startswith("- [")),
-            tuple(label for label, _, words, _ in table if words is None and label.startswith("- [")))
+    by_first: dict[str, list] = {}
+    for n, (_, kind, words, first) in enumerate(table):
+        for form in sorted(first):
+            by_first.setdefault(form, []).append((n, kind, words))
+    return (tuple(label for label, _, words, _ in table if words is None and not label.startswith("- [")),
+            tuple(label for label, _, words, _ in table if words is None and label.startswith("- [")),
+            tuple((n, label, kind) for n, (label, kind, words, _) in enumerate(table) if words is None),
+            {form: tuple(rows) for form, rows in by_first.items()})
 
 
 @lru_cache(maxsize=16)
