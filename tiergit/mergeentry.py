@@ -59,4 +59,4 @@ def _full_here(args: list[str]) -> int | None:
     from tiergit.errors import guarded
     from tiergit.features import driverrun
 
-    return guarded(driverrun.main, args)
+    return guarded(lambda a: driverrun.main(a, fast_declined=True), args)   # settle ran above: not twice

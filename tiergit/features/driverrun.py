@@ -89,30 +89,30 @@ def run_driver(base: str | os.PathLike, ours: str | os.PathLike, theirs: str | o
             "conflict_sections": result.conflict_sections, "notes": result.notes}
 
 
-def main(args: list[str]) -> int | None:
+def main(args: list[str], fast_declined: bool = False) -> int | None:
     """`python -m tiergit merge-driver BASE OURS THEIRS [PATH]`: exit 0 merged, 1 conflicts;
-    None for arguments it cannot take, so the CLI explains what is wrong (exit 2)."""
+    None for arguments it cannot take, so the CLI explains what is wrong (exit 2).
+    `fast_declined`: the isolated entry (mergeentry) already ran the fast path on these files."""
     paths = list(args[:3])
     if len(args) not in (3, 4) or any(a.startswith("-") for a in args) or not all(map(os.path.exists, paths)):
         return None
     # a link, FIFO or device raises TiergitError: the caller's boundary (errors.guarded) prints it
-    return _merge(paths, args)
+    return _merge(paths, args, fast_declined)
 
 
-def _merge(paths: list[str], args: list[str]) -> int:
+def _merge(paths: list[str], args: list[str], fast_declined: bool) -> int:
     check_inputs(paths)
     base, ours, theirs = paths
     path = args[3] if len(args) == 4 else ours
-    data = [_read(p) for p in paths]
-    from tiergit.shell import (
-        mergefast,  # os and sys only: one side changed, or both only appended
-    )
+    if not fast_declined:
+        from tiergit.shell import mergefast   # the built-in posix only: one side changed, or both only appended
 
-    result = mergefast.settle(*data, textual=mergefast.enabled())
-    if result is not None:
-        if result is not data[1]:
-            mergefast.write(ours, result)
-        return 0
+        data = [_read(p) for p in paths]
+        result = mergefast.settle(*data, textual=mergefast.enabled())
+        if result is not None:
+            if result is not data[1]:
+                mergefast.write(ours, result)
+            return 0
     outcome = run_driver(base, ours, theirs, path)
     for note in outcome["notes"]:
         sys.stderr.write(f"tiergit merge: {outcome['path']}: {note}\n")
