@@ -19,7 +19,7 @@ import re
 ENABLED = True
 # markdown-it splits lines at \n only after turning \r\n and \r into \n and NUL into U+FFFD;
 # parse splits with rawtext.split_lines. Bodies holding these are left to markdown-it.
-_UNHANDLED_CHARS = re.compile(r"[\r\x00]")
+UNHANDLED_CHARS = re.compile(r"[\r\x00]")
 # Leading indentation, list markers and heading marks: a tab there changes a column.
 _LEAD_RE = re.compile(r"[ \t]*(?:(?:[-*+]|[0-9]{1,9}[.)]|#{1,6})[ \t]+)*")
 _MARKER_RE = re.compile(r"([-*+]|([0-9]{1,9})[.)])( +|$)")
@@ -96,7 +96,7 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
     fence = ""          # the open fence's marker (its character, at its length)
     # Each regex below runs only when the line's first character allows a match (same answers,
     # a fifth of the regex calls); the characters no body may hold are looked for once.
-    if _UNHANDLED_CHARS.search("".join(lines)):
+    if UNHANDLED_CHARS.search("".join(lines)):
         return None
     for n, line in enumerate(lines):
         text = line[:-1] if line.endswith("\n") else line

@@ -21,7 +21,6 @@ import re
 from tiergit.core import mdblocks, mdscan
 
 _TOP_HEADING_RE = re.compile(r"#{1,6}(?:[ \t\n]|$)")
-_UNHANDLED_CHARS = re.compile(r"[\r\x00]")   # split_lines and markdown-it count lines apart there
 _MAX_JOINS = 8   # stretches joined one by one before the rest of the body is taken whole
 
 
@@ -38,7 +37,7 @@ def scan(lines: list[str], by_stretch: bool = False) -> tuple[list[tuple[int, in
         got = mdscan.scan(lines)
         if got is not None:
             return got
-    if _UNHANDLED_CHARS.search("".join(lines)):
+    if mdscan.UNHANDLED_CHARS.search("".join(lines)):
         return None
     cuts = [n for n, line in enumerate(lines) if n and line[:1] == "#" and _TOP_HEADING_RE.match(line)]
     bounds = [0, *cuts, len(lines)]

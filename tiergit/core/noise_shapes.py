@@ -44,9 +44,10 @@ TEST_CELL = re.compile(r"tests?\b|\btest_|\.(?:spec|test)\.|tests?\.\w+`?$", re.
 
 
 def test_result_row(raw: str) -> bool:
+    if not raw.lstrip().startswith("|"):   # asked of every line: split only a table row
+        return False
     cells = [c.strip() for c in raw.strip().strip("|").split("|")]
-    return raw.lstrip().startswith("|") and len(cells) >= 3 and bool(RESULT_CELL.match(cells[-1])) \
-        and any(TEST_CELL.search(c) for c in cells[:-1])
+    return len(cells) >= 3 and bool(RESULT_CELL.match(cells[-1])) and any(TEST_CELL.search(c) for c in cells[:-1])
 
 
 # A calendar position (`Day 5`, `Week 2`) dates a line; it counts nothing.
