@@ -5,6 +5,8 @@ from __future__ import annotations
 import multiprocessing
 from pathlib import Path
 
+import pytest
+
 from conftest import write
 
 from tiergit.features import recall_index
@@ -21,7 +23,9 @@ def _index(repo: Path, name: str) -> tuple[list[tuple], recall_index.RefreshStat
     return rows, stats
 
 
-def test_parallel_and_single_process_builds_write_the_same_index(squad_repo: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("lazy", [False, True], ids=["kinds judged", "kinds left for the reader"])
+def test_parallel_and_single_process_builds_write_the_same_index(squad_repo: Path, monkeypatch, lazy: bool) -> None:
+    monkeypatch.setattr(recall_index, "LAZY_KINDS_MIN", 2 if lazy else 10_000)
     for i in range(40):
         write(squad_repo / COLD / f"agent{i:02d}.md",
               f"# agent{i:02d}\n\n### 2026-0{i % 9 + 1}-1{i % 10} · session {i}\n\n"
@@ -41,4 +45,5 @@ def test_parallel_and_single_process_builds_write_the_same_index(squad_repo: Pat
     assert len(single) >= 120 and parallel == single
     assert parallel_stats.skipped == single_stats.skipped == [".squad/memory/cold/broken.md"]
     assert parallel_stats.reindexed == single_stats.reindexed
-    assert {r[6] for r in parallel} >= {"rule", "error", "decision"}
+    kinds = {r[6] for r in parallel}
+    assert kinds == {recall_index.UNJUDGED} if lazy else kinds >= {"rule", "error", "decision"}

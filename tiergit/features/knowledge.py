@@ -173,6 +173,10 @@ def gather(store, agent: str | None, task: str, hot: str, cfg: dict,
         hot_names = sorted(knowledge_pack.names(hot) - knowledge_pack.names(task))[:HOT_NAMES]
         name_hits = _search(recall, db, " ".join(hot_names), tiers, agent, NAME_HITS) if hot_names else []
         own = _own_items(db, agent, tiers) if agent else []
+        from tiergit.features import recall_kinds   # kinds a large build left unjudged
+
+        judged = recall_kinds.fill(store, db, [h.path for h in hits + name_hits if not h.kind]
+                                   + [r[1] for _t, rows in own for r in rows if not r[4]])
     finally:
         db.close()
     found: dict[str, Pick] = {}
@@ -180,7 +184,8 @@ def gather(store, agent: str | None, task: str, hot: str, cfg: dict,
         for h in group:
             if h.path in skip_paths or h.score < cfg["min_score"] or h.relevance < cfg["min_relevance"]:
                 continue
-            c = found.setdefault(h.id, Pick(h.id, h.path, h.line, h.tier, h.entry, h.kind, (h.raw or h.text).strip(),
+            kind = h.kind or judged.get((h.path, h.line), h.kind)
+            c = found.setdefault(h.id, Pick(h.id, h.path, h.line, h.tier, h.entry, kind, (h.raw or h.text).strip(),
                                             score=h.score, date=h.date))
             # recall's relevance is relative to its best hit: scaled by the share of the task's words
             # the item holds, a weak best match (one common word) does not count as a strong one
@@ -194,6 +199,7 @@ def gather(store, agent: str | None, task: str, hot: str, cfg: dict,
         for item_id, path, entry, day, kind, tier, line, raw in rows:
             if path in skip_paths or ages.get(item_id, 0) < 0.01:
                 continue
+            kind = kind or judged.get((path, int(line)), kind)
             c = found.setdefault(item_id, Pick(item_id, path, int(line), tier, entry or "", kind, raw.strip(),
                                                date=day))
             c.recency = ages[item_id]

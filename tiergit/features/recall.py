@@ -216,6 +216,10 @@ def recall(store, query: str, agent: str | None = None, tiers: list[str] | None 
 
             recall_history.refresh(store, db)
         hits = search(db, query, chosen, agent, limit)
+        if any(h.kind == recall_index.UNJUDGED for h in hits):   # after a large build (features/recall_kinds.py)
+            from tiergit.features import recall_kinds
+
+            recall_kinds.judge(store, db, hits)
         save_fast_row(store, db)
     finally:
         db.close()

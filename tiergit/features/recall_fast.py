@@ -117,6 +117,8 @@ def _answer(db: sqlite3.Connection, repo: Path, head: str, opts: dict, state: Pa
         hits = recall.search(db, text, chosen, opts["agent"], opts["limit"], skip=skip)
     except TiergitError:
         return None
+    if any(not h.kind for h in hits):   # unjudged since a large build: the full path judges them
+        return None
     if not opts["no_log"] and hits:
         from tiergit.shell import logs
 

@@ -190,9 +190,7 @@ def _changed(store, db, src: IndexSource, old: tuple | None) -> Change | None:
         return None
     if old and old[1] == st.st_mtime_ns and old[2] == st.st_size and old[3] == src.tier and old[4] == src.agent:
         return None
-    from tiergit.shell.tokens import (
-        blob_id,  # not on recall_fast's path, which never re-indexes
-    )
+    from tiergit.shell.tokens import blob_id   # not on recall_fast's path, which never re-indexes
 
     data = store.read_bytes(src.path)
     blob = blob_id(data)
@@ -215,9 +213,16 @@ def _store_rows(db, change: Change, rows: list[tuple], old: tuple | None, next_r
     return len(rows) - removed, first + len(rows)
 
 
-# Parsing is the cost of a cold build (markdown-it plus the kind of every item): past this many
-# changed files it runs in worker processes, one per core (forked, so nothing is imported again).
-PARALLEL_MIN = 400
+# A cold build is the parse and the index's own writes: past this many changed files the parse runs
+# in worker processes, one per core but the one the writing parent keeps (forked: nothing is
+# imported again). Measured at 10k real-sized files on 2 cores: one worker beside the writer
+# 17 s wall and 26 s CPU, two 21 s and 34 s; at 1k, in one process 2.9 s CPU, with one worker 4.0.
+PARALLEL_MIN = 2000
+# Judging every item's kind is ~60 % of a parse, and most items are never shown: a refresh of this
+# many changed files (a first build, a pull) stores them unjudged and the first reader that shows
+# one judges its file (features/recall_kinds.py). A commit's few files are judged as they are read.
+LAZY_KINDS_MIN = 100
+UNJUDGED = ""   # the kind column of an item whose kind is not judged yet
 
 
 def _parse_all(store, changed: list[Change]) -> Iterator[tuple[list[tuple], bool]]:
@@ -225,9 +230,10 @@ def _parse_all(store, changed: list[Change]) -> Iterator[tuple[list[tuple], bool
     and counts them as they come (the parent never holds every file's rows at once)."""
     jobs = [(c.src, c.data) for c in changed]
     labels, limit = store.config.labels, store.config.limits["max_file_bytes"]
-    workers = min(os.cpu_count() or 1, 8)
+    kinds = len(jobs) < LAZY_KINDS_MIN
+    workers = min((os.cpu_count() or 1) - 1, 7)
     ctx = None
-    if len(jobs) >= PARALLEL_MIN and workers >= 2 and os.environ.get("TIERGIT_INDEX_WORKERS") != "1":
+    if len(jobs) >= PARALLEL_MIN and workers >= 1 and os.environ.get("TIERGIT_INDEX_WORKERS") != "1":
         import multiprocessing
 
         try:
@@ -235,15 +241,15 @@ def _parse_all(store, changed: list[Change]) -> Iterator[tuple[list[tuple], bool
         except ValueError:
             ctx = None
     if ctx is None:
-        yield from (rows_of(src, data, labels, limit) for src, data in jobs)
+        yield from (rows_of(src, data, labels, limit, kinds) for src, data in jobs)
         return
     chunk = max(1, min(16, len(jobs) // (workers * 8)))
     with ctx.Pool(workers) as pool:
-        yield from pool.imap(partial(_rows_job, labels=labels, limit=limit), jobs, chunksize=chunk)
+        yield from pool.imap(partial(_rows_job, labels=labels, limit=limit, kinds=kinds), jobs, chunksize=chunk)
 
 
-def _rows_job(job: tuple[IndexSource, bytes], labels, limit: int) -> tuple[list[tuple], bool]:
-    return rows_of(job[0], job[1], labels, limit)
+def _rows_job(job: tuple[IndexSource, bytes], labels, limit: int, kinds: bool) -> tuple[list[tuple], bool]:
+    return rows_of(job[0], job[1], labels, limit, kinds)
 
 
 def _delete_items(db: sqlite3.Connection, old: tuple) -> int:
@@ -263,16 +269,14 @@ def _asks(item, clean: str) -> bool:
     return clean.rstrip().endswith("?") and not LIST_ITEM_RE.match(item.text)
 
 
-def rows_of(src: IndexSource, data: bytes, labels, max_bytes: int) -> tuple[list[tuple], bool]:
-    """The index rows of one file's items, and whether it was skipped as unreadable."""
-    from tiergit.core import (
-        parse,  # markdown-it: only when a file needs parsing, not per warm query
-        rawtext,
-    )
+def rows_of(src: IndexSource, data: bytes, labels, max_bytes: int, kinds: bool = True) -> tuple[list[tuple], bool]:
+    """The index rows of one file's items, and whether it was skipped as unreadable; `kinds=False`:
+    each item's kind is UNJUDGED (the rows are otherwise the same, in the same order)."""
+    from tiergit.core import parse, rawtext   # markdown-it: only when a file needs parsing, not per warm query
 
     try:
         text = rawtext.decode(data, src.path, max_bytes)
-        doc = parse.parse(text, src.path, labels)
+        doc = parse.parse(text, src.path, labels, kinds=kinds)
     except TiergitError:
         return [], True
     if not governed.served(doc.metadata):   # a FORBIDDEN / TRANSIENT governed entry: never recalled
@@ -289,7 +293,7 @@ def rows_of(src: IndexSource, data: bytes, labels, max_bytes: int) -> tuple[list
                 # a question's answer written in its own paragraph comes with it: the hit shows both
                 raw, clean = raw + "\n" + items[n + 1].text, clean + "\n" + cleans[n + 1]
             rows.append((raw, sec.heading or "", src.path, item.id, day.isoformat() if day else None,
-                         item.kind, item.line, src.tier, src.agent, clean))
+                         item.kind if kinds else UNJUDGED, item.line, src.tier, src.agent, clean))
     return rows, False
 
 
