@@ -3,6 +3,7 @@ build would have: recall, the fast path and the spawn's knowledge answer exactly
 that judged every kind, and the kinds stay in the index for the next reader."""
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -69,16 +70,31 @@ def test_recall_after_a_large_build_shows_the_kinds_a_judged_build_shows(store: 
     assert any(k == recall_index.UNJUDGED for k in kept.values()), "files no hit came from stay unjudged"
 
 
-def test_the_fast_path_hands_unjudged_hits_to_the_full_path_then_answers(store: Path, monkeypatch, capsys) -> None:
+def test_the_fast_path_judges_unjudged_hits_and_answers_as_after_a_judged_build(store: Path, monkeypatch, capsys) -> None:
     _age(store)
     args = ["token cache expiry", "--no-log"]
     _rebuild(store, lazy=False, monkeypatch=monkeypatch)
     expected = tiergit(store, "recall", *args, env=FULL).stdout
+    judged_build = _kinds(store)
     _rebuild(store, lazy=True, monkeypatch=monkeypatch)
     assert tiergit(store, "recall", "zebra quokka", "--no-log", env=FULL).returncode == 0   # the fast row, no hit
-    assert _fast(store, args, capsys)[0] is None, "unjudged hits: the full path answers"
-    assert tiergit(store, "recall", *args, env=FULL).stdout == expected
-    assert _fast(store, args, capsys) == (0, expected), "judged now: the fast path answers as before"
+    assert set(_kinds(store).values()) == {recall_index.UNJUDGED}
+    assert _fast(store, args, capsys) == (0, expected)
+    kept = _kinds(store)
+    assert any(k == judged_build[key] != recall_index.UNJUDGED for key, k in kept.items()), "written to the index"
+    assert _fast(store, args, capsys) == (0, expected)
+
+
+def test_a_fast_row_without_the_label_vocabulary_hands_unjudged_hits_over(store: Path, monkeypatch, capsys) -> None:
+    _age(store)
+    _rebuild(store, lazy=True, monkeypatch=monkeypatch)
+    assert tiergit(store, "recall", "zebra quokka", "--no-log", env=FULL).returncode == 0
+    db = recall_index.connect(recall_index.index_path(store))
+    row = json.loads(db.execute("SELECT value FROM fastpath").fetchone()[0])
+    db.execute("UPDATE fastpath SET value = ?", (json.dumps({k: v for k, v in row.items() if k != "labels"}),))
+    db.close()
+    assert _fast(store, ["token cache expiry", "--no-log"], capsys)[0] is None   # an index an older tiergit wrote
+    assert _fast(store, ["zebra quokka", "--no-log"], capsys)[0] == 0            # nothing to judge: answered
 
 
 def test_the_spawns_knowledge_is_the_same_after_a_large_build(store: Path, monkeypatch) -> None:
@@ -97,7 +113,7 @@ def test_a_file_changed_since_it_was_indexed_is_not_judged_from_its_new_text(sto
     (store / path).write_text((store / path).read_text() + "\n- [rule] A line the index has not read\n")
     db = recall_index.connect(recall_index.index_path(store))
     try:
-        assert recall_kinds.fill(Store.open(store), db, [path, ".squad/memory/cold/riker.md"]) != {}
+        assert recall_kinds.fill(db, [path, ".squad/memory/cold/riker.md"], *recall_kinds.reading(Store.open(store))) != {}
     finally:
         db.close()
     kept = _kinds(store)

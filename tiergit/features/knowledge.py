@@ -175,8 +175,8 @@ def gather(store, agent: str | None, task: str, hot: str, cfg: dict,
         own = _own_items(db, agent, tiers) if agent else []
         from tiergit.features import recall_kinds   # kinds a large build left unjudged
 
-        judged = recall_kinds.fill(store, db, [h.path for h in hits + name_hits if not h.kind]
-                                   + [r[1] for _t, rows in own for r in rows if not r[4]])
+        judged = recall_kinds.fill(db, [h.path for h in hits + name_hits if not h.kind]
+                                   + [r[1] for _t, rows in own for r in rows if not r[4]], *recall_kinds.reading(store))
     finally:
         db.close()
     found: dict[str, Pick] = {}

@@ -219,7 +219,7 @@ def recall(store, query: str, agent: str | None = None, tiers: list[str] | None 
         if any(h.kind == recall_index.UNJUDGED for h in hits):   # after a large build (features/recall_kinds.py)
             from tiergit.features import recall_kinds
 
-            recall_kinds.judge(store, db, hits)
+            recall_kinds.judge(db, hits, *recall_kinds.reading(store))
         save_fast_row(store, db)
     finally:
         db.close()
@@ -251,7 +251,8 @@ def log_events(query: str, agent: str | None, hits: list[Hit]) -> list[dict]:
 
 def save_fast_row(store, db: sqlite3.Connection) -> None:
     """Leave what tiergit/features/recall_fast.py needs from the config in the index (written only when
-    it changed): the repo, the config's key, the default and allowed tiers, the log's path."""
+    it changed): the repo, the config's key, the default and allowed tiers, the log's path, and what
+    judging a kind needs (the label vocabulary, the file size limit)."""
     import json
 
     from tiergit.shell import listing, logs
@@ -260,7 +261,8 @@ def save_fast_row(store, db: sqlite3.Connection) -> None:
     row = json.dumps({"repo": str(store.repo), "config": str(cfg.path), "store_dir": str(cfg.store_dir),
                       "key": listing.config_key(store), "default": default_tiers(cfg),
                       "allowed": list(cfg.tiers) + list(EXTRA_TIERS),
-                      "log": str(logs.log_path(store, logs.RECALLS))})
+                      "log": str(logs.log_path(store, logs.RECALLS)),
+                      "labels": cfg.labels, "max_bytes": cfg.limits["max_file_bytes"]})   # recall_kinds
     old = db.execute("SELECT value FROM fastpath WHERE id = 1").fetchone()
     if not old or old[0] != row:
         db.execute("INSERT OR REPLACE INTO fastpath VALUES (1, ?)", (row,))

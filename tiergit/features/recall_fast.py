@@ -117,7 +117,7 @@ def _answer(db: sqlite3.Connection, repo: Path, head: str, opts: dict, state: Pa
         hits = recall.search(db, text, chosen, opts["agent"], opts["limit"], skip=skip)
     except TiergitError:
         return None
-    if any(not h.kind for h in hits):   # unjudged since a large build: the full path judges them
+    if any(not h.kind for h in hits) and not _judge(db, repo, cfg, hits, state / INDEX_NAME):
         return None
     if not opts["no_log"] and hits:
         from tiergit.shell import logs
@@ -154,6 +154,29 @@ def _sha1(data: bytes) -> str:
     from tiergit.core.sha1 import sha1
 
     return sha1(data).hexdigest()
+
+
+def _judge(db: sqlite3.Connection, repo: Path, cfg: dict, hits: list, index: Path) -> bool:
+    """Judge the kinds a large build left unjudged (features/recall_kinds.py) and keep them in the
+    index: True when every hit has its kind. The read snapshot ends first: the writer needs the lock."""
+    if "labels" not in cfg:
+        return False
+    from tiergit.features import recall_kinds
+    from tiergit.shell.readsafe import read_regular   # a FIFO or device is an error, never a hang
+
+    def read(rel: str) -> bytes:
+        if (repo / rel).is_symlink():   # the full path reads links inside the repo and says why of others
+            raise TiergitError(f"{rel}: a symlink")
+        return read_regular(repo / rel, rel)
+
+    db.execute("COMMIT")
+    rw = sqlite3.connect(index, timeout=30, isolation_level=None)
+    try:
+        recall_kinds.judge(rw, hits, read, cfg["labels"], cfg["max_bytes"])
+    finally:
+        rw.close()
+    db.execute("BEGIN")
+    return all(h.kind for h in hits)
 
 
 def _fresh(db: sqlite3.Connection, repo: Path, cfg: dict, head: str,

@@ -11,14 +11,21 @@ the next refresh reads it again.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from tiergit.errors import TiergitError
 from tiergit.features.recall_index import UNJUDGED, IndexSource, rows_of
 
 
-def fill(store, db: sqlite3.Connection, paths: Iterable[str]) -> dict[tuple[str, int], str]:
+def reading(store) -> tuple[Callable[[str], bytes], dict | None, int]:
+    """What `fill` needs from a store: its reader, its label vocabulary, its file size limit."""
+    return store.read_bytes, store.config.labels, store.config.limits["max_file_bytes"]
+
+
+def fill(db: sqlite3.Connection, paths: Iterable[str], read: Callable[[str], bytes], labels: dict | None,
+         max_bytes: int) -> dict[tuple[str, int], str]:
     """The kinds of the unjudged items of these files, by (path, line), judged and kept in the index.
+    `read`: a repo-relative path's bytes (OSError or TiergitError: the file is left unjudged).
     Cost: one read and parse of each file not judged yet; nothing for a judged one."""
     todo = []
     for path in sorted(set(paths)):
@@ -29,17 +36,16 @@ def fill(store, db: sqlite3.Connection, paths: Iterable[str]) -> dict[tuple[str,
         return {}
     from tiergit.shell.tokens import blob_id
 
-    cfg = store.config
     kinds: dict[tuple[str, int], str] = {}
     updates = []
     for path, blob, tier, agent, n, first in todo:
         try:
-            data = store.read_bytes(path)
+            data = read(path)
         except (OSError, TiergitError):
             continue
         if blob_id(data) != blob:   # changed since it was indexed
             continue
-        rows, skipped = rows_of(IndexSource(path, tier, agent), data, cfg.labels, cfg.limits["max_file_bytes"])
+        rows, skipped = rows_of(IndexSource(path, tier, agent), data, labels, max_bytes)
         if skipped or len(rows) != n:
             continue
         for i, row in enumerate(rows):
@@ -56,10 +62,11 @@ def fill(store, db: sqlite3.Connection, paths: Iterable[str]) -> dict[tuple[str,
     return kinds
 
 
-def judge(store, db: sqlite3.Connection, shown: list) -> None:
+def judge(db: sqlite3.Connection, shown: list, read: Callable[[str], bytes], labels: dict | None,
+          max_bytes: int) -> None:
     """Set the kind of each shown item (anything with `path`, `line` and `kind`) still unjudged."""
     todo = [s for s in shown if s.kind == UNJUDGED]
     if todo:
-        kinds = fill(store, db, (s.path for s in todo))
+        kinds = fill(db, (s.path for s in todo), read, labels, max_bytes)
         for s in todo:
             s.kind = kinds.get((s.path, s.line), UNJUDGED)
