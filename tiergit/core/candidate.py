@@ -1,12 +1,12 @@
 """Promotion candidates as data: the Candidate and Corpus models, the text keys near-duplicate
-matching compares, and `collect`, which turns already-parsed memory files into candidates,
-the reviewed-tier index and mention counts. Pure: parsed documents and config in
-(features/promotion/candidates.py reads the files, git blame and the parse cache).
-"""
+matching compares, and `collect`, which turns already-parsed memory files into candidates, the
+reviewed-tier index and mention counts. Pure: parsed documents and config in (features/promotion/
+candidates.py reads the files, git blame and the parse cache)."""
 from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -187,7 +187,7 @@ def lists_under(items: list[parse.Item]) -> dict[str, list[str]]:
     return out
 
 
-def collect(files: list[ParsedFile], tiers: dict[str, Tier], recalled: set[str], min_confidence: float) -> Corpus:
+def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[str], min_confidence: float) -> Corpus:
     """Candidates, the reviewed-tier index and mention counts of parsed files. A candidate's
     age_day is None when neither the item, its entry, its file name nor a forced date gives
     one: the reader fills it in (git blame, else the file's time)."""

@@ -28,17 +28,26 @@ class ParseCache:
 
     def __init__(self, path: Path | None, labels: dict) -> None:
         self.path, self.labels = path, repr(sorted((k, tuple(v)) for k, v in (labels or {}).items()))
-        self.stored: dict[str, bytes] = {}
+        # The stored keys only: a document's pickle is read when a file needs it, so a run never
+        # holds every stored document at once (~37 MB of pickles at 1k real-sized files).
+        self.stored: set[str] = set()
         self.used: set[str] = set()
-        self.new: dict[str, tuple] = {}
-        self._keys: dict[int, list[tuple[str, str]]] = {}   # id(doc) -> each item's (clean, norm_key)
+        self.new: dict[str, bytes] = {}   # key -> the pickled (doc, pairs) a run parsed
+        self._keys: dict[int, list[tuple[str, str]]] = {}   # id(doc) -> each item's (clean, norm_key), until read
+        self._db: sqlite3.Connection | None = None
         if path is not None and path.is_file():
             try:
-                db = sqlite3.connect(path, timeout=30)
-                self.stored = dict(db.execute("SELECT key, doc FROM docs"))
-                db.close()
+                self._db = sqlite3.connect(path, timeout=30)
+                self.stored = {k for (k,) in self._db.execute("SELECT key FROM docs")}
             except sqlite3.DatabaseError:   # a stale or broken cache is only a slower run
-                self.stored = {}
+                self.stored, self._db = set(), None
+
+    def _stored(self, key: str) -> bytes | None:
+        try:
+            row = self._db.execute("SELECT doc FROM docs WHERE key = ?", (key,)).fetchone() if self._db else None
+        except sqlite3.DatabaseError:
+            return None
+        return row[0] if row else None
 
     @classmethod
     def for_store(cls, store) -> "ParseCache":
@@ -55,10 +64,11 @@ class ParseCache:
     def parse(self, text: str, rel: str) -> parse.MemoryDoc:
         key = hashlib.sha1(f"{self.VERSION}\0{self.labels}\0{rel}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
         self.used.add(key)
-        entry = self.new.get(key)
-        if entry is None and key in self.stored:
+        data = self.new.get(key) or (self._stored(key) if key in self.stored else None)
+        entry = None
+        if data is not None:
             try:
-                entry = pickle.loads(self.stored[key])
+                entry = pickle.loads(data)
             except Exception:  # noqa: BLE001 - a broken row is parsed again
                 entry = None
         if entry is None:
@@ -69,18 +79,24 @@ class ParseCache:
                 for item in sec.items:
                     cleaned = clean(item.text)
                     pairs.append((cleaned, norm_key(cleaned)))
-            entry = self.new[key] = (doc, pairs)
+            entry = (doc, pairs)
+            # pickled now, not at save: the run keeps no parsed document it has done with
+            self.new[key] = pickle.dumps(entry, pickle.HIGHEST_PROTOCOL)
         self._keys[id(entry[0])] = entry[1]
         return entry[0]
 
     def item_keys(self, doc: parse.MemoryDoc) -> list[tuple[str, str]]:
-        """(clean text, norm_key) of every item of a document this cache returned, in order."""
-        return self._keys[id(doc)]
+        """(clean text, norm_key) of every item of the document this cache returned last, in order
+        (read once: asked right after `parse`, before the document can be dropped)."""
+        return self._keys.pop(id(doc))
 
     def save(self, prune: bool = True) -> None:
         """Add the new documents and (`prune`: a run that read every file) drop the ones this
         run did not use (best effort)."""
-        stale = set(self.stored) - self.used if prune else set()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        stale = self.stored - self.used if prune else set()
         if self.path is None or (not self.new and not stale):
             return
         try:
@@ -89,9 +105,7 @@ class ParseCache:
             db.execute("CREATE TABLE IF NOT EXISTS docs (key TEXT PRIMARY KEY, doc BLOB NOT NULL)")
             db.execute("BEGIN IMMEDIATE")
             db.executemany("DELETE FROM docs WHERE key = ?", [(k,) for k in stale])
-            # a generator: one document's pickle at a time, never every new one at once (peak RSS)
-            db.executemany("INSERT OR REPLACE INTO docs VALUES (?, ?)",
-                           ((k, pickle.dumps(d, pickle.HIGHEST_PROTOCOL)) for k, d in self.new.items()))
+            db.executemany("INSERT OR REPLACE INTO docs VALUES (?, ?)", self.new.items())
             db.execute("COMMIT")
             db.close()
         except (OSError, sqlite3.DatabaseError):

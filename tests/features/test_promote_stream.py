@@ -1,0 +1,46 @@
+"""A promotion plan reads the store one parsed document at a time: however many files, it never
+holds every file's parse (a 10k-file store's documents were most of a plan's peak memory), on a
+first run (parsed) and a warm one (read from the parse cache) alike, with the same candidates."""
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+from conftest import write
+
+from tiergit.core import candidate, parse
+from tiergit.features.promotion import candidates
+from tiergit.shell.store import Store
+
+COLD = Path(".squad") / "memory" / "cold"
+
+
+def _live_docs() -> int:
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if isinstance(o, parse.MemoryDoc))
+
+
+def test_a_plan_holds_one_parsed_document_at_a_time(squad_repo: Path, monkeypatch) -> None:
+    for i in range(30):
+        write(squad_repo / COLD / f"agent{i:02d}.md",
+              f"# agent{i:02d}\n\n### 2026-0{i % 9 + 1}-1{i % 10} · session {i}\n\n"
+              f"- [rule] Never deploy on Friday {i}\n- **Root cause:** the cache key missed the tenant {i}\n")
+    seen: list[int] = []
+    real = candidate.collect
+
+    def counting(files, *args):
+        def each():
+            for f in files:
+                seen.append(_live_docs())
+                yield f
+        return real(each(), *args)
+
+    monkeypatch.setattr(candidate, "collect", counting)
+    got = []
+    for run in ("first", "warm"):
+        seen.clear()
+        corpus = candidates.gather(Store.open(squad_repo), set(), blame=False)
+        got.append(sorted((c.id, c.source, c.kind, c.text) for c in corpus.candidates))
+        assert len(seen) >= 30, run
+        assert max(seen) <= 2, f"{run}: {max(seen)} parsed documents alive at once"
+    assert got[0] == got[1] and len(got[0]) >= 30
