@@ -155,3 +155,14 @@ def test_progress_iterate_yields_every_item_when_silent() -> None:
 
     assert list(progress.iterate(list(range(500)), "x")) == list(range(500))
     assert list(progress.iterate([1, 2], "x", show=False)) == [1, 2]
+
+
+def test_a_full_check_imports_no_dataclasses_or_typing(squad_repo: Path) -> None:
+    """The checks' types are record classes (core/record.py): `dataclasses` brings inspect, ast,
+    dis and tokenize (~15 ms) and `typing` ~5 ms to every commit that stages a memory file."""
+    _cold(squad_repo, "- fact one\n")
+    git(squad_repo, "add", "-A")
+    probe = PROBE.replace("%r", repr(("dataclasses", "inspect", "typing", "tiergit.features.checks")))
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=squad_repo, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == {"rc": 0, "heavy": ["tiergit.features.checks"]}

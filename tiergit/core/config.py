@@ -4,7 +4,7 @@ file and the packaged presets, and the symlink check, live in the shell."""
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from tiergit.core.record import Factory, record_class
 from pathlib import Path, PurePosixPath
 
 from tiergit.core.configschema import check_slug
@@ -26,7 +26,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
 }
 
 
-@dataclass(frozen=True)
+@record_class(frozen=True)
 class GateSettings:
     """`gate:` — what a candidate needs to graduate (the preset's values, then the team's)."""
     min_score: float = 0.70
@@ -37,17 +37,17 @@ class GateSettings:
     stale_days: int = 180                    # audit: a dated fact or context item older than this
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {name: getattr(self, name) for name in self._fields}
 
 
-@dataclass(frozen=True)
+@record_class(frozen=True)
 class ScoringSettings:
     """`scoring:` — the six signals' weights and how fast recency decays."""
-    weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    weights: dict[str, float] = Factory(lambda: dict(DEFAULT_WEIGHTS))
     recency_half_life_days: float = 14.0
 
 
-@dataclass(frozen=True)
+@record_class(frozen=True)
 class CompactSettings:
     """`compact:` — session end's summarizer command (optional) and how much of the notes to keep."""
     command: str | None = None
@@ -55,7 +55,7 @@ class CompactSettings:
     ratio: float = 0.10
 
 
-@dataclass(frozen=True)
+@record_class(frozen=True)
 class Limit:
     """A budget metric's warn level and max (hard: over max blocks a commit)."""
     warn: float
@@ -64,7 +64,7 @@ class Limit:
     hard: bool = True
 
 
-@dataclass
+@record_class
 class Tier:
     """One memory tier: where its files live, its budget and how long they keep."""
     name: str
@@ -76,7 +76,7 @@ class Tier:
     keep_last: int = 3          # newest dated entries retention never moves out (any age)
     next: str | None = None
     review: str | None = None
-    budget: dict[str, Limit] = field(default_factory=dict)
+    budget: dict[str, Limit] = Factory(dict)
     durable: bool = False
     raw: bool = False
     in_place: bool = False      # a framework's own files: read, recalled, checked; never rewritten
@@ -87,7 +87,7 @@ class Tier:
         return self.review == "pull-request"
 
 
-@dataclass
+@record_class
 class Config:
     """A store's settings, read from .tiergit.yml over its preset."""
     repo_root: Path

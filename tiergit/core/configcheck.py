@@ -153,7 +153,7 @@ def build(data: dict[str, Any], path: Path, repo_root: Path, lines: dict[str, in
 
 def gate_settings(gate: dict[str, Any]) -> GateSettings:
     """`gate:` over the defaults (keys and ranges already checked by configschema)."""
-    known = GateSettings.__dataclass_fields__
+    known = GateSettings._fields
     return GateSettings(**{k: v for k, v in gate.items() if k in known})
 
 

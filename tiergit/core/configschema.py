@@ -9,7 +9,7 @@ Cost: one walk over the config's keys (a few dozen); no imports beyond the stdli
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from tiergit.core.record import record_class
 
 from tiergit.errors import TiergitError
 
@@ -39,7 +39,7 @@ SIGNALS = ("relevance", "frequency", "diversity", "recency", "consolidation", "c
 ENCODINGS = ("cl100k_base", "o200k_base", "o200k_harmony", "p50k_base", "p50k_edit", "r50k_base", "gpt2")
 
 
-@dataclass(frozen=True)
+@record_class(frozen=True)
 class Field:
     """What one config key accepts: its type, bounds and allowed values."""
     type: str                       # int | number | str | bool | map | list | limit | any

@@ -3,10 +3,10 @@ markdown (written to $GITHUB_STEP_SUMMARY by tiergit.features.checkrun)."""
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from tiergit.core.record import record_class
 
 
-@dataclass
+@record_class
 class Finding:
     """One problem found in a file: where, its code, how bad, and how to fix it."""
     path: str
@@ -29,7 +29,7 @@ class Finding:
 
 def render(findings: list[Finding], fmt: str) -> str:
     if fmt == "json":
-        return json.dumps([asdict(f) for f in findings], indent=2)
+        return json.dumps([f.as_dict() for f in findings], indent=2)
     if fmt == "github":
         return "\n".join(f.github() for f in findings)
     return "\n".join(f.text() for f in findings)

@@ -11,7 +11,7 @@ gitleaks allows them. Pure: strings in, matches out."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from tiergit.core.record import Factory, record_class
 
 
 class Lazy:
@@ -46,12 +46,12 @@ class Lazy:
         return self.rx.findall(text)
 
 
-@dataclass(frozen=True, eq=False)   # compared and hashed by identity: a rule is one table row
+@record_class(frozen=True, eq=False)   # compared and hashed by identity: a rule is one table row
 class Rule:
     """One credential format: the words that wake it and its regex."""
     kind: str
     keywords: tuple[str, ...]
-    pattern: Lazy = field(compare=False)
+    pattern: Lazy
     value: str | None = None      # "password" / "token": the `value` group must also look secret
     assignment: bool = False      # only on lines the generic `key: value` gate passed
 

@@ -10,7 +10,7 @@ pays only for the formats its text could contain.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
+from tiergit.core.record import record_class
 from itertools import accumulate
 
 from tiergit.core.secretrules import (
@@ -68,7 +68,7 @@ _ASSIGN = Lazy(
 _URL_USERINFO = Lazy(r"(?i)\b[a-z][a-z0-9+.-]{0,30}://[^\s:/@]*:(?P<value>[^\s/@]+)@[A-Za-z0-9\[]")
 
 
-@dataclass(frozen=True)
+@record_class(frozen=True)
 class SecretHit:
     """A credential-looking string: its line, its kind and its column."""
     line: int

@@ -1,7 +1,7 @@
 """Sizes of a file (bytes, tokens, lines) against its tier's budget -> health."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from tiergit.core.record import Factory, record_class
 
 from tiergit.core.config import Limit, Tier
 from tiergit.shell.tokens import Count, TokenCache
@@ -9,7 +9,7 @@ from tiergit.shell.tokens import Count, TokenCache
 HEALTH_ORDER = {"healthy": 0, "warning": 1, "critical": 2}
 
 
-@dataclass
+@record_class
 class Measure:
     """A file's size in every budget metric."""
     bytes: int
@@ -25,7 +25,7 @@ class Measure:
                 "tokens_exact": self.tokens_exact}
 
 
-@dataclass
+@record_class
 class BudgetVerdict:
     """One metric of a file against its tier's limit."""
     metric: str
@@ -38,13 +38,13 @@ class BudgetVerdict:
         return 100.0 * self.value / self.limit.max if self.limit.max else 0.0
 
 
-@dataclass
+@record_class
 class FileHealth:
     """A file's verdicts against every metric of its tier's budget."""
     path: str
     tier: str
     measure: Measure
-    verdicts: list[BudgetVerdict] = field(default_factory=list)
+    verdicts: list[BudgetVerdict] = Factory(list)
 
     @property
     def health(self) -> str:

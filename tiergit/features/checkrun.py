@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from tiergit.core.record import record_class
 from pathlib import Path, PurePosixPath
 
 from tiergit.core import jsonlog
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from tiergit.shell.store import Store
 
 
-@dataclass
+@record_class
 class CheckSource:
     """One file to check: its path, its bytes (staged blob or work tree) and blob id."""
     path: str            # repo-relative

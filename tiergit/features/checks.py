@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from tiergit.core.record import Factory, record_class
 
 from tiergit.core import frontmatter, rawtext, secretrules, secrets, secretvalue
 from tiergit.core.config import Config, Tier
@@ -32,13 +32,13 @@ def conflict_lines(text: str) -> list[int]:
     return out
 
 
-@dataclass
+@record_class
 class FileReport:
     """What checking one memory file found: its findings and budget health."""
     path: str
     tier: Tier
     health: budget.FileHealth | None
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Finding] = Factory(list)
 
 
 def _fmt(value: float) -> str:

@@ -9,7 +9,7 @@ after a crash between the two writes resets hot without writing the entry twice.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import yaml
@@ -138,7 +138,7 @@ def plan_end(cfg: Config, agent: str | None, notes: list[tuple[str, str]] | None
         plan.notes.append(f"the entry for session {ending.session} is already in {paths.cold} "
                           "(an earlier run stopped before resetting hot): not written again")
     else:
-        _plan_entry(cfg, plan, report, paths, ending, now, settings if summarizer else replace(settings, command=None))
+        _plan_entry(cfg, plan, report, paths, ending, now, settings if summarizer else settings.replace(command=None))
     carried, left = hotfile.fit_carried(hotfile.open_items(ending.doc, cfg.labels), paths.hot_tier)
     if left:
         plan.notes.append(f"{left} older open item(s) not carried into hot (they stay in {paths.cold})")

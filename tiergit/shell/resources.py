@@ -6,8 +6,8 @@ editable checkout all resolve the same way. Cost: no I/O until a file is read.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False   # typing's own flag without importing typing (~5 ms of the hook's start)
 if TYPE_CHECKING:   # importlib.resources.abc is 3.11+; the annotation only needs it for checkers
     from importlib.abc import Traversable
 

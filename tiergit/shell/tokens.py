@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from tiergit.core.record import record_class
 from functools import lru_cache
 from pathlib import Path
 
@@ -22,7 +22,7 @@ CACHE_VERSION = 2      # 2: one file per first two hex digits of the blob id (1:
 SHARD_ENTRIES = 240    # counts kept per shard: ~61,000 blob ids in all (~3 MB of JSON)
 
 
-@dataclass(frozen=True)
+@record_class(frozen=True)
 class Count:
     """A token count, and whether it is exact (else an offline estimate)."""
     tokens: int
