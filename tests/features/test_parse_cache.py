@@ -54,6 +54,22 @@ def test_rows_no_file_uses_are_dropped(tmp_path):
     assert len(_rows(path)) == 2
     second = parse_cache.ParseCache(path, {})
     second.parse(TEXT, "a.md")          # b.md is gone from the store
+    assert not second.new                # a.md came from the cache, not the parser
     second.save()
     assert len(_rows(path)) == 1
-    assert not second.new                # a.md came from the cache, not the parser
+
+
+def test_a_first_run_writes_its_documents_in_batches_and_reads_them_back(tmp_path, monkeypatch):
+    """A run never holds every new document's pickle: past FLUSH_EVERY they are written, and a
+    file asked for again is read back from the cache, not parsed again."""
+    monkeypatch.setattr(parse_cache, "FLUSH_EVERY", 3)
+    path = tmp_path / "parse-cache-v3.sqlite"
+    cache = parse_cache.ParseCache(path, {})
+    texts = [TEXT + f"- item {n}\n" for n in range(7)]
+    docs = [cache.parse(t, f"{n}.md") for n, t in enumerate(texts)]
+    assert len(cache.new) == 1 and len(_rows(path)) == 6    # two batches of 3 written
+    parsed = []
+    monkeypatch.setattr(parse_cache.parse, "parse", lambda *a, **k: parsed.append(a) or None)
+    assert cache.parse(texts[0], "0.md") == docs[0] and not parsed   # from the file
+    cache.save()
+    assert len(_rows(path)) == 7 and not cache.new

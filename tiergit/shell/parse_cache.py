@@ -15,6 +15,10 @@ from tiergit.errors import TiergitError
 from tiergit.shell import statedir
 
 
+# A first run writes its new documents in batches of this many: it never holds every file's pickle.
+FLUSH_EVERY = 200
+
+
 class ParseCache:
     """Parsed documents by content hash, kept in the git dir between runs (like the token
     cache): markdown parsing is most of a promotion plan's time, and most files do not
@@ -44,10 +48,13 @@ class ParseCache:
 
     def _stored(self, key: str) -> bytes | None:
         try:
-            row = self._db.execute("SELECT doc FROM docs WHERE key = ?", (key,)).fetchone() if self._db else None
+            if self._db is None and self.path is not None and self.path.is_file():
+                self._db = sqlite3.connect(self.path, timeout=30)
+            # fetchall: the statement is done, so no read lock outlives the lookup (`_write` writes)
+            rows = self._db.execute("SELECT doc FROM docs WHERE key = ?", (key,)).fetchall() if self._db else []
         except sqlite3.DatabaseError:
             return None
-        return row[0] if row else None
+        return rows[0][0] if rows else None
 
     @classmethod
     def for_store(cls, store) -> "ParseCache":
@@ -82,6 +89,8 @@ class ParseCache:
             entry = (doc, pairs)
             # pickled now, not at save: the run keeps no parsed document it has done with
             self.new[key] = pickle.dumps(entry, pickle.HIGHEST_PROTOCOL)
+            if len(self.new) >= FLUSH_EVERY:
+                self._write()
         self._keys[id(entry[0])] = entry[1]
         return entry[0]
 
@@ -93,10 +102,13 @@ class ParseCache:
     def save(self, prune: bool = True) -> None:
         """Add the new documents and (`prune`: a run that read every file) drop the ones this
         run did not use (best effort)."""
+        self._write(self.stored - self.used if prune else set())
+
+    def _write(self, stale: set[str] | frozenset = frozenset()) -> None:
+        """Write the new documents (and drop `stale`) in one transaction, then forget their pickles."""
         if self._db is not None:
             self._db.close()
             self._db = None
-        stale = self.stored - self.used if prune else set()
         if self.path is None or (not self.new and not stale):
             return
         try:
@@ -110,6 +122,9 @@ class ParseCache:
             db.close()
         except (OSError, sqlite3.DatabaseError):
             pass
+        self.stored |= set(self.new)   # read back from the file if asked again (else parsed again)
+        self.stored -= stale
+        self.new = {}
 
 
 def eval_labels(frozen: str) -> dict[str, list[str]]:
