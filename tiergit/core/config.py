@@ -4,10 +4,10 @@ file and the packaged presets, and the symlink check, live in the shell."""
 from __future__ import annotations
 
 import re
-from tiergit.core.record import Factory, record_class
 from pathlib import Path, PurePosixPath
 
 from tiergit.core.configschema import check_slug
+from tiergit.core.record import Factory, record_class
 from tiergit.errors import TiergitError
 
 TYPE_CHECKING = False   # typing's own flag without importing typing (~5 ms of the hook's start)
@@ -35,9 +35,6 @@ class GateSettings:
     duplicate_ratio: float = 85.0
     min_confidence: float = 0.60   # a staged Dreaming candidate below it never passes
     stale_days: int = 180                    # audit: a dated fact or context item older than this
-
-    def as_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self._fields}
 
 
 @record_class(frozen=True)

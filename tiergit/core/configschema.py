@@ -9,8 +9,8 @@ Cost: one walk over the config's keys (a few dozen); no imports beyond the stdli
 from __future__ import annotations
 
 import re
-from tiergit.core.record import record_class
 
+from tiergit.core.record import record_class
 from tiergit.errors import TiergitError
 
 TYPE_CHECKING = False   # typing's own flag without importing typing (~5 ms of the hook's start)

@@ -3,6 +3,7 @@ markdown (written to $GITHUB_STEP_SUMMARY by tiergit.features.checkrun)."""
 from __future__ import annotations
 
 import json
+
 from tiergit.core.record import record_class
 
 

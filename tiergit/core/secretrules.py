@@ -11,7 +11,8 @@ gitleaks allows them. Pure: strings in, matches out."""
 from __future__ import annotations
 
 import re
-from tiergit.core.record import Factory, record_class
+
+from tiergit.core.record import record_class
 
 
 class Lazy:

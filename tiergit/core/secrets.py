@@ -10,9 +10,9 @@ pays only for the formats its text could contain.
 from __future__ import annotations
 
 from bisect import bisect_right
-from tiergit.core.record import record_class
 from itertools import accumulate
 
+from tiergit.core.record import record_class
 from tiergit.core.secretrules import (
     GATES,
     SHAPE_RULES,

@@ -1,9 +1,8 @@
 """Sizes of a file (bytes, tokens, lines) against its tier's budget -> health."""
 from __future__ import annotations
 
-from tiergit.core.record import Factory, record_class
-
 from tiergit.core.config import Limit, Tier
+from tiergit.core.record import Factory, record_class
 from tiergit.shell.tokens import Count, TokenCache
 
 HEALTH_ORDER = {"healthy": 0, "warning": 1, "critical": 2}

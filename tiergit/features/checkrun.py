@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from tiergit.core.record import record_class
 from pathlib import Path, PurePosixPath
 
 from tiergit.core import jsonlog
 from tiergit.core.config import Config
 from tiergit.core.diagnostics import Finding
+from tiergit.core.record import record_class
 from tiergit.errors import InputError, TiergitError
 from tiergit.features import secretscope
 from tiergit.features.checks import FileReport, check_file

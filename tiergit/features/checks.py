@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import sys
-from tiergit.core.record import Factory, record_class
 
 from tiergit.core import frontmatter, rawtext, secretrules, secrets, secretvalue
 from tiergit.core.config import Config, Tier
 from tiergit.core.diagnostics import Finding
 from tiergit.core.fixhint import fix_command
 from tiergit.core.patterns import CONFLICT_EDGE_MARKERS
+from tiergit.core.record import Factory, record_class
 from tiergit.errors import InputError
 from tiergit.features import budget
 from tiergit.shell.tokens import TokenCache

@@ -44,6 +44,8 @@ class ParseCache:
                 self._db = sqlite3.connect(path, timeout=30)
                 self.stored = {k for (k,) in self._db.execute("SELECT key FROM docs")}
             except sqlite3.DatabaseError:   # a stale or broken cache is only a slower run
+                if self._db is not None:
+                    self._db.close()
                 self.stored, self._db = set(), None
 
     def _stored(self, key: str) -> bytes | None:

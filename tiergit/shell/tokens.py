@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import os
-from tiergit.core.record import record_class
 from functools import lru_cache
 from pathlib import Path
 
+from tiergit.core.record import record_class
 from tiergit.core.sha1 import sha1
 from tiergit.shell import statedir
 
