@@ -20,12 +20,15 @@ def _markdown_it(body: str):
 
 
 def _agrees(body: str) -> bool | None:
-    """None when the scanner leaves the body to markdown-it, else whether both agree."""
+    """None when the scanner leaves the body to markdown-it, else whether both agree: on the
+    headings and the blocks parse reads (none to share after a setext heading), and on every
+    top-level block (what a section read alone takes: mdblocks.block_ranges)."""
     got = mdscan.scan(split_lines(body))
     if got is None:
         return None
-    heads, blocks = _markdown_it(body)
-    return blocks is not None and got == (heads, blocks)
+    tokens = mdblocks.md().parse(body)
+    every = [(start, kind, end) for kind, start, end in mdblocks.blocks_of(tokens)]
+    return got == _markdown_it(body) and mdscan.scan_blocks(split_lines(body))[1] == every
 
 
 # Bodies the scanner must read itself (the common shapes of memory files), equal to markdown-it.
@@ -117,8 +120,43 @@ def test_a_fence_inside_a_list_item_is_the_items_to_its_close_or_the_items_end()
     assert mdscan.scan(split_lines("- a\n  ```\n\tcode\n  ```\n")) is None   # a tab decides the side
 
 
+def test_a_paragraph_underlined_is_a_setext_heading_and_its_sections_are_read_alone() -> None:
+    # Squad's histories separate entries with `---` right under the last line: markdown-it reads
+    # the paragraph above as a level-2 heading, and so does the scanner (no markdown-it needed).
+    body = ("## 2026-03-20 backup\n\n**Learning:** SQLite's `.backup` is the safest way\nto copy a live db\n---\n\n"
+            "- next item\n\nTitle\n===\n\npara\n")
+    got = mdscan.scan(split_lines(body))
+    assert got == ([(0, 2, "2026-03-20 backup"), (2, 2, "**Learning:** SQLite's `.backup` is the safest way\n"
+                    "to copy a live db"), (8, 1, "Title")], None)   # None: each section is read alone
+    assert mdscan.scan_blocks(split_lines(body))[1] == [(6, "item", 8), (11, "para", 12)]
+    assert _agrees(body) is True
+    for odd in ("a\n\ufeffb\n---\n", "a\n- \n", "a\n-\t\n", "a\n   ==\n"):
+        assert _agrees(odd) is not False, odd
+
+
+def test_parse_reads_a_setext_body_without_markdown_it(monkeypatch) -> None:
+    body = "# T\n\n## 2026-01-01 a\n- one\n\nlast line\n---\n\n## 2026-01-02 b\n- two\n  ```\n  x\n  ```\n"
+    want = _items(body)
+    monkeypatch.setattr(mdblocks, "md", lambda: (_ for _ in ()).throw(AssertionError("markdown-it was called")))
+    assert _items(body) == want
+
+
+def test_a_fence_in_a_nested_item_is_read_when_its_lines_keep_its_column() -> None:
+    body = ("- **Manual recovery:**\n  - Example:\n    ```bash\n    curl 'http://x/solr?action=REQUESTRECOVERY'\n"
+            "    ```\n  - Find the replica first.\n- next\n")
+    assert mdscan.scan(split_lines(body)) == ([], [(0, "item", 6), (6, "item", 7)])
+    assert _agrees(body) is True
+    # after a fence no paragraph is open: a line under the item's column is no lazy line of it
+    body = "- a\n  ```\n  x\n  ```\ntext\n\n10. ten\n     ```\n     ```\n    more of ten\n"
+    assert mdscan.scan(split_lines(body)) == ([], [(0, "item", 4), (4, "para", 5), (6, "item", 10)])
+    assert _agrees(body) is True
+    # a line between the item's column and the fence's: which item holds it is left to markdown-it
+    for odd in ("- a\n  - b\n    ```\n   x\n    ```\n", "- a\n  - b\n    ```\n     ```\n  c\n"):
+        assert mdscan.scan(split_lines(odd)) is None, odd
+
+
 def test_what_the_scanner_leaves_to_markdown_it() -> None:
-    for body in ("T\n===\n", "> q\nlazy\n", "<div>\n", "-\n", "a\r\nb\n", "- a\n  # h\n", "    code\n"):
+    for body in ("para\n    ---\n=== \n", "> q\nlazy\n", "<div>\n", "-\n", "a\r\nb\n", "- a\n  # h\n", "    code\n"):
         assert mdscan.scan(split_lines(body)) is None, body
 
 
@@ -139,6 +177,8 @@ PIECES = [
     "> plain quote", ">no space", "   > three in", "> > inner", "> - item in quote", "> ```", ">", "> # h",
     "> text `code` more", "    > code",
     "  ```bash", "   ~~~", "  ````", "  code in a fence", "  # comment in a fence", "  ---", "\tcode",
+    "    ```", "     ```", "      ```", "    ```bash", "    code in a nested fence", "   ===", "--- ", "-\t", "== =",
+    "- > quoted item", "  > quote in an item", "   - >= 20,480 bytes", "  > ===", "  >= x", "  > - x", "  >", "- >", "  >> two",
 ]
 
 

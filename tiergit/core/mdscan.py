@@ -5,9 +5,12 @@ does not handle, which then goes to markdown-it as before.
 
 Why: markdown-it's block pass was ~40 % of parsing a real-sized store (the first recall index
 build parses every memory file). Exactness over coverage: the scanner gives up on every
-construct whose block structure depends on more than its own line (setext underlines, thematic
-breaks, block quotes, HTML, reference definitions, indented code, tabs in indentation, empty
-list items, a heading or fence inside a list, a line indented 4+ but not inside a list item).
+construct whose block structure depends on more than its own line (thematic breaks and setext
+underlines where the two could be confused, block quotes, HTML, reference definitions, indented
+code, tabs in indentation, empty list items, a heading inside a list, a fence in a nested list item
+whose lines leave its column, a line indented 4+ but not inside a list item). A setext heading
+(a paragraph underlined with `===` or `---`: Squad's histories separate entries with `---` right
+under the last line) is read as markdown-it reads it: the paragraph's lines become the heading.
 tests/core/test_mdscan.py proves it equal to markdown-it on hand-written cases and on every
 markdown file of the corpus. Pure: lines in.
 """
@@ -37,6 +40,13 @@ _TAB_ITEM_RE = re.compile(r"( *)([-*+]|[0-9]{1,9}[.)])( *\t)([^ \t#>`~<\[\-*+_=0
 # or code): a paragraph in the quote, which block_ranges never reads as a top-level block.
 _PLAIN_QUOTE_RE = re.compile(r">(?: (?! {3}))?[^ \t#>\-*+0-9`~<\[=_|]")
 _FENCE_RE = re.compile(r"(`{3,}|~{3,})(.*)$")
+# A quote inside a list item whose text starts no other block (`- >= 20,480 bytes → …`): the quote's
+# paragraph takes lazy lines as the item's own paragraph would, so the item's range is the same.
+_ITEM_QUOTE_RE = re.compile(r">(?: (?! {3}))?(?:[^ \t#>\-*+0-9`~<\[=_|]|=+[ \t]*[^=\s])")
+# A setext underline under a paragraph (markdown-it checks it before any rule that ends a paragraph).
+_SETEXT_RE = re.compile(r" {0,3}(=+|-+)[ \t]*$")
+# Characters JavaScript's trim() and Python's strip() treat differently at a heading's ends.
+_TRIM_DIFFERS = re.compile(r"[\ufeff\x1c-\x1f\x85]")
 # The characters a line (after its indentation) must start with for _RULE_RE or _MARKER_RE to match it.
 _RULE_STARTS = frozenset("=-*_")
 _MARKER_STARTS = frozenset("-*+0123456789")
@@ -82,18 +92,29 @@ def _heading_text(rest: str, level: int) -> str:
     return body.strip()
 
 
-def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, str, int]]] | None:
+def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, str, int]] | None] | None:
     """(headings as (0-based line, level, text), blocks as (start, type, end)) of a body split
-    into lines with their endings, equal to what parse reads from markdown-it; None when the
-    body holds anything the scanner does not handle."""
+    into lines with their endings, equal to what parse reads from markdown-it: blocks None when a
+    heading is a setext one (mdblocks.shared_blocks: then each section is read alone); None when
+    the body holds anything the scanner does not handle."""
+    got = scan_blocks(lines)
+    return None if got is None else (got[0], None if got[2] else got[1])
+
+
+def scan_blocks(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, str, int]], bool] | None:
+    """scan's headings and the body's top-level blocks (mdblocks.blocks_of of markdown-it's parse,
+    whatever its headings), and whether a heading is a setext one; None as for scan."""
     # long: one pass over the lines; each block kind is a branch that must stay in step with the others
     heads: list[tuple[int, int, str]] = []
     blocks: list[tuple[int, str, int]] = []
     state = None        # None, "para", "item", "item_fence" (a fence in an item), "fence", "comment" or "quote"
     start = 0           # first line of the open block
     ci = 0              # the open list item's content column
-    blank_before = False  # a blank line since the item's last text
+    blank_before = False  # a blank line (or a closed fence) since the item's last paragraph text
     fence = ""          # the open fence's marker (its character, at its length)
+    nested = False      # the open item holds a nested list (a deeper column the scanner does not track)
+    fi = -1             # the column of a fence opened after a nested marker (-1: the item's own fence)
+    setext = False      # a paragraph became a setext heading
     # Each regex below runs only when the line's first character allows a match (same answers,
     # a fifth of the regex calls); the characters no body may hold are looked for once.
     if UNHANDLED_CHARS.search("".join(lines)):
@@ -119,10 +140,13 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
                 continue
             if stripped[0] == "\t":
                 return None   # a tab's column decides which side of the item's column the line is
-            if len(text) - len(stripped) >= ci:
-                if len(text) - len(stripped) - ci < 4 and stripped.startswith(fence) \
-                        and not stripped.rstrip(" \t").lstrip(fence[0]):
-                    state, blank_before = "item", False
+            at = len(text) - len(stripped)
+            if at >= ci:
+                closes = stripped.startswith(fence) and not stripped.rstrip(" \t").lstrip(fence[0])
+                if fi >= 0 and (at < fi or (closes and at != fi)):
+                    return None   # the nested item's column decides: left to markdown-it
+                if closes and (fi >= 0 or at - ci < 4):
+                    state, blank_before = "item", True   # no paragraph is open to take a lazy line
                 continue
             state, blank_before = "item", True
         rest = text.lstrip(" ")
@@ -144,6 +168,14 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
         if indent > _MAX_INDENT:
             return None
         first = rest[0]
+        if state == "para" and first in "=-" and _SETEXT_RE.match(text):
+            # The paragraph's lines are a setext heading's text (markdown-it's getLines, trimmed).
+            body = "".join(lines[start:n])[:-1]
+            if _TRIM_DIFFERS.search(body):
+                return None
+            heads.append((start, 1 if first == "=" else 2, body.strip()))
+            state, setext = None, True
+            continue
         if state == "quote" or (first == ">" and state is None):
             # A quote of plain lines after a blank line or heading (Squad's `> tagline` under the
             # title): no block; it ends at a blank line or an ATX heading.
@@ -171,8 +203,11 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
         # block to its first line holding `-->`: no item, and it ends a paragraph or a list.
         comment = inner is rest and indent < 4 and rest.startswith("<!--") and (state != "item" or indent < ci)
         opens_fence = _FENCE_RE.match(rest) if first in "`~" else None
-        if not comment and ((inner[:1] in "<>[" and _RISKY_START_RE.match(inner))
-                            or (inner is rest and opens_fence and indent >= 4)):
+        quote_in_item = inner[:1] == ">" and (inner is not rest or (state == "item" and indent >= ci)) \
+            and _ITEM_QUOTE_RE.match(inner)
+        if not comment and ((inner[:1] in "<>[" and _RISKY_START_RE.match(inner) and not quote_in_item)
+                            or (inner is rest and opens_fence and indent >= 4
+                                and not (state == "item" and indent >= ci))):
             return None
         heading = _HEADING_RE.match(rest) if first == "#" else None
         if opens_fence and opens_fence[1][0] == "`" and "`" in opens_fence[2]:
@@ -180,11 +215,11 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
         if state == "item":
             if indent >= ci:
                 if opens_fence and indent - ci < 4:
-                    state, fence = "item_fence", opens_fence[1]
+                    state, fence, fi = "item_fence", opens_fence[1], (indent if nested else -1)
                     continue
                 if heading or opens_fence or (blank_before and indent >= ci + 4):
                     return None   # a heading or code block inside the list item
-                blank_before = False
+                blank_before, nested = False, nested or marker is not None
                 continue
             if indent >= 4:
                 return None
@@ -207,7 +242,9 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
         elif opens_fence:
             state, start, fence = "fence", n, opens_fence[1]
         elif marker:
+            # `- - x` opens a nested list on the item's own line
             state, start, ci, blank_before = "item", n, indent + marker.end(), False
+            nested = inner != rest[marker.end():]
         else:
             state, start = "para", n
     if state == "fence":
@@ -216,4 +253,4 @@ def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, 
         blocks.append((start, "item", len(lines)))
     elif state not in (None, "comment", "quote"):
         blocks.append((start, state, len(lines)))
-    return heads, blocks
+    return heads, blocks, setext

@@ -80,10 +80,12 @@ def _stretch(lines: list[str]):
 
 
 def _read_stretch(lines: list[str], text: str):
-    got = mdscan.scan(lines)
+    got = mdscan.scan_blocks(lines)
     if got is not None:
-        last = got[1][-1] if got[1] else None
-        return got, (last is not None and last[1] == "fence" and last[2] == len(lines)) or _open_comment(text)
+        heads, blocks, setext = got
+        last = blocks[-1] if blocks else None
+        still_open = (last is not None and last[1] == "fence" and last[2] == len(lines)) or _open_comment(text)
+        return (heads, None if setext else blocks), still_open
     tokens = mdblocks.md().parse(text)
     shared = mdblocks.shared_blocks(tokens)
     still_open = any(t.level == 0 and t.type in ("fence", "html_block") and t.map and t.map[1] >= len(lines)
