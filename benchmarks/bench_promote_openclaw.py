@@ -388,7 +388,8 @@ def main() -> None:  # long: one row per workspace, then the failed checks and t
             print(f"    search {d}: {q!r} -> {hits} hits")
         for r in sorted(recalled, key=lambda r: -r.score.total) if args.verbose else ():
             print(f"    {'PROMOTE' if r.verdict.accepted else 'reject '} {r.score.total:.2f} {r.cand.kind:10} recalls "
-                  f"{r.recalls:<3} {r.cand.source}:{r.cand.line}: {' '.join(r.cand.text.split())[:110]}\n"
+                  f"{r.recalls:<3} diversity {r.score.signals['diversity'] * 5:.0f} {r.cand.source}:{r.cand.line}: "
+                  f"{' '.join(r.cand.text.split())[:110]}\n"
                   f"             {r.verdict.reason[:140]}")
         totals.update({"workspaces": 1, "firing": bool(res["proposed"]), "proposed": len(res["proposed"]),
                        "good": got[0], "labelled": got[1], "keep": len(res["keep"]), "keep good": keep[0],
