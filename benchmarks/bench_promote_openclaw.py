@@ -356,7 +356,7 @@ def main() -> None:  # long: one row per workspace, then the failed checks and t
     args = ap.parse_args()
     corpus = Path(args.corpus)
     claw = frameworks.install(frameworks.OPENCLAW)
-    from tiergit.core.candidate import wiki_text
+    from tiergit.core.prtext import wiki_text
 
     labels = _read_labels(Path(args.labels))
     # proposals that appeared later, labelled blind as they appeared (round 8: daily-note lines OpenClaw recalled)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import poison_eval
 
 from tiergit.core import prbody
-from tiergit.core.candidate import score_pair, wiki_text
+from tiergit.core.prtext import score_pair, wiki_text
 from tiergit.features.promotion import promote
 from tiergit.shell.store import Store
 

@@ -44,3 +44,17 @@ def test_a_plan_holds_one_parsed_document_at_a_time(squad_repo: Path, monkeypatc
         assert len(seen) >= 30, run
         assert max(seen) <= 2, f"{run}: {max(seen)} parsed documents alive at once"
     assert got[0] == got[1] and len(got[0]) >= 30
+
+
+def test_mentions_count_each_section_once_and_keep_every_day(squad_repo: Path) -> None:
+    # The counts replaced a set of (file, section) per name: the same answers, without the sets.
+    rule = "- [rule] Always pin the base image digest in the Dockerfile\n"
+    write(squad_repo / COLD / "a.md", f"# a\n\n### 2026-03-01 · one\n\n{rule}{rule}\n### 2026-03-02 · two\n\n{rule}")
+    write(squad_repo / COLD / "b.md", f"# b\n\n### 2026-03-02 · three\n\n{rule}\n### 2026-03-05 · four\n\n- [fact] other\n")
+    corpus = candidates.gather(Store.open(squad_repo), set(), blame=False)
+    key = next(c.mention_key for c in corpus.candidates if "base image" in c.text)
+    assert corpus.mentions[key] == 3            # three sections; twice in the first counts once
+    assert candidate.mention_days(corpus, key) == {parse.heading_date(d) for d in ("2026-03-01", "2026-03-02")}
+    other = next(c.mention_key for c in corpus.candidates if c.text == "other")
+    assert corpus.mention_days[other] == parse.heading_date("2026-03-05")   # one day: kept as a date, no set
+    assert candidate.mention_days(corpus, "no such key") == set()

@@ -5,7 +5,6 @@ candidates.py reads the files, git blame and the parse cache)."""
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -58,10 +57,12 @@ class Candidate:
 class Corpus:
     """Everything promotion reads from the tree, gathered once."""
     candidates: list[Candidate]
-    wiki: list[tuple[str, str, int, str, str]]     # (id, clean text, line, path, key) of reviewed-tier items
+    wiki: list[tuple[int, str, str]]                # (line, path, key) of reviewed-tier items
     wiki_ids: dict[str, str]                        # id -> path
     mentions: dict[str, int]                        # mention key or id -> sections mentioning it
-    mention_days: dict[str, set[date]]
+    # mention key or id -> the days of its mentions: one date, or a set of several (most keys have one day;
+    # a set each cost a 10k-file plan ~50 MB): read through mention_days()
+    mention_days: dict[str, date | set[date]]
     # (list label id, path, entry heading) -> ids of the list under it: a label's id is its text's hash, and
     # "**Key Learnings:**" heads a list in many entries of one file
     under: dict[tuple[str, str, str | None], list[str]] = field(default_factory=dict)
@@ -195,16 +196,35 @@ def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[s
     reviewed = {n for n, t in tiers.items() if t.reviewed}
     default_target = next(iter(targets.values()), next(iter(sorted(reviewed)), None))
     corpus = Corpus(candidates=[], wiki=[], wiki_ids={}, mentions={}, mention_days={})
-    mentions: dict[str, set[tuple[str, int]]] = defaultdict(set)
-    mention_days: dict[str, set[date]] = defaultdict(set)
+    # Counted section by section (a name counts once per section), not as a set of sections per name:
+    # the sets of every item's key were most of a 10k-file plan's peak.
+    mentions: dict[str, int] = {}
+    days_of = corpus.mention_days
+    rels: set[str] = set()
+
+    def mention(name: str, day: date | None) -> None:
+        if here is None or name in here:
+            return
+        here.add(name)
+        mentions[name] = mentions.get(name, 0) + 1
+        if day:
+            had = days_of.get(name)
+            if had is None:
+                days_of[name] = day
+            elif isinstance(had, set):
+                had.add(day)
+            elif had != day:
+                days_of[name] = {had, day}
+
     for f in files:
         pairs = iter(f.keys)
         target = default_target if f.staged else targets.get(f.tier.name) if f.tier is not None else None
+        counted = f.rel not in rels   # a file read twice mentions nothing twice
+        rels.add(f.rel)
         for sidx, sec in enumerate(f.doc.sections):
+            here: set[str] | None = set() if counted else None
             for iid in set(ID_MENTION_RE.findall(sec.text)):
-                mentions[iid].add((f.rel, sidx))
-                if sec.date or f.file_date:
-                    mention_days[iid].add(sec.date or f.file_date)  # type: ignore[arg-type]
+                mention(iid, sec.date or f.file_date)
             under = {} if f.tier is not None and f.tier.name in reviewed else lists_under(sec.items)
             for label, kids in under.items():
                 corpus.under.setdefault((label, f.rel, sec.heading), []).extend(kids)
@@ -214,17 +234,20 @@ def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[s
                 text, key = next(pairs)
                 day = item.date or sec.date or f.file_date
                 if key:
-                    mentions[key].add((f.rel, sidx))
-                    if day:
-                        mention_days[key].add(day)
+                    mention(key, day)
                 if f.tier is not None and f.tier.name in reviewed:
-                    corpus.wiki.append((item.id, text, item.line, f.rel, key))
+                    corpus.wiki.append((item.line, f.rel, key))
                     corpus.wiki_ids.setdefault(item.id, f.rel)
                 elif target is not None and (f.staged or item.durable or item.id in used):
                     corpus.candidates.append(one(f, sec, item, text, key, day, target, min_confidence))
-    corpus.mentions = {k: len(v) for k, v in mentions.items()}
-    corpus.mention_days = dict(mention_days)
+    corpus.mentions = mentions
     return corpus
+
+
+def mention_days(corpus: Corpus, name: str) -> set[date]:
+    """The days `name` was mentioned on (Corpus.mention_days keeps one date or a set)."""
+    had = corpus.mention_days.get(name)
+    return set() if had is None else set(had) if isinstance(had, set) else {had}
 
 
 def one(f: ParsedFile, sec: parse.Section, item: parse.Item, text: str, key: str, day: date | None,
@@ -267,34 +290,3 @@ def sentence_candidate(c: Candidate) -> Candidate | None:
         line=c.line, entry=c.entry, age_day=c.age_day, target_tier=c.target_tier, topic=topic_of(picked.text, picked.kind),
         tags=TAG_RE.findall(picked.text), mention_key=norm_key(picked.text), sentence=picked.index, item_id=c.id,
         item_raw=c.raw)
-
-
-LABEL_RE = re.compile(r"^\*\*([^*\n]{1,60}?):?\*\*:?\s*")
-# Squad's decision metadata before the knowledge: `**By:** TypeScriptDev **Status:** Implemented **What:** …`.
-META_RUN_RE = re.compile(r"^(?:\*\*(?:by|status|author|date|owner|requested by|priority|area|issue|pr|who|when|source)\s*:?\*\*:?"
-                         r"[^*\n]*?(?=\*\*|$)\s*)+", re.I)
-META_LABELS = frozenset({"what", "decision", "pattern", "rule", "fact", "lesson", "key lesson", "convention", "correction",
-                         "constraint", "learning", "key learning", "key insight", "insight", "preference"})
-
-
-def wiki_text(text: str, kind: str) -> str:
-    """The item as a reviewer and an agent should read it in the wiki: no metadata run (`**By:** …
-    **Status:** …`), no kind label (`**What:**`, `**Pattern:**`), no `tiergit:forced` marker."""
-    body = META_RUN_RE.sub("", text) if text.startswith("**") else text
-    m = LABEL_RE.match(body)
-    # a label goes when it is metadata or names the kind by itself (`**Pattern:**`); one that names the
-    # subject (`**Single port architecture**:`) or is the rule (`**Prefer StorageV2 over Storage**`) stays
-    if m and (m[1].strip().lower() in META_LABELS or (kind != "context" and kinds.classify(m[0]) == kind)):
-        body = body[m.end():]
-    body = FORCED_RE.sub("", body).strip()
-    return body[:1].upper() + body[1:] if body else text.strip()
-
-
-def score_pair(total: float, bar: float) -> tuple[str, str]:
-    """A score and its bar with the decimals that show which side of the bar it is on
-    (0.6996 against 0.70 reads "0.6996 < 0.7000", never "0.70 < 0.70")."""
-    for places in (2, 3, 4, 6):
-        a, b = f"{total:.{places}f}", f"{bar:.{places}f}"
-        if (a != b) == (total != bar):
-            return a, b
-    return repr(total), repr(bar)

@@ -2,7 +2,7 @@
 first, the table, details, how to reject."""
 from __future__ import annotations
 
-from tiergit.core.candidate import wiki_text
+from tiergit.core.prtext import wiki_text
 
 CAREFUL = "⚠ changes a safeguard — read carefully"
 

@@ -12,10 +12,11 @@ from typing import Any, Callable, Iterable
 
 from tiergit.core import dreams, injection, judge, kinds, parse, safeguard, secrets, statement
 from tiergit.core.ephemeral import SHELL_RE, ephemeral, shell_command
-from tiergit.core.candidate import Candidate, content_words, norm_key, score_pair
+from tiergit.core.candidate import Candidate, content_words, norm_key
 from tiergit.core.config import GateSettings
 from tiergit.core.dupindex import DupIndex
 from tiergit.core.patterns import TRANSCRIPT_ANYWHERE_RE
+from tiergit.core.prtext import score_pair
 from tiergit.features.promotion.scoring import Score
 
 DREAM_META_RE = re.compile(r"(?i)confidence:\s*0(?:\.0+)?\b|status:\s*staged\b|evidence:\s*memory/\.dreams/")

@@ -13,8 +13,9 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from tiergit.core import parse, safeguard, topics
-from tiergit.core.candidate import FORCED_RE, Candidate, Corpus, sentence_candidate, wiki_text
+from tiergit.core.candidate import FORCED_RE, Candidate, Corpus, mention_days, sentence_candidate
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
+from tiergit.core.prtext import wiki_text
 from tiergit.features.plan import Plan
 from tiergit.features.promotion import openclaw_format, recall_store
 from tiergit.features.promotion.candidates import gather, target_path
@@ -92,7 +93,7 @@ def wiki_line(c: Candidate, sc: Score, today: date) -> str:
 def _mentions(c: Candidate, corpus: Corpus) -> tuple[int, set[date]]:
     by_text = max(0, corpus.mentions.get(c.mention_key, 0) - 1) if c.mention_key else 0
     by_id = max(0, corpus.mentions.get(c.id, 0) - (1 if c.id in c.raw else 0))
-    days = set(corpus.mention_days.get(c.mention_key, set())) | set(corpus.mention_days.get(c.id, set()))
+    days = (mention_days(corpus, c.mention_key) if c.mention_key else set()) | mention_days(corpus, c.id)
     return by_text + by_id, days
 
 
@@ -122,11 +123,11 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     recall_store.merge(stats, corpus.candidates, oc_entries,
                        recall_store.origins(store, corpus.candidates) if oc_entries else None)
     # Subjects, not kind names: an untagged item joins a wiki topic it names, or one its peers share.
-    topics.assign(corpus.candidates, {PurePosixPath(path).stem for _, _, _, path, _ in corpus.wiki})
+    topics.assign(corpus.candidates, {PurePosixPath(path).stem for _, path, _ in corpus.wiki})
     reviews = ReviewState.from_events(read_events(store, logs.REVIEWS))
     ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids,
                   language=safeguard.store_language(c.text for c in corpus.candidates))
-    for _, _, ln, path, key in corpus.wiki:
+    for ln, path, key in corpus.wiki:
         ctx.wiki_index.add(key, f"{path}:{ln}")
     ctx.stale = _stale(store, corpus.candidates)
     for c in corpus.candidates:

@@ -72,7 +72,7 @@ def _in_wiki(store, text: str) -> str | None:
     Costs one read of the store (parsed documents come from the parse cache)."""
     corpus = gather(store, set(), blame=False)
     index, staged = DupIndex(), DupIndex()
-    for _, _, line, path, key in corpus.wiki:
+    for line, path, key in corpus.wiki:
         index.add(key, f"{path}:{line}")
     for c in corpus.candidates:
         if c.staged:
