@@ -44,3 +44,19 @@ def test_index_file_is_the_staged_text_not_the_work_tree(tmp_path):
     assert git_mod.index_file(repo, "sub/.tiergit.yml") == b"version: 1\n"
     assert git_mod.index_file(repo / "sub", ".tiergit.yml") == b"version: 1\n"
     assert git_mod.index_file(repo, "absent.yml") is None
+
+
+def test_trees_of_resolves_many_revs_in_one_call_and_none_for_what_names_nothing(tmp_path):
+    repo = tmp_path / "r"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    assert git_mod.trees_of(repo, ["HEAD"]) == {"HEAD": None}          # before the first commit
+    ids = []
+    for n in range(2):
+        write(repo / "a.md", f"# a\n\n- {n}\n")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", str(n))
+        ids.append(subprocess.run(["git", "rev-parse", "HEAD^{tree}"], cwd=repo, capture_output=True, text=True,
+                                  check=True).stdout.strip())
+    got = git_mod.trees_of(repo, ["HEAD~1", "nope", "HEAD", "HEAD~1", "0" * 40])
+    assert got == {"HEAD~1": ids[0], "nope": None, "HEAD": ids[1], "0" * 40: None}

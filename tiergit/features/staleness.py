@@ -112,6 +112,7 @@ def check(store, items: list[Cited]) -> StaleReport:
             anchor = _anchor(history, times, it.day)
             if anchor is not None:
                 by_anchor.setdefault(anchor, []).append((it, c))
+        cache.know_trees(list(by_anchor))
         for anchor, group in by_anchor.items():
             then = cache.facts(anchor, sorted({s for _, c in group for s in c.symbols if s not in now.words}),
                                sorted({p for _, c in group for p in c.paths}))

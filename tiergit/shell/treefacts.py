@@ -4,7 +4,7 @@ A word's presence in a tree never changes, so answers are kept by tree id in
 `<git dir>/tiergit/citations-v1.json`: a run asks git only about words it has not
 asked about for that tree (one `git grep` per tree for all of them), and the paths a
 citation matched at an anchor commit are kept the same way. Cost on a warm cache: one
-`git rev-parse` per tree and one `git ls-tree` of HEAD; cold: one `git grep` per tree.
+`git cat-file --batch-check` for every tree's id and one `git ls-tree` of HEAD; cold: one `git grep` per tree.
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ class TreeFactsCache:
         self.path: Path | None = None
         self.data: dict = {"words": {}, "paths": {}, "order": []}
         self.dirty = False
+        self._trees: dict[str, str | None] = {}   # rev -> its tree id, resolved in batches
         try:
             self.path = statedir.state_dir(repo) / CACHE_NAME
             loaded = json.loads(self.path.read_text(encoding="utf-8"))
@@ -39,7 +40,13 @@ class TreeFactsCache:
             pass
 
     def tree_of(self, rev: str) -> str | None:
-        return git.rev_parse(self.repo, f"{rev}^{{tree}}")
+        if rev not in self._trees:
+            self._trees.update(git.trees_of(self.repo, [rev]))
+        return self._trees.get(rev)
+
+    def know_trees(self, revs: list[str]) -> None:
+        """Resolve many revs' trees with one git process (the anchors a staleness check will ask about)."""
+        self._trees.update(git.trees_of(self.repo, [r for r in revs if r not in self._trees]))
 
     def _touch(self, tree: str) -> None:
         order = self.data["order"]

@@ -123,7 +123,7 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     recall_store.merge(stats, corpus.candidates, oc_entries,
                        recall_store.origins(store, corpus.candidates) if oc_entries else None)
     # Subjects, not kind names: an untagged item joins a wiki topic it names, or one its peers share.
-    topics.assign(corpus.candidates, {PurePosixPath(path).stem for _, path, _ in corpus.wiki})
+    topics.assign(corpus.candidates, {PurePosixPath(path).stem for path in {path for _, path, _ in corpus.wiki}})
     reviews = ReviewState.from_events(read_events(store, logs.REVIEWS))
     ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids,
                   language=safeguard.store_language(c.text for c in corpus.candidates))
