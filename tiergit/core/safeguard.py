@@ -202,13 +202,14 @@ def weakens(raw: str) -> str | None:
     return f.reason if f is not None and f.weakens else None
 
 
-STOPWORDS = {
-    "en": "the and is are to of for with not never every before after use when an on it be must should this that".split(),
-    "de": "der die das und ist nicht mit für den dem ein eine wir als nie zu im auf bei wenn nur".split(),
-    "fr": "le la les et est des du une un pour pas sont au avec ne jamais sur dans".split(),
-    "es": "el los las y es del una para con por al solo nunca si lo".split(),
-    "pt": "o os e é do da dos das um uma para com não em na ao".split(),
-}
+# Each language's commonest words (sets: a store's language reads every candidate's words).
+LANGUAGE_WORDS = {lang: frozenset(words.split()) for lang, words in {
+    "en": "the and is are to of for with not never every before after use when an on it be must should this that",
+    "de": "der die das und ist nicht mit für den dem ein eine wir als nie zu im auf bei wenn nur",
+    "fr": "le la les et est des du une un pour pas sont au avec ne jamais sur dans",
+    "es": "el los las y es del una para con por al solo nunca si lo",
+    "pt": "o os e é do da dos das um uma para com não em na ao",
+}.items()}
 LATIN_WORD_RE = re.compile(r"[a-zà-öø-ÿ]+")
 
 
@@ -224,7 +225,7 @@ def language(text: str) -> str | None:
     if len(re.findall(r"[\u0400-\u04ff]", text)) >= 3:
         return "ru"
     seen = LATIN_WORD_RE.findall(text.lower())
-    counts = {lang: sum(w in stop for w in seen) for lang, stop in STOPWORDS.items()}
+    counts = {lang: sum(w in common for w in seen) for lang, common in LANGUAGE_WORDS.items()}
     best = max(counts, key=lambda k: counts[k])
     ranked = sorted(counts.values(), reverse=True)
     return best if ranked[0] >= 1 and ranked[0] > ranked[1] else None
