@@ -223,8 +223,7 @@ def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[s
         rels.add(f.rel)
         for sidx, sec in enumerate(f.doc.sections):
             here: set[str] | None = set() if counted else None
-            # (most sections hold no id: a substring test skips the regex scan of their text)
-            for iid in set(ID_MENTION_RE.findall(sec.text)) if "m-" in sec.text else ():
+            for iid in set(ID_MENTION_RE.findall(sec.text)) if "m-" in sec.text else ():   # most hold no id
                 mention(iid, sec.date or f.file_date)
             under = {} if f.tier is not None and f.tier.name in reviewed else lists_under(sec.items)
             for label, kids in under.items():

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from tiergit.core import mdscan
+
 
 @lru_cache(maxsize=1)
 def md():
@@ -18,8 +20,6 @@ def block_ranges(body_lines: list[str]) -> list[tuple[str, int, int]]:
     """(type, start, end) top-level blocks of a section body: list items, paragraphs, fences.
     The line scanner answers where it can (a section read alone after a setext heading), else
     markdown-it."""
-    from tiergit.core import mdscan
-
     got = mdscan.scan_blocks(body_lines) if mdscan.ENABLED and FAST_BLOCKS else None
     if got is not None:
         return [(kind, start, end) for start, kind, end in got[1]]
