@@ -189,9 +189,9 @@ def lists_under(items: list[parse.Item]) -> dict[str, list[str]]:
 
 
 def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[str], min_confidence: float) -> Corpus:
-    """Candidates, the reviewed-tier index and mention counts of parsed files. A candidate's
-    age_day is None when neither the item, its entry, its file name nor a forced date gives
-    one: the reader fills it in (git blame, else the file's time)."""
+    """Candidates, the reviewed-tier index and mention counts of parsed files (each file once). A
+    candidate's age_day is None when neither the item, its entry, its file name nor a forced date
+    gives one: the reader fills it in (git blame, else the file's time)."""
     targets = reviewed_targets(tiers)
     reviewed = {n for n, t in tiers.items() if t.reviewed}
     default_target = next(iter(targets.values()), next(iter(sorted(reviewed)), None))
@@ -200,10 +200,9 @@ def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[s
     # the sets of every item's key were most of a 10k-file plan's peak.
     mentions: dict[str, int] = {}
     days_of = corpus.mention_days
-    rels: set[str] = set()
 
-    def mention(name: str, day: date | None) -> None:
-        if here is None or name in here:
+    def mention(name: str, day: date | None, here: set[str]) -> None:
+        if name in here:   # `here`: the names this section has counted
             return
         here.add(name)
         mentions[name] = mentions.get(name, 0) + 1
@@ -219,12 +218,10 @@ def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[s
     for f in files:
         pairs = iter(f.keys)
         target = default_target if f.staged else targets.get(f.tier.name) if f.tier is not None else None
-        counted = f.rel not in rels   # a file read twice mentions nothing twice
-        rels.add(f.rel)
-        for sidx, sec in enumerate(f.doc.sections):
-            here: set[str] | None = set() if counted else None
+        for sec in f.doc.sections:
+            here: set[str] = set()
             for iid in set(ID_MENTION_RE.findall(sec.text)) if "m-" in sec.text else ():   # most hold no id
-                mention(iid, sec.date or f.file_date)
+                mention(iid, sec.date or f.file_date, here)
             under = {} if f.tier is not None and f.tier.name in reviewed else lists_under(sec.items)
             for label, kids in under.items():
                 corpus.under.setdefault((label, f.rel, sec.heading), []).extend(kids)
@@ -234,7 +231,7 @@ def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[s
                 text, key = next(pairs)
                 day = item.date or sec.date or f.file_date
                 if key:
-                    mention(key, day)
+                    mention(key, day, here)
                 if f.tier is not None and f.tier.name in reviewed:
                     corpus.wiki.append((item.line, f.rel, key))
                     corpus.wiki_ids.setdefault(item.id, f.rel)

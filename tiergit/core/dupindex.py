@@ -21,6 +21,15 @@ class DupIndex:
         self.sizes = array("I")                      # each text's count of distinct words
         self.postings: dict[str, array] = {}
 
+    @classmethod
+    def of_wiki(cls, wiki) -> "DupIndex":
+        """The index over reviewed-tier items (`Corpus.wiki`'s (line, path, key)), each labelled `path:line`:
+        what the gate and `propose` name as the item a line repeats."""
+        index = cls()
+        for line, path, key in wiki:
+            index.add(key, f"{path}:{line}")
+        return index
+
     def add(self, key: str, label: str) -> None:
         words = set(key.split())
         if not words:

@@ -14,6 +14,7 @@ from typing import Any
 
 from tiergit.core import parse, safeguard, topics
 from tiergit.core.candidate import FORCED_RE, Candidate, Corpus, mention_days, sentence_candidate
+from tiergit.core.dupindex import DupIndex
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.core.prtext import wiki_text
 from tiergit.features.plan import Plan
@@ -126,9 +127,8 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     topics.assign(corpus.candidates, {PurePosixPath(path).stem for path in {path for _, path, _ in corpus.wiki}})
     reviews = ReviewState.from_events(read_events(store, logs.REVIEWS))
     ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids,
+                  wiki_index=DupIndex.of_wiki(corpus.wiki),
                   language=safeguard.store_language(c.text for c in corpus.candidates))
-    for ln, path, key in corpus.wiki:
-        ctx.wiki_index.add(key, f"{path}:{ln}")
     ctx.stale = _stale(store, corpus.candidates)
     for c in corpus.candidates:
         if c.staged:
