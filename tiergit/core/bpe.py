@@ -3,7 +3,7 @@
 Building tiktoken's Rust encoder (CoreBPE) costs ~70 ms of CPU, a quarter of a
 pre-commit hook. A hook counts a few small files, so it counts them here instead:
 the same pre-tokenizer pattern (with the same `regex` module tiktoken's reference
-implementation uses; on ASCII text, its ASCII form in the standard `re`), a piece that
+implementation uses; on most text, its form in the standard `re`: tiergit.core.prepattern), a piece that
 is itself a token counts 1, and any other piece is merged pair by pair, lowest rank
 first, exactly as tiktoken's byte_pair_merge. A changed file is counted from its
 earlier version's count: only the lines around the change are split (`seams`).
@@ -19,6 +19,8 @@ from __future__ import annotations
 import heapq
 import re
 
+from tiergit.core.prepattern import ascii_pattern, ascii_safe, unicode_pattern, unicode_safe
+
 # Pieces up to this many bytes use the plain rescan loop (fewer Python objects).
 SHORT_PIECE = 64
 
@@ -31,10 +33,11 @@ class RankCounter:
         self.ranks = ranks
         self.pat_str = pat_str
         self._pattern = None
-        # The same pattern for the standard library's `re` on plain-ASCII text: a hook that
-        # counts ASCII files never imports `regex` (~17 ms), nor compiles its pattern.
-        ascii_pat = ascii_pattern(pat_str)
+        # The same pattern for the standard library's `re` (tiergit.core.prepattern): a hook that
+        # counts plain-ASCII or `unicode_safe` files never imports `regex` (~17 ms), nor compiles its pattern.
+        ascii_pat, unicode_pat = ascii_pattern(pat_str), unicode_pattern(pat_str)
         self.ascii = re.compile(ascii_pat) if ascii_pat is not None else None
+        self.unicode = re.compile(unicode_pat) if unicode_pat is not None else None
         # piece -> tokens: a piece's count depends on the piece alone, and words repeat
         # (a real-sized memory file has ~2,500 pieces, a third of them distinct)
         self.pieces: dict[str, int] = {}
@@ -43,16 +46,18 @@ class RankCounter:
     def pattern(self):
         """The encoding's pattern, compiled by `regex` (a tiktoken dependency) on first use."""
         if self._pattern is None:
-            import regex  # here: ASCII text never needs it (`pattern_for`)
+            import regex  # here: most text never needs it (`pattern_for`)
 
             self._pattern = regex.compile(self.pat_str)
         return self._pattern
 
     def pattern_for(self, text: str):
-        """The ASCII pattern for text it splits the same way (ASCII, no U+001C-U+001F, which `re`
-        calls space and `regex` does not), else the encoding's own."""
-        if self.ascii is not None and text.isascii() and not ASCII_ODD_SPACE.search(text):
+        """A `re` form of the pattern for text it splits the same way (tiergit.core.prepattern),
+        else the encoding's own."""
+        if self.ascii is not None and ascii_safe(text):
             return self.ascii
+        if self.unicode is not None and unicode_safe(text):
+            return self.unicode
         return self.pattern
 
     def count(self, text: str) -> int:
@@ -170,48 +175,6 @@ def seams(text: str, base: str) -> tuple[int, int]:
             return head, len(text) - nl - 1
         nl = text.find("\n", nl + 1)
     return head, 0
-
-
-def ascii_pattern(pat_str: str) -> str | None:
-    """`pat_str` for the standard library's `re` on ASCII text: each Unicode property class
-    becomes its ASCII members; None when the pattern uses anything else `re` lacks."""
-    out, i = [], 0
-    depth = 0   # inside a character class
-    while i < len(pat_str):
-        ch = pat_str[i]
-        if ch == "\\" and pat_str.startswith("\\p{", i):
-            close = pat_str.find("}", i)
-            members = ASCII_PROPERTIES.get(pat_str[i + 3:close])
-            if members is None:
-                return None
-            out.append(members if depth else (f"[{members}]" if members else "(?!)"))
-            i = close + 1
-            continue
-        if ch == "\\":
-            if pat_str[i + 1:i + 2] in ("P", "X", "N", "G"):
-                return None
-            out.append(pat_str[i:i + 2])
-            i += 2
-            continue
-        if ch == "[" and not depth:
-            depth = 1
-        elif ch == "]" and depth:
-            depth = 0
-        out.append(ch)
-        i += 1
-    translated = "".join(out)
-    if "[]" in translated or "[^]" in translated:
-        return None   # a class left with no members: not worth a special case
-    try:
-        re.compile(translated)
-    except re.error:
-        return None
-    return translated
-
-
-# The ASCII members of the properties tiktoken's patterns name (cl100k, o200k, p50k, r50k).
-ASCII_PROPERTIES = {"L": "A-Za-z", "N": "0-9", "Lu": "A-Z", "Ll": "a-z", "Lt": "", "Lm": "", "Lo": "", "M": ""}
-ASCII_ODD_SPACE = re.compile("[\x1c-\x1f]")
 
 
 def merge_count(data: bytes, ranks) -> int:
