@@ -144,7 +144,7 @@ def test_rank_cache_is_verified_and_rebuilt_when_damaged(tmp_path):
         return tl.load_tiktoken_bpe(path, expected_hash=expected_hash)
 
     first = rankcache.cached_ranks(counting_load, src, official)
-    cache = rankcache.rank_cache_dir() / f"bpe-{official}.marshal"
+    cache = rankcache.rank_cache_dir() / f"bpe-{official}{rankcache.CACHE_FORMAT}.marshal"
     assert cache.is_file() and len(calls) == 1
     assert rankcache.cached_ranks(counting_load, src, official) == first and len(calls) == 1
     blob = bytearray(cache.read_bytes())

@@ -5,19 +5,24 @@ file's sha256 exactly as tiktoken does and returns a RankSource, which reads the
 when a counter asks: the whole table for tiktoken's Rust encoder (a marshal cache: parsing
 the 1.7 MB base64 file is about half of the encoder's load), or a rank index for the
 pure-Python counter of a hook (tiergit.core.rankindex: no 100,000-entry dict to build).
-Each cache file starts with its payload's sha256 and is rebuilt when that does not match.
-tiktoken is imported inside the functions that need it: the hook's import budget.
+Each cache file starts with its payload's CRC-32 and is rebuilt when that does not match: the
+check finds a damaged file, which is all a checksum of a file in the user's own cache can do (the
+source it was built from is checked by its sha256 before any cache is read or written). CRC-32
+comes with `zlib`, which the rank index loads anyway; `hashlib` loads OpenSSL (~6 ms) and its
+sha256 of the 2.5 MB index took ~3 ms more, on every hook that counts.
+tiktoken and hashlib are imported inside the functions that need them: the hook's import budget.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import marshal
 import os
 import sys
 from pathlib import Path
+from zlib import crc32
 
 from tiergit.core import rankindex
+from tiergit.core.sha1 import sha1
 
 
 def construct_params(name: str) -> dict:
@@ -43,6 +48,8 @@ def construct_params(name: str) -> dict:
         namespace["load_tiktoken_bpe"] = original
 
 
+# In every cache file's name: ".c32" since its first line is a CRC-32 (a sha256 before).
+CACHE_FORMAT = ".c32"
 # encoding -> the files its constructor parameters came from (the plugin, tiktoken's own): saved
 # parameters stay valid while none of them changed.
 _SOURCES: dict[str, list[str]] = {}
@@ -121,7 +128,7 @@ class RankSource:
 
     def lookup(self):
         """A RankIndex from the verified index cache, else the table (writing the index)."""
-        cache = rank_cache_dir() / f"bpe-{self.expected_hash}.{rankindex.MAGIC[5:6].decode()}.index"
+        cache = rank_cache_dir() / f"bpe-{self.expected_hash}.{rankindex.MAGIC[5:6].decode()}{CACHE_FORMAT}.index"
         payload = read_verified(cache)
         if payload is not None:
             try:
@@ -152,6 +159,8 @@ def rank_source(load, path: str, expected_hash: str | None):
 
 
 def check_source(path: str, expected_hash: str) -> None:
+    import hashlib  # here: a hook that reads the rank index never checks the source
+
     with open(path, "rb") as fh:
         raw = fh.read()
     if hashlib.sha256(raw).hexdigest() != expected_hash:
@@ -159,21 +168,23 @@ def check_source(path: str, expected_hash: str) -> None:
 
 
 def read_verified(cache: Path) -> bytes | None:
-    """A cache file's payload when its sha256 line matches it, else None."""
+    """A cache file's payload when its CRC-32 line matches it, else None."""
     try:
         blob = cache.read_bytes()
-        digest, payload = blob[:64].decode("ascii"), blob[65:]
-    except (OSError, UnicodeDecodeError):
+        digest, payload = int(blob[:8], 16), blob[9:]
+    except (OSError, ValueError):
         return None
-    return payload if hashlib.sha256(payload).hexdigest() == digest else None
+    return payload if blob[8:9] == b"\n" and crc32(payload) == digest else None
 
 
 def write_verified(cache: Path, payload: bytes) -> None:
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(hashlib.sha256(payload).hexdigest().encode("ascii") + b"\n" + payload)
+        tmp.write_bytes(b"%08x\n" % crc32(payload) + payload)
         os.replace(tmp, cache)
+        # the same cache in the format before (a sha256 line): nothing reads it any more
+        cache.with_name(cache.name.replace(CACHE_FORMAT, "")).unlink(missing_ok=True)
     except OSError:
         pass  # a read-only home only costs speed
 
@@ -182,7 +193,7 @@ def cached_ranks(load, path: str, expected_hash: str | None) -> dict[bytes, int]
     if "://" in path or not expected_hash:
         return load(path, expected_hash=expected_hash)
     check_source(path, expected_hash)
-    cache = rank_cache_dir() / f"bpe-{expected_hash}.marshal"
+    cache = rank_cache_dir() / f"bpe-{expected_hash}{CACHE_FORMAT}.marshal"
     payload = read_verified(cache)
     if payload is not None:
         try:
@@ -219,5 +230,5 @@ def cached_by_tiktoken(name: str) -> bool:
     url = urls.get(name)
     if url is None:
         return False
-    key = hashlib.sha1(url.encode()).hexdigest()
+    key = sha1(url.encode()).hexdigest()
     return os.path.exists(os.path.join(cache_dir, key)) and hasattr(tl, "load_tiktoken_bpe")
