@@ -17,6 +17,7 @@ from tiergit.core.config import GateSettings
 from tiergit.core.dupindex import DupIndex
 from tiergit.core.patterns import TRANSCRIPT_ANYWHERE_RE
 from tiergit.core.prtext import score_pair
+from tiergit.core.sha1 import sha1
 from tiergit.features.promotion.scoring import Score
 
 DREAM_META_RE = re.compile(r"(?i)confidence:\s*0(?:\.0+)?\b|status:\s*staged\b|evidence:\s*memory/\.dreams/")
@@ -76,6 +77,7 @@ class Context:
     language: str | None = None                                   # the store's language (most of its items)
     accepted_index: DupIndex = field(default_factory=DupIndex)    # accepted earlier in this run
     stale: dict[str, str] = field(default_factory=dict)           # id -> why it is stale against the repository
+    memo: Any = None    # shell.verdict_memo.VerdictMemo: the text-only checks' verdicts of earlier runs
 
 
 def _short(text: str, n: int = 50) -> str:
@@ -166,7 +168,10 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
     of them that nothing read)."""
     checks: list[Check] = []
     failed: Check | None = None
-    for name, run, ok_detail in _steps(c, sc, recalls, ctx):
+    steps = _steps(c, sc, recalls, ctx)
+    if ctx.memo is not None and not explain:
+        steps = _remembered(c, steps, ctx)
+    for name, run, ok_detail in steps:
         problem = run()
         if not (problem or explain):
             continue
@@ -188,6 +193,34 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
     if c.sentence:
         reason += f"; sentence {c.sentence} of {c.item_id} (its recalls)"
     return GateVerdict(True, reason, None, checks, careful)
+
+
+# The checks that read the candidate's text and nothing else (its whole item, text, kind, whether it
+# was staged, dreamed or forced, and the gate's min_confidence): their first failure is remembered.
+TEXT_STEPS = frozenset({"raw-output", "credential", "instruction", "safeguard", "command", "junk", "ephemeral", "kind"})
+Step = tuple[str, Callable[[], "str | None"], str]
+
+
+def text_key(c: Candidate, min_confidence: float) -> bytes:
+    """A digest of everything the TEXT_STEPS read."""
+    what = f"{c.whole}\0{c.text}\0{c.kind}\0{bool(c.staged)}\0{bool(c.dreamed)}\0{bool(c.forced)}\0{min_confidence!r}"
+    return sha1(what.encode("utf-8", "surrogatepass")).digest()
+
+
+def _remembered(c: Candidate, steps: list[Step], ctx: Context) -> list[Step]:
+    """The steps with the text-only ones answered from the memo. Not yet known: every text check
+    is run in order until one fails, and that first failure (or None) is kept. The first failure
+    over all steps is then the same as running them in turn: a text check before the remembered
+    one passes, and none after it is reached."""
+    key = text_key(c, ctx.settings.min_confidence)
+    known, first = ctx.memo.lookup(key)
+    if not known:
+        first = next(((name, problem) for name, run, _ in steps if name in TEXT_STEPS
+                      for problem in [run()] if problem), None)
+        ctx.memo.put(key, first)
+    failing, reason = first or ("", None)
+    return [(name, (lambda name=name: reason if name == failing else None) if name in TEXT_STEPS else run, ok)
+            for name, run, ok in steps]
 
 
 def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[tuple[str, Callable[[], str | None], str]]:

@@ -24,6 +24,7 @@ from tiergit.features.promotion.wiki_append import append_to_topic
 from tiergit.features.promotion.gate import Context, GateVerdict, ReviewState, evaluate
 from tiergit.features.promotion.scoring import Score, concepts, read_events, recall_stats, score, section_events
 from tiergit.shell import clock, logs
+from tiergit.shell.verdict_memo import VerdictMemo
 
 SETTLED = ("review", "in-wiki")        # verdicts about items already handled: hidden unless asked
 
@@ -130,6 +131,7 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
                   wiki_index=DupIndex.of_wiki(corpus.wiki),
                   language=safeguard.store_language(c.text for c in corpus.candidates))
     ctx.stale = _stale(store, corpus.candidates)
+    ctx.memo = VerdictMemo.for_store(store)
     for c in corpus.candidates:
         if c.staged:
             ctx.staged_index.add(c.mention_key, f"{c.id} ({c.source}:{c.line})")
@@ -153,6 +155,7 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
         row = Row(c, sc, recalls, n_mentions, verdict, target)
         _fold_duplicate(row, rows)
         rows.append(row)
+    ctx.memo.save()
     rows.sort(key=lambda r: (not r.verdict.accepted, r.settled, -r.score.total, r.cand.id))
     promo = Promotion(today=today, settings=settings, rows=rows, plan=Plan("tiergit promote"))
     if oc_note:
