@@ -11,6 +11,7 @@ saving is best effort and keeps only what this run asked for (it never grows pas
 from __future__ import annotations
 
 import pickle
+import sys
 from pathlib import Path
 
 from tiergit.core.sha1 import sha1
@@ -23,10 +24,11 @@ _signature: str | None = None
 
 
 def code_signature() -> str:
-    """A digest of every tiergit source file (~200 files, a few ms; once a process)."""
+    """A digest of the Python version (its `re` and Unicode tables) and every tiergit source file
+    (~200 files, a few ms; once a process)."""
     global _signature
     if _signature is None:
-        digest = sha1()
+        digest = sha1(sys.version.encode() + b"\0")
         for path in sorted(PACKAGE.rglob("*.py")):
             digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
         _signature = digest.hexdigest()
