@@ -24,6 +24,7 @@ from tiergit.features.promotion.wiki_append import append_to_topic
 from tiergit.features.promotion.gate import Context, GateVerdict, ReviewState, evaluate
 from tiergit.features.promotion.scoring import Score, concepts, read_events, recall_stats, score, section_events
 from tiergit.shell import clock, logs
+from tiergit.shell.gcpause import gc_paused
 from tiergit.shell.verdict_memo import VerdictMemo
 
 SETTLED = ("review", "in-wiki")        # verdicts about items already handled: hidden unless asked
@@ -112,6 +113,7 @@ def _spans(entries: dict) -> dict[str, list[tuple[int, int]]]:
     return {path: [(e.start, e.end) for e in es] for path, es in entries.items()}
 
 
+@gc_paused
 def build(store, today: date | None = None, limit: int | None = None, explain: str | None = None) -> Promotion:
     cfg, today = store.config, today or clock.today()
     settings, weights, half_life = cfg.gate, cfg.scoring.weights, cfg.scoring.recency_half_life_days
