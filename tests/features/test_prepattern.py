@@ -1,10 +1,8 @@
 """The pre-tokenizer in the standard library's `re` (tiergit.core.prepattern) splits every text it
-accepts exactly as tiktoken's `regex` pattern does, and a hook counting such a text never imports
-`regex`."""
+accepts exactly as tiktoken's `regex` pattern does (that counting such a text never imports `regex`:
+tests/features/test_tokens.py)."""
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 
 import pytest
@@ -88,14 +86,3 @@ def test_patterns_it_cannot_translate_get_none():
     assert prepattern.unicode_pattern(r"[^\p{L}]+") is None             # a negated class of one of them
     assert prepattern.unicode_pattern(r"[^_\p{L}\p{N}]+") is None       # `_` among the others
     assert prepattern.unicode_pattern(r"\p{L}+|[^\r\n\p{L}\p{N}]") == r"[^\W\d_]+|(?:[^\r\n\w]|_)"
-
-
-def test_a_non_ascii_file_is_counted_without_importing_regex():
-    text = "# Cold — notes\n\n- [decision] the token cache keeps its newest counts → café ✅\n" * 40
-    assert not text.isascii()
-    want = len(tokens.encoding("cl100k_base").encode_ordinary(text))
-    tokens.count_text("x", "cl100k_base")   # an earlier run saved the params
-    code = ("import sys\nfrom tiergit.shell import tokens\n"
-            f"print(tokens.count_text({text!r}, 'cl100k_base'), 'regex' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=True)
-    assert out.stdout.strip() == f"Count(tokens={want}, exact=True) False"

@@ -413,11 +413,16 @@ def test_lines_rewritten_anywhere_count_as_tiktoken_counts(head, old, new, tail,
     assert got == tokens.Count(len(enc.encode_ordinary(text)), exact=True)
 
 
-def test_an_ascii_file_is_counted_without_importing_regex():
+@pytest.mark.parametrize("line", [
+    "- [decision] the token cache keeps its newest counts\n",
+    # non-ASCII: split by tiergit.core.prepattern's `re` form (tests/features/test_prepattern.py)
+    "- [decision] the token cache keeps its newest counts → café ✅ — 日本\n",
+])
+def test_a_file_is_counted_without_importing_regex(line):
     import subprocess
     import sys
 
-    text = "# Cold\n\n- [decision] the token cache keeps its newest counts\n" * 40
+    text = "# Cold\n\n" + line * 40
     want = len(tokens.encoding("cl100k_base").encode_ordinary(text))
     tokens.count_text("x", "cl100k_base")   # an earlier run saved the params
     code = ("import sys\nfrom tiergit.shell import tokens\n"
