@@ -14,12 +14,12 @@ import pickle
 import sys
 from pathlib import Path
 
+import tiergit
 from tiergit.core.sha1 import sha1
 from tiergit.errors import TiergitError
 from tiergit.shell import fsutil, statedir
 
 MEMO_NAME = "gate-memo-v1.pickle"
-PACKAGE = Path(__file__).resolve().parent.parent
 _signature: str | None = None
 
 
@@ -28,9 +28,11 @@ def code_signature() -> str:
     (~200 files, a few ms; once a process)."""
     global _signature
     if _signature is None:
-        digest = sha1(sys.version.encode() + b"\0")
-        for path in sorted(PACKAGE.rglob("*.py")):
-            digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        digest = sha1(sys.version.encode() + b"\0" + tiergit.__version__.encode() + b"\0")
+        # the package's folders as the import system found them (a zip import has none: the version alone)
+        for folder in map(Path, tiergit.__spec__.submodule_search_locations or []):
+            for path in sorted(folder.rglob("*.py")) if folder.is_dir() else ():
+                digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
         _signature = digest.hexdigest()
     return _signature
 
