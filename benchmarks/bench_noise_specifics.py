@@ -41,8 +41,8 @@ def main() -> None:
         for s in se.sentences(corpus, sample=sample):
             tokens = count_text(s.verbatim, se.ENCODING).tokens
             specific = bool(SPECIFIC.search(s.verbatim))
-            for key in ((s.split if sample == "first" else sample, s.keep), ("all", s.keep)):
-                row = (parts if key[0] != "all" else totals).setdefault(key, [0, 0, 0, 0])
+            part = s.split if sample == "first" else sample
+            for row in (parts.setdefault((part, s.keep), [0, 0, 0, 0]), totals.setdefault(("all", s.keep), [0, 0, 0, 0])):
                 row[0] += 1
                 row[1] += specific
                 row[2] += tokens

@@ -42,70 +42,61 @@ def unicode_safe(text: str) -> bool:
 def ascii_pattern(pat_str: str) -> str | None:
     """`pat_str` for the standard library's `re` on ASCII text: each Unicode property class
     becomes its ASCII members; None when the pattern uses anything else `re` lacks."""
-    out, i = [], 0
-    depth = 0   # inside a character class
-    while i < len(pat_str):
-        ch = pat_str[i]
-        if ch == "\\" and pat_str.startswith("\\p{", i):
-            close = pat_str.find("}", i)
-            members = ASCII_PROPERTIES.get(pat_str[i + 3:close])
-            if members is None:
+    def outside(name: str) -> str | None:
+        members = ASCII_PROPERTIES.get(name)
+        return None if members is None else (f"[{members}]" if members else "(?!)")
+
+    def in_class(body: str) -> str | None:
+        out = []
+        for part in re.split(r"(\\p\{\w+\}|\\.)", body):
+            members = ASCII_PROPERTIES.get(part[3:-1]) if part.startswith("\\p{") else part
+            if members is None or part.startswith(("\\P", "\\X", "\\N", "\\G")):
                 return None
-            out.append(members if depth else (f"[{members}]" if members else "(?!)"))
-            i = close + 1
-            continue
-        if ch == "\\":
-            if pat_str[i + 1:i + 2] in ("P", "X", "N", "G"):
-                return None
-            out.append(pat_str[i:i + 2])
-            i += 2
-            continue
-        if ch == "[" and not depth:
-            depth = 1
-        elif ch == "]" and depth:
-            depth = 0
-        out.append(ch)
-        i += 1
-    return _compiles("".join(out))
+            out.append(members)
+        return "[" + "".join(out) + "]"
+
+    return _translate(pat_str, outside, in_class)
 
 
 def unicode_pattern(pat_str: str) -> str | None:
     """`pat_str` for `re` on any text `unicode_safe` accepts, or None when it names a property
     other than L and N, or names them in a class other than a negated class of both."""
+    def in_class(body: str) -> str | None:
+        if "\\p" not in body and "\\P" not in body:
+            return f"[{body}]"
+        rest = body[1:].replace("\\p{L}", "", 1).replace("\\p{N}", "", 1)
+        if not body.startswith("^") or len(rest) != len(body) - 11 or "\\p" in rest or "\\P" in rest \
+                or "_" in rest or "\\w" in rest or "\\W" in rest:
+            return None
+        return f"(?:[^{rest}\\w]|_)"   # letters and numbers are \w, all but `_`
+
+    return _translate(pat_str, UNICODE_PROPERTIES.get, in_class)
+
+
+def _translate(pat_str: str, outside, in_class) -> str | None:
+    """`pat_str` with each property outside a class given by `outside(name)` and each class by
+    `in_class(its body)` (None from either, or an escape `re` lacks: no translation), if `re`
+    compiles the result."""
     out, i = [], 0
     while i < len(pat_str):
         ch = pat_str[i]
         if ch == "[":
             close = _class_end(pat_str, i)
-            if close < 0:
-                return None
-            body = pat_str[i + 1:close]
-            if "\\p" in body or "\\P" in body:
-                rest = body[1:].replace("\\p{L}", "", 1).replace("\\p{N}", "", 1)
-                if not body.startswith("^") or len(rest) != len(body) - 11 or "\\p" in rest or "\\P" in rest \
-                        or "_" in rest or "\\w" in rest or "\\W" in rest:
-                    return None
-                out.append(f"(?:[^{rest}\\w]|_)")   # letters and numbers are \w, all but `_`
-            else:
-                out.append(pat_str[i:close + 1])
+            done = in_class(pat_str[i + 1:close]) if close >= 0 else None
             i = close + 1
-            continue
-        if ch == "\\":
-            if pat_str.startswith("\\p{", i):
-                close = pat_str.find("}", i)
-                members = UNICODE_PROPERTIES.get(pat_str[i + 3:close])
-                if members is None:
-                    return None
-                out.append(members)
-                i = close + 1
-                continue
-            if pat_str[i + 1:i + 2] in ("P", "X", "N", "G"):
-                return None
-            out.append(pat_str[i:i + 2])
+        elif pat_str.startswith("\\p{", i):
+            close = pat_str.find("}", i)
+            done = outside(pat_str[i + 3:close])
+            i = close + 1
+        elif ch == "\\":
+            done = None if pat_str[i + 1:i + 2] in ("P", "X", "N", "G") else pat_str[i:i + 2]
             i += 2
-            continue
-        out.append(ch)
-        i += 1
+        else:
+            done = ch
+            i += 1
+        if done is None:
+            return None
+        out.append(done)
     return _compiles("".join(out))
 
 

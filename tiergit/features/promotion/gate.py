@@ -223,11 +223,11 @@ def _remembered(c: Candidate, steps: list[Step], ctx: Context) -> list[Step]:
             for name, run, ok in steps]
 
 
-def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[tuple[str, Callable[[], str | None], str]]:
+def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[Step]:
     """The checks that apply to this candidate, in order: (name, check, what passing means)."""
     s = ctx.settings
     key = c.mention_key or " ".join(content_words(c.text))
-    steps: list[tuple[str, Callable[[], str | None], str]] = [
+    steps: list[Step] = [
         ("review", lambda: _review(c, key, ctx), "not rejected or pending in review"),
         ("in-wiki", lambda: (f"already in {ctx.wiki_ids[c.id]}" if c.id in ctx.wiki_ids else None),
          "not in the wiki yet"),
