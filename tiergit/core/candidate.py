@@ -225,8 +225,10 @@ def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[s
             under = {} if f.tier is not None and f.tier.name in reviewed else lists_under(sec.items)
             for label, kids in under.items():
                 corpus.under.setdefault((label, f.rel, sec.heading), []).extend(kids)
-            # the items under a recalled label were recalled with it (scoring.section_events)
-            used = recalled | {kid for label, kids in under.items() if label in recalled for kid in kids}
+            # the items under a recalled label were recalled with it (scoring.section_events); a copy
+            # of `recalled` per section would cost sections x recalled ids
+            also = {kid for label, kids in under.items() if label in recalled for kid in kids}
+            used = recalled | also if also else recalled
             for item in sec.items:
                 text, key = next(pairs)
                 day = item.date or sec.date or f.file_date
