@@ -24,7 +24,7 @@ WORD_RE = re.compile(r"[a-z0-9]+")
 TAG_RE = re.compile(r"(?<![\w#&/])#([A-Za-z][\w-]{1,40})")
 
 
-@dataclass
+@dataclass(slots=True)   # one per candidate: a 50k-file plan holds ~1M
 class Candidate:
     id: str
     text: str               # clean one-line text (no marker, kind prefix, block id or comments)

@@ -22,14 +22,14 @@ from tiergit.features.promotion.scoring import Score
 
 DREAM_META_RE = re.compile(r"(?i)confidence:\s*0(?:\.0+)?\b|status:\s*staged\b|evidence:\s*memory/\.dreams/")
 SCORE_META_RE = re.compile(r"(?i)\[\s*(?:score|confidence|recalls?|rank)\s*[=:]\s*[\d.]+[^\]]*\]")
-@dataclass
+@dataclass(slots=True)
 class Check:
     name: str
     passed: bool
     detail: str
 
 
-@dataclass
+@dataclass(slots=True)
 class GateVerdict:
     accepted: bool
     reason: str

@@ -30,7 +30,7 @@ from tiergit.shell.verdict_memo import VerdictMemo
 SETTLED = ("review", "in-wiki")        # verdicts about items already handled: hidden unless asked
 
 
-@dataclass
+@dataclass(slots=True)
 class Row:
     cand: Candidate
     score: Score
@@ -140,22 +140,22 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     scored = _score_all(corpus, stats, today, weights, half_life)
     # Forced items first, then by score: the within-run duplicate check keeps the best one.
     scored.sort(key=lambda t: (not t[0].forced, -t[1].total, t[0].id))
-    rows: list[Row] = []
-    targets: dict = {}
+    # accepted: id -> its row (a count and a lookup, not a pass over the rows for each one)
+    rows, targets, accepted = list[Row](), {}, dict[str, Row]()
     promoted = openclaw_format.promoted_in_store(store)
     for c, sc, recalls, n_mentions in scored:
-        want_all = explain is not None and _selects(explain, c)
-        verdict = evaluate(c, sc, recalls, ctx, explain=want_all)
+        verdict = evaluate(c, sc, recalls, ctx, explain=explain is not None and _selects(explain, c))
         if promoted and openclaw_format.already_promoted(promoted, c.text):
             verdict = GateVerdict(False, "already promoted into MEMORY.md (openclaw-memory-promotion marker)",
                               "in-wiki", verdict.checks)
         target = target_path(store, c, targets)
-        if verdict.accepted and limit is not None and sum(r.verdict.accepted for r in rows) >= limit:
+        if verdict.accepted and limit is not None and len(accepted) >= limit:
             verdict = GateVerdict(False, f"over --limit {limit} for this run", "limit", verdict.checks)
+        row = Row(c, sc, recalls, n_mentions, verdict, target)
         if verdict.accepted:
             ctx.accepted_index.add(c.mention_key, f"{c.id} ({c.source}:{c.line})")
-        row = Row(c, sc, recalls, n_mentions, verdict, target)
-        _fold_duplicate(row, rows)
+            accepted[c.id] = row
+        _fold_duplicate(row, accepted)
         rows.append(row)
     ctx.memo.save()
     rows.sort(key=lambda r: (not r.verdict.accepted, r.settled, -r.score.total, r.cand.id))
@@ -183,11 +183,12 @@ def _score_all(corpus: Corpus, stats, today: date, weights, half_life) -> list[t
     return scored
 
 
-def _fold_duplicate(row: Row, rows: list[Row]) -> None:
-    """A near-duplicate of an item accepted in this run becomes an "also in" note on that item's row."""
+def _fold_duplicate(row: Row, accepted: dict[str, Row]) -> None:
+    """A near-duplicate of an item accepted in this run becomes an "also in" note on that item's row
+    (the reason names it first: "near-duplicate of <id> (<path>:<line>), accepted above …", gate._duplicate)."""
     if row.verdict.failed != "duplicate" or "accepted above" not in row.verdict.reason:
         return
-    kept = next((r for r in rows if r.verdict.accepted and r.cand.id in row.verdict.reason), None)
+    kept = accepted.get(row.verdict.reason.partition("near-duplicate of ")[2].partition(" ")[0])
     if kept is not None:
         kept.also.append(f"{row.cand.source}:{row.cand.line}")
         row.folded = True

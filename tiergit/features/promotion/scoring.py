@@ -21,7 +21,7 @@ WIKILINK_RE = re.compile(r"\[\[[^\]\n]+\]\]")
 MDLINK_RE = re.compile(r"\[[^\]\n]+\]\([^)\s]+\)")
 
 
-@dataclass
+@dataclass(slots=True)
 class RecallStats:
     """What the recall log says about one item id."""
     count: int = 0
@@ -34,7 +34,7 @@ class RecallStats:
         return self.score_sum / self.count if self.count else 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Score:
     total: float
     signals: dict[str, float]      # each in [0, 1]
