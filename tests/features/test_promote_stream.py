@@ -53,8 +53,10 @@ def test_mentions_count_each_section_once_and_keep_every_day(squad_repo: Path) -
     write(squad_repo / COLD / "b.md", f"# b\n\n### 2026-03-02 · three\n\n{rule}\n### 2026-03-05 · four\n\n- [fact] other\n")
     corpus = candidates.gather(Store.open(squad_repo), set(), blame=False)
     key = next(c.mention_key for c in corpus.candidates if "base image" in c.text)
-    assert corpus.mentions[key] == 3            # three sections; twice in the first counts once
+    assert candidate.mention_count(corpus, key) == 3   # three sections; twice in the first counts once
     assert candidate.mention_days(corpus, key) == {parse.heading_date(d) for d in ("2026-03-01", "2026-03-02")}
     other = next(c.mention_key for c in corpus.candidates if c.text == "other")
-    assert corpus.mention_days[other] == parse.heading_date("2026-03-05")   # one day: kept as a date, no set
-    assert candidate.mention_days(corpus, "no such key") == set()
+    assert corpus.mention_days[hash(other)] == parse.heading_date("2026-03-05")   # one day: kept as a date, no set
+    assert candidate.mention_days(corpus, "no such key") == set() and candidate.mention_count(corpus, "no such key") == 0
+    # the names are kept by their hash, not as strings (no key string outlives its file)
+    assert not any(isinstance(name, str) for name in (*corpus.mentions, *corpus.mention_days))

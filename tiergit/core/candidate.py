@@ -59,10 +59,13 @@ class Corpus:
     candidates: list[Candidate]
     wiki: list[tuple[int, str, str]]                # (line, path, key) of reviewed-tier items
     wiki_ids: dict[str, str]                        # id -> path
-    mentions: dict[str, int]                        # mention key or id -> sections mentioning it
-    # mention key or id -> the days of its mentions: one date, or a set of several (most keys have one day;
-    # a set each cost a 10k-file plan ~50 MB): read through mention_days()
-    mention_days: dict[str, date | set[date]]
+    # Mention names (every item's key, every id a section holds) kept by hash(), not as strings: a plan
+    # meets ~13 names per candidate and reads its candidates' only (1k files: 58,446 names, 6 MB of
+    # strings). Read through mention_count() and mention_days(); a 64-bit hash shared would share a count.
+    mentions: dict[int, int]                        # hash(mention key or id) -> sections mentioning it
+    # hash(name) -> the days of its mentions: one date, or a set of several (most names have one day;
+    # a set each cost a 10k-file plan ~50 MB)
+    mention_days: dict[int, date | set[date]]
     # (list label id, path, entry heading) -> ids of the list under it: a label's id is its text's hash, and
     # "**Key Learnings:**" heads a list in many entries of one file
     under: dict[tuple[str, str, str | None], list[str]] = field(default_factory=dict)
@@ -198,10 +201,11 @@ def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[s
     corpus = Corpus(candidates=[], wiki=[], wiki_ids={}, mentions={}, mention_days={})
     # Counted section by section (a name counts once per section), not as a set of sections per name:
     # the sets of every item's key were most of a 10k-file plan's peak.
-    mentions: dict[str, int] = {}
+    mentions: dict[int, int] = {}
     days_of = corpus.mention_days
 
-    def mention(name: str, day: date | None, here: set[str]) -> None:
+    def mention(text: str, day: date | None, here: set[int]) -> None:
+        name = hash(text)
         if name in here:   # `here`: the names this section has counted
             return
         here.add(name)
@@ -219,7 +223,7 @@ def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[s
         pairs = iter(f.keys)
         target = default_target if f.staged else targets.get(f.tier.name) if f.tier is not None else None
         for sec in f.doc.sections:
-            here: set[str] = set()
+            here: set[int] = set()
             for iid in set(ID_MENTION_RE.findall(sec.text)) if "m-" in sec.text else ():   # most hold no id
                 mention(iid, sec.date or f.file_date, here)
             under = {} if f.tier is not None and f.tier.name in reviewed else lists_under(sec.items)
@@ -243,9 +247,14 @@ def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[s
     return corpus
 
 
+def mention_count(corpus: Corpus, name: str) -> int:
+    """How many sections mention `name` (an item's mention key or an id)."""
+    return corpus.mentions.get(hash(name), 0)
+
+
 def mention_days(corpus: Corpus, name: str) -> set[date]:
     """The days `name` was mentioned on (Corpus.mention_days keeps one date or a set)."""
-    had = corpus.mention_days.get(name)
+    had = corpus.mention_days.get(hash(name))
     return set() if had is None else set(had) if isinstance(had, set) else {had}
 
 

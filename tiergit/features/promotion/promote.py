@@ -13,7 +13,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from tiergit.core import parse, safeguard, topics
-from tiergit.core.candidate import FORCED_RE, Candidate, Corpus, mention_days, sentence_candidate
+from tiergit.core.candidate import FORCED_RE, Candidate, Corpus, mention_count, mention_days, sentence_candidate
 from tiergit.core.dupindex import DupIndex
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.core.prtext import wiki_text
@@ -94,8 +94,8 @@ def wiki_line(c: Candidate, sc: Score, today: date) -> str:
 
 
 def _mentions(c: Candidate, corpus: Corpus) -> tuple[int, set[date]]:
-    by_text = max(0, corpus.mentions.get(c.mention_key, 0) - 1) if c.mention_key else 0
-    by_id = max(0, corpus.mentions.get(c.id, 0) - (1 if c.id in c.raw else 0))
+    by_text = max(0, mention_count(corpus, c.mention_key) - 1) if c.mention_key else 0
+    by_id = max(0, mention_count(corpus, c.id) - (1 if c.id in c.raw else 0))
     days = (mention_days(corpus, c.mention_key) if c.mention_key else set()) | mention_days(corpus, c.id)
     return by_text + by_id, days
 
