@@ -163,15 +163,16 @@ def gather(store, agent: str | None, task: str, hot: str, cfg: dict,
     """(candidates, the best hit's share of the task's words, the agent's newest items as (entry, text)):
     recall's hits for the task and for hot's names, and the agent's newest items, each once, with its
     relevance and recency."""
-    from tiergit.features import recall, recall_index
+    from tiergit.features import recall, recall_index, recall_scope
 
     tiers = source_tiers(store.config)
     db = recall_index.connect(recall_index.index_path(store.repo))
     try:
         recall_index.refresh(store, db)
-        hits = _search(recall, db, task, tiers, agent, CANDIDATES)
-        hot_names = sorted(knowledge_pack.names(hot) - knowledge_pack.names(task))[:HOT_NAMES]
-        name_hits = _search(recall, db, " ".join(hot_names), tiers, agent, NAME_HITS) if hot_names else []
+        skip = recall_scope.skip_ranges(db, tiers, agent)   # the tier and agent tests, as rowid ranges
+        hits = _search(recall, db, task, tiers, skip, CANDIDATES, runs=True)
+        hot_names = recall_scope.rarest(db, knowledge_pack.names(hot) - knowledge_pack.names(task), HOT_NAMES)
+        name_hits = _search(recall, db, " ".join(hot_names), tiers, skip, NAME_HITS, runs=False) if hot_names else []
         own = _own_items(db, agent, tiers) if agent else []
         from tiergit.features import recall_kinds   # kinds a large build left unjudged
 
@@ -208,9 +209,9 @@ def gather(store, agent: str | None, task: str, hot: str, cfg: dict,
     return list(found.values()), max((h.score for h in hits), default=0.0), own_texts
 
 
-def _search(recall, db, query: str, tiers: list[str], agent: str | None, limit: int) -> list:
+def _search(recall, db, query: str, tiers: list[str], skip: list[tuple[int, int]], limit: int, runs: bool) -> list:
     try:
-        return recall.search(db, query, tiers, agent, limit=limit)
+        return recall.search(db, query, tiers, limit=limit, skip=skip, runs=runs)
     except TiergitError:    # a task with no searchable words brings no hits
         return []
 

@@ -96,7 +96,7 @@ def check_tiers(config, wanted: list[str]) -> list[str]:
 
 
 def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | None = None,  # long: a query's steps
-           limit: int = 10, skip: list[tuple[int, int]] | None = None) -> list[Hit]:
+           limit: int = 10, skip: list[tuple[int, int]] | None = None, runs: bool = True) -> list[Hit]:
     """Best-first hits for `query` (one per item id) from an up-to-date index.
 
     Cost: one FTS5 query over the widened terms (see tiergit/core/query.py), one vocabulary
@@ -106,6 +106,9 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     [first, end) of every file whose tier is not in `tiers` (a file's items sit at one rowid
     range, so this selects the same rows). `tier IN (...)` makes FTS5 read every match's stored
     row; a rowid test does not (~5 ms of a 10k-file warm query).
+
+    `runs=False`: no candidates by runs of the query's words (a list of names is no sentence: a run
+    across two names means nothing, and scoring those candidates evaluates the query again).
     """
     found = query_mod.concepts(query, MAX_QUERY_TERMS)
     if not found:
@@ -135,7 +138,7 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     # candidate even when bm25 ranks it below the cut (its words may be common ones); it is scored
     # with the question's own bm25 like every other candidate
     words = query_mod.phrase_words(query)
-    phrases = query_mod.phrase_expression(words)
+    phrases = query_mod.phrase_expression(words) if runs else None
     if phrases is not None:
         ids = [r[0] for r in db.execute(f"SELECT rowid FROM items WHERE {cond} ORDER BY bm25(items, 1.0, 0.5) "
                                         "LIMIT ?", [phrases, *params[1:], limit * 2])]
