@@ -60,6 +60,9 @@ def test_rarest_names_come_first_and_absent_ones_are_dropped(squad_repo: Path) -
         # rollback: 1 item; deploy: 3; gatewaysigner: 4; a name with a word no item holds: none
         assert got == ["rollback", "deploy", "gatewaysigner"]
         assert recall_scope.rarest(db, names, 2) == ["rollback", "deploy"]
+        # a name searches as its rarest word, each word once
+        assert recall_scope.rarest(db, {"gatewaysigner.rollback", "rollback", "gatewaysigner.deploy"}, 10) == [
+            "rollback", "deploy"]
     finally:
         db.close()
 

@@ -171,8 +171,8 @@ def gather(store, agent: str | None, task: str, hot: str, cfg: dict,
         recall_index.refresh(store, db)
         skip = recall_scope.skip_ranges(db, tiers, agent)   # the tier and agent tests, as rowid ranges
         hits = _search(recall, db, task, tiers, skip, CANDIDATES, runs=True)
-        hot_names = recall_scope.rarest(db, knowledge_pack.names(hot) - knowledge_pack.names(task), HOT_NAMES)
-        name_hits = _search(recall, db, " ".join(hot_names), tiers, skip, NAME_HITS, runs=False) if hot_names else []
+        hot_words = recall_scope.rarest(db, knowledge_pack.names(hot) - knowledge_pack.names(task), HOT_NAMES)
+        name_hits = _search(recall, db, " ".join(hot_words), tiers, skip, NAME_HITS, runs=False) if hot_words else []
         own = _own_items(db, agent, tiers) if agent else []
         from tiergit.features import recall_kinds   # kinds a large build left unjudged
 

@@ -37,8 +37,8 @@ CREATE TABLE IF NOT EXISTS summary (
     listing TEXT);
 CREATE TABLE IF NOT EXISTS fastpath (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL);
 """ + file_stamps.TABLE
-# A file's items sit at rowids first_rowid .. first_rowid+items-1: re-indexing a file deletes
-# that range by rowid (FTS5's `path` column is UNINDEXED, so `WHERE path=?` scans the table).
+# A file's items sit at rowids first_rowid .. first_rowid+items-1: re-indexing a file deletes that
+# range by rowid (FTS5's `path` column is UNINDEXED: `WHERE path=?` scans the table).
 
 
 @dataclass(frozen=True)
@@ -125,6 +125,8 @@ def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = No
     """Bring the index up to date with the work tree; re-parse only files whose blob changed.
     Cost when nothing moved: one stat per folder and one per file; a changed file costs its
     parse plus a delete of its own rowid range (linear in files, never a table scan)."""
+    if wanted is None and (covered := file_stamps.untouched(store, db)) is not None:
+        return RefreshStats(files=covered, skipped=[])   # nothing moved: no transaction, no stat per file row
     walked = None
     if wanted is None:
         wanted = current_sources(store, db)
@@ -213,10 +215,9 @@ def _store_rows(db, change: Change, rows: list[tuple], old: tuple | None, next_r
     return len(rows) - removed, first + len(rows)
 
 
-# A cold build is the parse and the index's own writes: past this many changed files the parse runs
-# in worker processes, one per core but the one the writing parent keeps (forked: nothing is
-# imported again). Measured at 10k real-sized files on 2 cores: one worker beside the writer
-# 17 s wall and 26 s CPU, two 21 s and 34 s; at 1k, in one process 2.9 s CPU, with one worker 4.0.
+# A cold build is the parse and the index's own writes: past this many changed files the parse runs in
+# worker processes, one per core but the one the writing parent keeps (forked: nothing imported again).
+# 10k real-sized files, 2 cores: one worker beside the writer 17 s wall, 26 s CPU; two 21 s, 34 s.
 PARALLEL_MIN = 2000
 # Judging every item's kind is ~60 % of a parse, and most items are never shown: a refresh of this
 # many changed files (a first build, a pull) stores them unjudged and the first reader that shows

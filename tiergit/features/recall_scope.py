@@ -25,15 +25,18 @@ def skip_ranges(db: sqlite3.Connection, tiers: list[str], agent: str | None) -> 
 
 
 def rarest(db: sqlite3.Connection, names: set[str], limit: int) -> list[str]:
-    """Up to `limit` of `names` that the index holds, fewest items first (a name counts as its rarest
-    word: `budgetscope.shared` is as rare as `budgetscope`), ties by name. A name with a word no
-    item holds is not in memory; the commonest say least about what this agent works on.
-    Cost: one vocabulary lookup per word."""
+    """The rarest word of each of up to `limit` of `names` the index holds, fewest items first (a name
+    counts as its rarest word: `budgetscope.shared` is `budgetscope`), ties by name. A name with a
+    word no item holds is not in memory; the commonest say least about what this agent works on.
+    Cost: one vocabulary lookup per distinct word (FTS5 counts a word's items from its list)."""
     df: dict[str, int] = {}
+    best: dict[str, tuple[int, str]] = {}
     for name in names:
         words = [c.exact[0] for c in query_mod.concepts(name, MAX_NAME_WORDS)]
-        counts = [db.execute("SELECT coalesce(max(doc), 0) FROM vocab WHERE term = ?", (w,)).fetchone()[0]
-                  for w in words]
-        if counts and min(counts) > 0:
-            df[name] = min(counts)
-    return sorted(df, key=lambda name: (df[name], name))[:limit]
+        for w in words:
+            if w not in df:
+                df[w] = db.execute("SELECT coalesce(max(doc), 0) FROM vocab WHERE term = ?", (w,)).fetchone()[0]
+        if words and min(df[w] for w in words) > 0:
+            best[name] = min((df[w], w) for w in words)
+    chosen = sorted(best, key=lambda name: (best[name][0], name))[:limit]
+    return list(dict.fromkeys(best[name][1] for name in chosen))

@@ -43,14 +43,14 @@ def agent_files(store, agent: str, tier_names: list[str]) -> list[tuple[str, str
 
 
 def wiki_topics(store) -> dict[str, str]:
-    """topic -> path of every wiki file."""
-    topics = {}
-    for name in tier_groups(store.config)["wiki"]:
-        for rel in store.tier_files(name):
-            match = store.config.tier_for(rel)
-            if match and "topic" in match[1]:
-                topics[match[1]["topic"]] = rel
-    return topics
+    """topic -> path of every wiki file (tier by tier, each in path order: the last one wins).
+    Cost: one walk of the memory folders (not one per wiki tier) and one tier match per file."""
+    groups: dict[str, list[tuple[str, str]]] = {name: [] for name in tier_groups(store.config)["wiki"]}
+    for rel in store.memory_files() if groups else ():
+        match = store.config.tier_for(rel)
+        if match and match[0].name in groups and "topic" in match[1]:
+            groups[match[0].name].append((match[1]["topic"], rel))
+    return {topic: rel for pairs in groups.values() for topic, rel in pairs}
 
 
 def legacy_files(store, agent: str) -> list[str]:
