@@ -4,6 +4,9 @@ legacy files. What the spawn prompt (context.py), the task default (knowledge.py
 `measure` read."""
 from __future__ import annotations
 
+import os
+import re
+
 from tiergit.core import rawtext
 
 DAILY_FILES = 2           # newest `{date}` files a cold load includes (today + yesterday, OpenClaw's habit)
@@ -44,10 +47,19 @@ def agent_files(store, agent: str, tier_names: list[str]) -> list[tuple[str, str
 
 def wiki_topics(store) -> dict[str, str]:
     """topic -> path of every wiki file (tier by tier, each in path order: the last one wins).
-    Cost: one walk of the memory folders (not one per wiki tier) and one tier match per file."""
-    groups: dict[str, list[tuple[str, str]]] = {name: [] for name in tier_groups(store.config)["wiki"]}
-    for rel in store.memory_files() if groups else ():
-        match = store.config.tier_for(rel)
+    Cost: a walk of the wiki tiers' own folders (the literal start of their paths), not of the store."""
+    cfg = store.config
+    groups: dict[str, list[tuple[str, str]]] = {name: [] for name in tier_groups(cfg)["wiki"]}
+    found: set[str] = set()
+    # only a path with a {topic} names one (an OpenClaw MEMORY.md has none: no walk of the repository)
+    patterns = [cfg.repo_path(cfg.tiers[name].path) for name in groups if "{topic}" in cfg.tiers[name].path]
+    for base in {re.split(r"[{*?\[]", pattern)[0].rpartition("/")[0] for pattern in patterns}:
+        for dirpath, dirnames, filenames in os.walk(store.repo / base):
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+            folder = os.path.relpath(dirpath, store.repo).replace(os.sep, "/")
+            found.update(f"{folder}/{name}" if folder != "." else name for name in filenames)
+    for rel in sorted(found):
+        match = cfg.tier_for(rel)
         if match and match[0].name in groups and "topic" in match[1]:
             groups[match[0].name].append((match[1]["topic"], rel))
     return {topic: rel for pairs in groups.values() for topic, rel in pairs}
