@@ -4,10 +4,8 @@ legacy files. What the spawn prompt (context.py), the task default (knowledge.py
 `measure` read."""
 from __future__ import annotations
 
-import os
-import re
-
 from tiergit.core import rawtext
+from tiergit.shell.hookgate import literal_start
 
 DAILY_FILES = 2           # newest `{date}` files a cold load includes (today + yesterday, OpenClaw's habit)
 
@@ -50,15 +48,10 @@ def wiki_topics(store) -> dict[str, str]:
     Cost: a walk of the wiki tiers' own folders (the literal start of their paths), not of the store."""
     cfg = store.config
     groups: dict[str, list[tuple[str, str]]] = {name: [] for name in tier_groups(cfg)["wiki"]}
-    found: set[str] = set()
     # only a path with a {topic} names one (an OpenClaw MEMORY.md has none: no walk of the repository)
-    patterns = [cfg.repo_path(cfg.tiers[name].path) for name in groups if "{topic}" in cfg.tiers[name].path]
-    for base in {re.split(r"[{*?\[]", pattern)[0].rpartition("/")[0] for pattern in patterns}:
-        for dirpath, dirnames, filenames in os.walk(store.repo / base):
-            dirnames[:] = [d for d in dirnames if d != ".git"]
-            folder = os.path.relpath(dirpath, store.repo).replace(os.sep, "/")
-            found.update(f"{folder}/{name}" if folder != "." else name for name in filenames)
-    for rel in sorted(found):
+    folders = {literal_start(cfg.tiers[name].regex.pattern).rpartition("/")[0]
+               for name in groups if "{topic}" in cfg.tiers[name].path}
+    for rel in store.memory_files(under=sorted(folders)) if folders else ():
         match = cfg.tier_for(rel)
         if match and match[0].name in groups and "topic" in match[1]:
             groups[match[0].name].append((match[1]["topic"], rel))

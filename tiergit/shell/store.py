@@ -58,12 +58,13 @@ class Store:
     def tier_of(self, rel: str) -> tuple[Tier, dict[str, str]] | None:
         return self.config.tier_for(rel)
 
-    def memory_files(self) -> list[str]:
-        """Repo-relative paths of every memory file in the work tree, sorted."""
+    def memory_files(self, under: list[str] | None = None) -> list[str]:
+        """Repo-relative paths of every memory file in the work tree, sorted; `under`: only those in
+        these repo-relative folders (a walk of them alone)."""
         found: set[str] = set()
         tier_for = self.config.tier_for
-        bases = {self.root}
-        for tier in self.config.tiers.values():
+        bases = {self.root} if under is None else {self.repo / folder for folder in under}
+        for tier in self.config.tiers.values() if under is None else ():
             if tier.path.startswith("/"):
                 bases.add(self.repo / Path(tier.path.lstrip("/")).parent)
         for base in bases:
