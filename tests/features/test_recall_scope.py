@@ -75,3 +75,24 @@ def test_a_names_query_without_runs_finds_each_name(squad_repo: Path) -> None:
         assert "rollback step" in texts and "GatewaySigner" in texts
     finally:
         db.close()
+
+
+def test_item_counts_equal_the_vocabulary_below_the_cap_and_stop_at_it(squad_repo: Path) -> None:
+    db = _index(squad_repo)
+    try:
+        vocab = dict(db.execute("SELECT term, doc FROM vocab"))
+        assert vocab["gatewaysigner"] == 4 and vocab["deploy"] == 3
+        for word in ("gatewaysigner", "deploy", "rollback", "nosuchname"):
+            assert recall_scope.items_holding(db, word) == vocab.get(word, 0), word
+            assert recall_scope.items_holding(db, word, cap=2) == min(vocab.get(word, 0), 2), word
+        # a word the tokenizer splits is no stored term, even where its parts stand side by side
+        write(squad_repo / ROOT / "cold" / "worf.md", "# worf\n\n### Ids (2026-05-03)\n\n- in reply to the deploy\n")
+        recall_index.refresh(Store.open(squad_repo), db)
+        assert recall_scope.items_holding(db, "in_reply_to") == 0
+        # counted in full, fewest items first; capped at 2, the names held by 2 or more tie and come by name
+        names = {"gatewaysigner", "deploy", "rollback", "rotation", "checklist"}
+        assert recall_scope.rarest(db, names, 10) == ["rollback", "rotation", "checklist", "deploy", "gatewaysigner"]
+        assert recall_scope.rarest(db, names, 10, cap=2) == [
+            "rollback", "checklist", "deploy", "gatewaysigner", "rotation"]
+    finally:
+        db.close()

@@ -56,11 +56,10 @@ class Concept:
     def __repr__(self) -> str:
         return f"Concept(word={self.word!r}, exact={self.exact!r}, prefixes={self.prefixes!r})"
 
-    def matches(self, words: set[str], sorted_words: list[str] | None = None) -> bool:
+    def matches(self, words: set[str]) -> bool:
         if any(w in words for w in self.exact):
             return True
-        pool = sorted_words if sorted_words is not None else words
-        return any(w.startswith(p) for p in self.prefixes for w in pool)
+        return any(w.startswith(p) for p in self.prefixes for w in words)
 
     def fts(self) -> list[str]:
         """FTS5 query atoms for this concept (quoted; prefixes starred)."""

@@ -31,8 +31,7 @@ def segments(text: str) -> list[str]:
 
 def matched_in(segment: str, found: list[query_mod.Concept]) -> list[str]:
     words = query_mod.item_words(segment)
-    pool = sorted(words)
-    return [c.word for c in found if c.matches(words, pool)]
+    return [c.word for c in found if c.matches(words)]
 
 
 def best(text: str, query: str, width: int = WIDTH) -> tuple[str, list[str]]:

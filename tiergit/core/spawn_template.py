@@ -77,7 +77,7 @@ def trim_recent(text: str, keep: int, path: str = "hot") -> tuple[str, int]:
     """Hot text with its `Last actions` list cut to the `keep` most recent (newest first, as
     the hot template asks; by their own dates when every item has one). Returns the text and
     how many were left out; the hot file itself is untouched (session end condenses them)."""
-    doc = parse.parse(text, path)
+    doc = parse.parse(text, path, kinds=False)   # lines and dates only: no judge to import at spawn
     spans: list[tuple[int, int]] = []
     for sec in doc.sections:
         if not sec.heading or sec.heading.strip().lower() not in RECENT_HEADINGS or len(sec.items) <= keep:

@@ -19,8 +19,7 @@ import re
 import sqlite3
 
 from tiergit.core import query as query_mod
-from tiergit.core import rowranges
-from tiergit.core import snippet
+from tiergit.core import rowranges, snippet
 from tiergit.errors import TiergitError
 
 TYPE_CHECKING = False
@@ -96,7 +95,8 @@ def check_tiers(config, wanted: list[str]) -> list[str]:
 
 
 def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | None = None,  # long: a query's steps
-           limit: int = 10, skip: list[tuple[int, int]] | None = None, runs: bool = True) -> list[Hit]:
+           limit: int = 10, skip: list[tuple[int, int]] | None = None, runs: bool = True,
+           snippets: bool = True) -> list[Hit]:
     """Best-first hits for `query` (one per item id) from an up-to-date index.
 
     Cost: one FTS5 query over the widened terms (see tiergit/core/query.py), one vocabulary
@@ -109,6 +109,7 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
 
     `runs=False`: no candidates by runs of the query's words (a list of names is no sentence: a run
     across two names means nothing, and scoring those candidates evaluates the query again).
+    `snippets=False`: no `Hit.snippet` (the spawn cuts its picks itself: ~10 ms of a 10k-file spawn).
     """
     found = query_mod.concepts(query, MAX_QUERY_TERMS)
     if not found:
@@ -151,12 +152,14 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     ident = {c.word for c in found if len(query_mod.split_identifier(c.word)) > 1}
     best: dict[str, Hit] = {}
     phrase: dict[str, float] = {}
+    heads: dict[str, set[str]] = {}   # the entry heading's words: many candidates share one
     for item_id, path, entry, day, kind, tier, ag, line, clean, raw, r in rows:
         if item_id in best:
             continue
-        body, head = query_mod.item_words(clean), query_mod.item_words(entry or "")
-        in_body = [c.word for c in found if c.matches(body, sorted(body))]
-        in_head = [c.word for c in found if c.word not in in_body and c.matches(head, sorted(head))]
+        body, key = query_mod.item_words(clean), entry or ""
+        head = heads[key] if key in heads else heads.setdefault(key, query_mod.item_words(key))
+        in_body = [c.word for c in found if c.matches(body)]
+        in_head = [c.word for c in found if c.word not in in_body and c.matches(head)]
         matched = in_body + in_head
         # a word only the entry heading holds counts half: every item under that heading shares it;
         # so does an identifier met only by its parts (`chunk` and `text` for `chunk_text_t`)
@@ -175,7 +178,7 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     top = ordered[0].relevance if ordered and ordered[0].relevance > 0 else 1.0
     for rank, hit in enumerate(ordered, 1):
         hit.rank = rank
-        hit.snippet = snippet.best(hit.raw or hit.text, query)[0]
+        hit.snippet = snippet.best(hit.raw or hit.text, query)[0] if snippets else ""
         hit.relevance = round(hit.relevance / top, 4)   # 1.0 for the best hit, falling with the rank
     return ordered
 

@@ -78,9 +78,17 @@ def work_root(start: Path | str) -> Path:
     return top
 
 
+_GIT_DIRS: dict[tuple, Path] = {}   # (folder, $GIT_DIR, $GIT_WORK_TREE) -> its git dir, asked once a process
+
+
 def git_dir(repo: Path) -> Path:
-    """The per-worktree git dir (for caches)."""
-    return Path(out(["rev-parse", "--absolute-git-dir"], repo))
+    """The per-worktree git dir (for caches). Cost: one `git rev-parse` per folder and process (a
+    spawn's index, stale marks and caches each asked it: three git processes, ~10 ms CPU)."""
+    key = (os.path.abspath(repo), os.environ.get("GIT_DIR"), os.environ.get("GIT_WORK_TREE"))
+    found = _GIT_DIRS.get(key)
+    if found is None:
+        found = _GIT_DIRS[key] = Path(out(["rev-parse", "--absolute-git-dir"], repo))
+    return found
 
 
 def common_dir(repo: Path) -> Path:
