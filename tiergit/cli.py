@@ -142,7 +142,18 @@ def _json_value(obj):
 
 
 def echo_json(data) -> None:
-    click.echo(json.dumps(data, indent=2, default=_json_value, sort_keys=False))
+    """`data` as indented JSON on stdout, written as it is encoded (a 50k-file `promote --json` is ~170 MB:
+    one string of it, and the list of pieces joined into it, were most of that run's peak memory)."""
+    out, chunk, size = sys.stdout, [], 0
+    for piece in json.JSONEncoder(indent=2, default=_json_value).iterencode(data):
+        chunk.append(piece)
+        size += len(piece)
+        if size >= 1 << 16:
+            out.write("".join(chunk))
+            chunk, size = [], 0
+    chunk.append("\n")
+    out.write("".join(chunk))
+    out.flush()
 
 
 def run(argv: list[str]) -> int:

@@ -56,7 +56,9 @@ def test_mentions_count_each_section_once_and_keep_every_day(squad_repo: Path) -
     assert candidate.mention_count(corpus, key) == 3   # three sections; twice in the first counts once
     assert candidate.mention_days(corpus, key) == {parse.heading_date(d) for d in ("2026-03-01", "2026-03-02")}
     other = next(c.mention_key for c in corpus.candidates if c.text == "other")
-    assert corpus.mention_days[hash(other)] == parse.heading_date("2026-03-05")   # one day: kept as a date, no set
+    assert candidate.mention_days(corpus, other) == {parse.heading_date("2026-03-05")}
     assert candidate.mention_days(corpus, "no such key") == set() and candidate.mention_count(corpus, "no such key") == 0
-    # the names are kept by their hash, not as strings (no key string outlives its file)
-    assert not any(isinstance(name, str) for name in (*corpus.mentions, *corpus.mention_days))
+    # the names are kept as hashes in flat arrays, not as strings (no key string outlives its file), and
+    # only the candidates' names were counted into a dict
+    assert corpus.mentions.names.typecode == "q" and len(corpus.mentions.names) >= 4
+    assert set(corpus.mentions.counts) <= {hash(n) for c in corpus.candidates for n in (c.mention_key, c.id)}

@@ -154,7 +154,7 @@ def _promote(ctx: click.Context, store, do_apply: bool, selector: str | None, pr
         _summary(store, promo, do_apply, show_all, err=True)
         return
     if as_json:
-        echo_json({**promo.as_dict(), "applied": do_apply, "written": written,
+        echo_json({**promo.as_dict(lazy=True), "applied": do_apply, "written": written,
                    "pr_body": str(pr_body) if pr_body else None})
     else:
         _summary(store, promo, do_apply, show_all)

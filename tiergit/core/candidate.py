@@ -11,6 +11,7 @@ from datetime import date
 
 from tiergit.core import dreams, judge, kinds, parse
 from tiergit.core.config import Tier
+from tiergit.core.mentions import MentionLog
 
 COMMENT_RE = re.compile(r"<!--.*?-->", re.S)
 FORCED_RE = re.compile(r"<!--\s*tiergit:forced\b([^>]*)-->")
@@ -59,13 +60,9 @@ class Corpus:
     candidates: list[Candidate]
     wiki: list[tuple[int, str, str]]                # (line, path, key) of reviewed-tier items
     wiki_ids: dict[str, str]                        # id -> path
-    # Mention names (every item's key, every id a section holds) kept by hash(), not as strings: a plan
-    # meets ~13 names per candidate and reads its candidates' only (1k files: 58,446 names, 6 MB of
-    # strings). Read through mention_count() and mention_days(); a 64-bit hash shared would share a count.
-    mentions: dict[int, int]                        # hash(mention key or id) -> sections mentioning it
-    # hash(name) -> the days of its mentions: one date, or a set of several (most names have one day;
-    # a set each cost a 10k-file plan ~50 MB)
-    mention_days: dict[int, date | set[date]]
+    # Every item's key and every id a section holds, by hash (core/mentions.py): read through
+    # mention_count() and mention_days(), after `mentions.settle(the candidates' names)`
+    mentions: MentionLog
     # (list label id, path, entry heading) -> ids of the list under it: a label's id is its text's hash, and
     # "**Key Learnings:**" heads a list in many entries of one file
     under: dict[tuple[str, str, str | None], list[str]] = field(default_factory=dict)
@@ -198,26 +195,14 @@ def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[s
     targets = reviewed_targets(tiers)
     reviewed = {n for n, t in tiers.items() if t.reviewed}
     default_target = next(iter(targets.values()), next(iter(sorted(reviewed)), None))
-    corpus = Corpus(candidates=[], wiki=[], wiki_ids={}, mentions={}, mention_days={})
-    # Counted section by section (a name counts once per section), not as a set of sections per name:
-    # the sets of every item's key were most of a 10k-file plan's peak.
-    mentions: dict[int, int] = {}
-    days_of = corpus.mention_days
+    corpus = Corpus(candidates=[], wiki=[], wiki_ids={}, mentions=MentionLog())
+    log = corpus.mentions
 
     def mention(text: str, day: date | None, here: set[int]) -> None:
         name = hash(text)
-        if name in here:   # `here`: the names this section has counted
-            return
-        here.add(name)
-        mentions[name] = mentions.get(name, 0) + 1
-        if day:
-            had = days_of.get(name)
-            if had is None:
-                days_of[name] = day
-            elif isinstance(had, set):
-                had.add(day)
-            elif had != day:
-                days_of[name] = {had, day}
+        if name not in here:   # `here`: the names this section has counted (a section counts once)
+            here.add(name)
+            log.add(name, day)
 
     for f in files:
         pairs = iter(f.keys)
@@ -243,19 +228,26 @@ def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[s
                     corpus.wiki_ids.setdefault(item.id, f.rel)
                 elif target is not None and (f.staged or item.durable or item.id in used):
                     corpus.candidates.append(one(f, sec, item, text, key, day, target, min_confidence))
-    corpus.mentions = mentions
     return corpus
 
 
 def mention_count(corpus: Corpus, name: str) -> int:
     """How many sections mention `name` (an item's mention key or an id)."""
-    return corpus.mentions.get(hash(name), 0)
+    return _settled(corpus).count(name)
 
 
 def mention_days(corpus: Corpus, name: str) -> set[date]:
-    """The days `name` was mentioned on (Corpus.mention_days keeps one date or a set)."""
-    had = corpus.mention_days.get(hash(name))
-    return set() if had is None else set(had) if isinstance(had, set) else {had}
+    """The days `name` was mentioned on."""
+    return _settled(corpus).days_of(name)
+
+
+def _settled(corpus: Corpus) -> MentionLog:
+    """The mention log, its candidates' names counted in one pass at the first question (a name asked
+    later, of a candidate added after it, is counted by a scan)."""
+    log = corpus.mentions
+    if not log.settled:
+        log.settle(name for c in corpus.candidates for name in (c.mention_key, c.id) if name)
+    return log
 
 
 def one(f: ParsedFile, sec: parse.Section, item: parse.Item, text: str, key: str, day: date | None,

@@ -12,7 +12,7 @@ from datetime import date
 from pathlib import PurePosixPath
 from typing import Any
 
-from tiergit.core import parse, safeguard, topics
+from tiergit.core import lazylist, parse, safeguard, topics
 from tiergit.core.candidate import FORCED_RE, Candidate, Corpus, mention_count, mention_days, sentence_candidate
 from tiergit.core.dupindex import DupIndex
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
@@ -72,10 +72,10 @@ class Promotion:
     def rejected(self) -> list[Row]:
         return [r for r in self.rows if not r.verdict.accepted]
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"today": self.today.isoformat(), "gate": self.settings.as_dict(),
-                "promote": len(self.accepted), "reject": len(self.rejected),
-                "candidates": [r.as_dict() for r in self.rows], "plan": self.plan.as_dict()}
+    def as_dict(self, lazy: bool = False) -> dict[str, Any]:   # lazy: for JSON output only (core/lazylist.py)
+        rows = lazylist.LazyList(self.rows, Row.as_dict) if lazy else [r.as_dict() for r in self.rows]
+        return {"today": self.today.isoformat(), "gate": self.settings.as_dict(), "promote": len(self.accepted),
+                "reject": len(self.rejected), "candidates": rows, "plan": self.plan.as_dict()}
 
 
 def _clean(c: Candidate) -> str:
