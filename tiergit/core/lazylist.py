@@ -1,7 +1,7 @@
 """A list whose items are made as they are read: for JSON output only (`cli.echo_json`).
 
 json's encoder with an indent walks a list with `not lst` and `for item in lst`, so a long row list
-(a 50k-file `promote --json` has ~225k candidates, a dict each) never has to exist whole. Nothing
+(a 50k-file `promote --json` has ~200k candidates, a dict each) never has to exist whole. Nothing
 else may take one for a list: it holds no items, so `==`, indexing and slicing see an empty list.
 Pure.
 """
