@@ -59,8 +59,10 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
-def _label(text: str) -> str:
-    first = parse_mod.clean_text(text).split("\n")[0]
+def _label(item: parse_mod.Item, text: str) -> str:
+    """How a note or conflict names the item: its clean text, as the parse already made it when `text` is
+    the item's own (a 60 KB section's ~400 items, cut in three versions: ~3 ms of a merge)."""
+    first = (item.clean if text == item.text else parse_mod.clean_text(text)).split("\n")[0]
     return f"item '{first[:50]}'"
 
 
@@ -88,7 +90,7 @@ def _chunks(lines: list[str], start: int, end: int, items: list[parse_mod.Item])
             return
         key_base = ("i", item.id) if item is not None else ("g", _norm(content))
         seen[key_base] += 1
-        label = _label(content) if item is not None else ""
+        label = _label(item, content) if item is not None else ""
         pieces.append(Piece(key_base + (seen[key_base],), content + trail, kind,
                             item.date if item is not None else None, label))
 

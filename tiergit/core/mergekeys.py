@@ -109,13 +109,13 @@ def aligned(base: list[Piece], side: list[Piece]) -> dict[int, int]:
     return out
 
 
-def _pair_in_order(olds: list[Piece], news: list[Piece], diffed: set[tuple[int, int]]) -> dict[int, int]:
+def _pair_in_order(olds: list[Piece], news: list[Piece], diffed: set[tuple[int, int]],
+                   words: dict[int, set[str]]) -> dict[int, int]:
     """news index -> olds index: the order-preserving pairing with the best total score
     (identical text 2, plus 0.5 when the diff of the whole file pairs them too, which
     tells identical namesakes apart by their neighbours; else the share of words kept,
     when at least KEPT). An LCS-style table: O(len(olds) * len(news)) word-set overlaps."""
-    words_o = [set(WORD_RE.findall(body_of(p).lower())) for p in olds]
-    words_n = [set(WORD_RE.findall(body_of(p).lower())) for p in news]
+    words_o, words_n = [_words(p, words) for p in olds], [_words(p, words) for p in news]
 
     def score(i: int, j: int) -> float:
         if olds[i].text == news[j].text:
@@ -141,7 +141,16 @@ def _pair_in_order(olds: list[Piece], news: list[Piece], diffed: set[tuple[int, 
     return pairs
 
 
-def _match_repeated(base: list[Piece], side: list[Piece], head: Key, same: dict[int, int]) -> None:
+def _words(piece: Piece, memo: dict[int, set[str]]) -> set[str]:
+    """A section's body words, once per merge (both sides pair against the same base sections)."""
+    got = memo.get(id(piece))
+    if got is None:
+        got = memo[id(piece)] = set(WORD_RE.findall(body_of(piece).lower()))
+    return got
+
+
+def _match_repeated(base: list[Piece], side: list[Piece], head: Key, same: dict[int, int],
+                    words: dict[int, set[str]]) -> None:
     """Key a side's namesakes by their base entries in order (`_pair_in_order`); past
     MAX_PAIRS, only unchanged ones, by the diff of the texts (`same`). The rest are new,
     keyed by content so the same entry added on both sides is one."""
@@ -152,7 +161,7 @@ def _match_repeated(base: list[Piece], side: list[Piece], head: Key, same: dict[
     diffed = {(local[same[g]], j) for j, g in enumerate(side_pos)
               if same.get(g) in local and base[same[g]].text == side[g].text}
     if len(olds) * len(news) <= MAX_PAIRS:
-        keyed = {j: olds[i].key for j, i in _pair_in_order(olds, news, diffed).items()}
+        keyed = {j: olds[i].key for j, i in _pair_in_order(olds, news, diffed, words).items()}
     else:
         keyed = {j: olds[i].key for i, j in diffed}
     # A namesake moved past another one crosses the in-order pairing: an unpaired one that is
@@ -231,11 +240,12 @@ def assign(base: list[Piece], ours: list[Piece], theirs: list[Piece]) -> None:
     versions = [base, ours, theirs]
     _name_keys(versions)
     same = {id(side): aligned(base, side) for side in (ours, theirs)}
+    words: dict[int, set[str]] = {}   # by id(): every section lives until the merge ends
     for head in _repeated(versions):
         for n, p in enumerate(x for x in base if x.key[:3] == head):
             p.key = head + ("b", n)
-        _match_repeated(base, ours, head, same[id(ours)])
-        _match_repeated(base, theirs, head, same[id(theirs)])
+        _match_repeated(base, ours, head, same[id(ours)], words)
+        _match_repeated(base, theirs, head, same[id(theirs)], words)
     for side in (ours, theirs):
         _replaced(base, side)
         _renames(base, side, same[id(side)])
