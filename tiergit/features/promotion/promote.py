@@ -132,8 +132,8 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids,
                   wiki_index=DupIndex.of_wiki(corpus.wiki),
                   language=safeguard.store_language(c.text for c in corpus.candidates))
-    ctx.stale = _stale(store, corpus.candidates)
-    ctx.memo = VerdictMemo.for_store(store)
+    ctx.stale, ctx.memo = _stale(store, corpus.candidates), VerdictMemo.for_store(store)
+    corpus.wiki, corpus.under = [], {}   # read: let go before the plan's peak (its rows, at the end)
     for c in corpus.candidates:
         if c.staged:
             ctx.staged_index.add(c.mention_key, f"{c.id} ({c.source}:{c.line})")
