@@ -73,3 +73,44 @@ def test_a_first_run_writes_its_documents_in_batches_and_reads_them_back(tmp_pat
     assert cache.parse(texts[0], "0.md") == docs[0] and not parsed   # from the file
     cache.save()
     assert len(_rows(path)) == 7 and not cache.new
+
+
+def test_a_reader_that_never_asks_for_item_keys_holds_none_of_them(tmp_path):
+    """`archive` parses every cold file and never asks for the items' keys: they were kept by
+    document id for the whole run (~160 MB at 10k real-sized files). Only the last one is kept."""
+    import tracemalloc
+
+    path = tmp_path / "parse-cache-v3.sqlite"
+    body = "".join(f"- **Key learning:** retry number {n} needs a jittered backoff of {n} seconds\n"
+                   for n in range(40))
+    texts = [TEXT + f"- file {i}\n" + body for i in range(120)]
+    first = parse_cache.ParseCache(path, {})
+    for i, t in enumerate(texts):
+        first.parse(t, f"{i}.md")
+    first.save()
+    warm = parse_cache.ParseCache(path, {})
+    tracemalloc.start()
+    try:
+        warm.parse(texts[0], "0.md")
+        before = tracemalloc.get_traced_memory()[0]
+        for i, t in enumerate(texts[1:], 1):
+            warm.parse(t, f"{i}.md")
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    one_file = len(texts[0].encode())
+    # the keys set of 119 files is ~40 KB; every file's (clean, key) pairs were ~1 MB
+    assert grown < 119 * one_file // 4, f"{grown} bytes kept over 119 files of {one_file} bytes"
+
+
+def test_item_keys_answer_only_for_the_document_parsed_last(tmp_path):
+    cache = parse_cache.ParseCache(tmp_path / "c.sqlite", {})
+    a = cache.parse(TEXT, "a.md")
+    assert [k for k, _ in cache.item_keys(a)] == ["**Key learning:** retries need a jittered backoff"]
+    b = cache.parse(TEXT + "- more\n", "b.md")
+    cache.parse(TEXT, "a.md")
+    try:
+        cache.item_keys(b)
+        raise AssertionError("gave keys of a document parsed before the last")
+    except ValueError:
+        pass

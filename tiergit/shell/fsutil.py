@@ -14,7 +14,7 @@ import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterable, Iterator
 
 from tiergit.errors import TiergitError
 from tiergit.shell import statedir
@@ -62,8 +62,21 @@ def _tmp_dir(path: Path) -> Path:
     return base / "tmp" if base is not None else path.parent
 
 
-def atomic_write(path: Path, data: bytes | str, root: Path | None = None) -> None:
-    """Check the target, write a temp (fsync), rename into place. Cost: one write + fsync."""
+def _write_synced(path: Path, data: bytes | Callable[[], Iterable[str]]) -> None:
+    with open(path, "wb") as fh:
+        if isinstance(data, bytes):
+            fh.write(data)
+        else:
+            for piece in data():
+                fh.write(piece.encode("utf-8"))
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def atomic_write(path: Path, data: bytes | str | Callable[[], Iterable[str]], root: Path | None = None) -> None:
+    """Check the target, write a temp (fsync), rename into place. Cost: one write + fsync.
+    `data` may be a function giving the text in pieces (the write journal: a 50k-file
+    archive's journal as one string was ~250 MB), called again if the temp must move."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     check_target(path, root)
@@ -73,10 +86,7 @@ def atomic_write(path: Path, data: bytes | str, root: Path | None = None) -> Non
     tmp_dir.mkdir(parents=True, exist_ok=True)
     tmp = tmp_dir / f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp"
     try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+        _write_synced(tmp, data)
         mode = path.stat().st_mode & 0o7777 if path.exists() else None
         if mode is not None:
             os.chmod(tmp, mode)
@@ -87,10 +97,7 @@ def atomic_write(path: Path, data: bytes | str, root: Path | None = None) -> Non
                 raise
             # git dir on another filesystem: fall back to a temp beside the target
             local = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            with open(local, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
+            _write_synced(local, data)
             if mode is not None:
                 os.chmod(local, mode)
             os.replace(local, path)

@@ -80,6 +80,15 @@ def _record(repo: Path, title: str, paths: list[str], recovered: bool = False) -
         fh.write(line + "\n")
 
 
+def _journal_pieces(title: str, entries: list[dict]):
+    """The journal's JSON an entry at a time: as one string, a 50k-file archive's was ~250 MB
+    (json's C encoder also gathers every piece before it returns any)."""
+    yield '{"title": ' + json.dumps(title, ensure_ascii=False) + ', "changes": ['
+    for n, e in enumerate(entries):
+        yield (", " if n else "") + json.dumps(e, ensure_ascii=False)
+    yield "]}"
+
+
 def apply_changes(repo: Path, title: str, changes: list) -> list[str]:
     """Apply a plan's effective changes as one journaled unit; the paths written.
     Raises TiergitError, touching nothing, when a target is unsafe or changed meanwhile."""
@@ -97,7 +106,7 @@ def apply_changes(repo: Path, title: str, changes: list) -> list[str]:
         entries = [{"path": c.path, "new": c.new, "old_sha": _sha(_norm(c.old)),
                     "new_sha": _sha(_norm(c.new)), "mode": c.mode} for c in order(changes)]
         jpath = journal_path(repo)
-        atomic_write(jpath, json.dumps({"title": title, "changes": entries}, ensure_ascii=False))
+        atomic_write(jpath, lambda: _journal_pieces(title, entries))
         for e in entries:
             _write_one(repo, e["path"], e["new"], e["mode"])
         _record(repo, title, [e["path"] for e in entries])

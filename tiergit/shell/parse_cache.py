@@ -37,7 +37,9 @@ class ParseCache:
         self.stored: set[str] = set()
         self.used: set[str] = set()
         self.new: dict[str, bytes] = {}   # key -> the pickled (doc, pairs) a run parsed
-        self._keys: dict[int, list[tuple[str, str]]] = {}   # id(doc) -> each item's (clean, norm_key), until read
+        # (id(doc), each item's (clean, norm_key)) of the last document returned: one slot, not a dict
+        # by id, since a reader that never asks (archive) kept every file's pairs (~160 MB at 10k).
+        self._last_keys: tuple[int, list[tuple[str, str]]] | None = None
         self._db: sqlite3.Connection | None = None
         if path is not None and path.is_file():
             try:
@@ -93,13 +95,16 @@ class ParseCache:
             self.new[key] = pickle.dumps(entry, pickle.HIGHEST_PROTOCOL)
             if len(self.new) >= FLUSH_EVERY:
                 self._write()
-        self._keys[id(entry[0])] = entry[1]
+        self._last_keys = (id(entry[0]), entry[1])
         return entry[0]
 
     def item_keys(self, doc: parse.MemoryDoc) -> list[tuple[str, str]]:
         """(clean text, norm_key) of every item of the document this cache returned last, in order
-        (read once: asked right after `parse`, before the document can be dropped)."""
-        return self._keys.pop(id(doc))
+        (read once: asked right after `parse`, before another document is parsed)."""
+        last, self._last_keys = self._last_keys, None
+        if last is None or last[0] != id(doc):
+            raise ValueError("item_keys: ask for the document parse() returned last")
+        return last[1]
 
     def save(self, prune: bool = True) -> None:
         """Add the new documents and (`prune`: a run that read every file) drop the ones this
