@@ -65,3 +65,27 @@ def test_the_hook_and_check_staged_leave_no_content_cache(squad_repo):
     assert tiergit(squad_repo, "check", "--staged").returncode == 1
     assert tiergit(squad_repo, "hook", "pre-commit").returncode == 1
     assert not (squad_repo / CACHE).exists()
+
+
+def test_check_all_reads_each_file_as_it_checks_it(squad_repo):
+    """`check --all` held every memory file's bytes before the first check ran (a 50k store's
+    ~430 MB); now each file is read when its check runs, so the peak stays under the files' bytes
+    (what is left grows with the reports, not the text)."""
+    import tracemalloc
+
+    root = squad_repo / ".squad" / "memory" / "cold"
+    entry = "".join(f"### Work {n} (2026-05-{n % 28 + 1:02d})\n\n- [fact] the build step {n} takes a while\n\n"
+                    for n in range(160))
+    for i in range(600):
+        write(root / f"agent{i}.md", f"# agent{i}\n\n" + entry)
+    total = 600 * len(entry)
+    assert tiergit(squad_repo, "check", "--all").returncode in (0, 1)   # counts and judgements cached
+    tracemalloc.start()
+    try:
+        proc = tiergit(squad_repo, "check", "--all")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert proc.returncode in (0, 1), proc.stderr
+    assert "memory file(s) checked" in proc.stdout
+    assert peak < total, f"peak {peak} bytes for {total} bytes of memory files"

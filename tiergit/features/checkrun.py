@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
 
 from tiergit.core import jsonlog
@@ -84,28 +84,28 @@ def _symlink_finding(repo: Path, rel: str, target: str) -> Finding | None:
                        "replace the link with a regular file inside the store")
 
 
-def worktree_sources(store: Store, paths: list[str] | None = None) -> list[CheckSource]:
+def worktree_sources(store: Store, paths: list[str] | None = None) -> Iterator[CheckSource]:
+    """Each file read as the check reaches it: a list of every file's bytes was a 50k store's
+    whole text (~430 MB) held before the first check ran."""
     rels = paths if paths is not None else store.memory_files() + secretscope.extra_files(store)
-    out = []
     for rel in rels:
         full = store.abs(rel)
         if full.is_symlink():
-            out.append(CheckSource(rel, None, None, _symlink_finding(store.repo, rel, os.readlink(full))))
+            yield CheckSource(rel, None, None, _symlink_finding(store.repo, rel, os.readlink(full)))
             continue
         try:
             data = read_regular(full, rel)  # a FIFO or device is a finding, never a hang
         except InputError as exc:
-            out.append(CheckSource(rel, None, None, Finding(rel, exc.line, exc.code, "critical", exc.detail, exc.hint or "")))
+            yield CheckSource(rel, None, None, Finding(rel, exc.line, exc.code, "critical", exc.detail, exc.hint or ""))
             continue
         except OSError as exc:
-            out.append(CheckSource(rel, None, None, Finding(rel, 1, "TG005", "critical", f"cannot read: {exc.strerror}",
-                                                        "check the file's permissions")))
+            yield CheckSource(rel, None, None, Finding(rel, 1, "TG005", "critical", f"cannot read: {exc.strerror}",
+                                                      "check the file's permissions"))
             continue
-        out.append(CheckSource(rel, data, blob_id(data)))
-    return out
+        yield CheckSource(rel, data, blob_id(data))
 
 
-def run_checks(sources: list[CheckSource], config: Config, cache: TokenCache,
+def run_checks(sources: Iterable[CheckSource], config: Config, cache: TokenCache,
                cache_in: Path | None = None) -> list[FileReport]:
     """`cache_in`: the repo whose content-findings cache to use (`check` on the work tree);
     None for staged blobs (the hook reads each once, and stays lean)."""
@@ -171,7 +171,7 @@ def write_step_summary(markdown: str) -> None:
         pass
 
 
-def sources_for(store, staged: bool, paths: Sequence[str]) -> list:
+def sources_for(store, staged: bool, paths: Sequence[str]) -> Iterable[CheckSource]:
     """What `check` reads: the staged blobs, the named paths that are memory files, or every
     memory file in the work tree. A named path that does not exist is an error (a typo would
     otherwise pass as "0 files checked")."""
