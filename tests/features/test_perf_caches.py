@@ -207,3 +207,30 @@ def test_token_cache_keeps_the_newest_counts_only(tmp_path: Path, monkeypatch) -
     assert [again.get(f"{i:040d}") for i in range(5)] == [None, None, 2, 3, 4]
     assert again.get("ab" + "0" * 38) == 7 and len(again) == 4
     assert sorted(p.name for p in (tmp_path / "tokens").iterdir()) == ["00.json", "ab.json"]
+
+
+def test_a_first_index_build_reads_each_file_when_its_parse_is_due(squad_repo: Path, monkeypatch) -> None:
+    """A first build held every changed file's bytes before the first parse (a 50k store's ~430 MB);
+    each is read when its parse is due now, and each file's blob is that of the bytes parsed."""
+    import tracemalloc
+
+    from tiergit.shell.tokens import blob_id
+
+    monkeypatch.setenv("TIERGIT_INDEX_WORKERS", "1")
+    body = "".join(f"fact the deploy step {n} waits on the cache warmer\n" for n in range(250))
+    for i in range(300):
+        write(squad_repo / ROOT / "cold" / f"b{i}.md", _cold(f"b{i}", body.splitlines()))
+    total = sum(len(p.read_bytes()) for p in (squad_repo / ROOT / "cold").glob("b*.md"))
+    store = Store.open(squad_repo)
+    db = recall_index.connect(recall_index.index_path(squad_repo))
+    tracemalloc.start()
+    try:
+        recall_index.refresh(store, db)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < total // 2, f"peak {peak} bytes while indexing {total} bytes"
+    path = ".squad/memory/cold/b7.md"
+    stored = db.execute("SELECT blob FROM files WHERE path = ?", (path,)).fetchone()[0]
+    assert stored == blob_id((squad_repo / path).read_bytes())
+    assert len(_fts_rows(db, path)) == 250

@@ -147,11 +147,12 @@ def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = No
         file_rows: list[tuple] = []
         # The bar counts parsed files (the parse is most of a build), each stored as it arrives.
         with progress.bar(len(changed), "recall: indexing") as shown:
-            for (rows, skipped), change in zip(_parse_all(store, changed), changed):
+            for (rows, skipped, blob), change in zip(_parse_all(store, changed), changed):
                 if skipped:
                     assert stats.skipped is not None
                     stats.skipped.append(change.src.path)
-                delta, next_rowid = _store_rows(db, change, rows, known.get(change.src.path), next_rowid, file_rows)
+                delta, next_rowid = _store_rows(db, change, blob, rows, known.get(change.src.path), next_rowid,
+                                                file_rows)
                 count += delta
                 stats.reindexed += 1
                 shown.update(1)
@@ -175,43 +176,42 @@ def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = No
 
 @dataclass(frozen=True)
 class Change:
-    """A file whose blob differs from what the index holds: it is parsed again."""
+    """A file whose blob differs from what the index holds: it is parsed again, read anew when its
+    parse is due (holding every changed file's bytes was a 50k first build's ~430 MB)."""
     src: IndexSource
-    data: bytes
-    blob: str
     mtime_ns: int
     size: int
 
 
 def _changed(store, db, src: IndexSource, old: tuple | None) -> Change | None:
-    """The file as read when its blob changed; None when the index already holds it (a moved
-    mtime with the same blob only updates the stat)."""
+    """The file to parse again; None when the index already holds it (a moved mtime with the same
+    blob only updates the stat). A file the index never held is not read here."""
     try:
         st = os.stat(f"{store.repo}/{src.path}")   # a str join: pathlib costs 4x the stat at 50k files
     except OSError:
         return None
-    if old and old[1] == st.st_mtime_ns and old[2] == st.st_size and old[3] == src.tier and old[4] == src.agent:
+    same_place = bool(old) and old[3] == src.tier and old[4] == src.agent
+    if same_place and old[1] == st.st_mtime_ns and old[2] == st.st_size:
         return None
-    from tiergit.shell.tokens import blob_id   # not on recall_fast's path, which never re-indexes
+    if same_place:
+        from tiergit.shell.tokens import blob_id   # not on recall_fast's path, which never re-indexes
 
-    data = store.read_bytes(src.path)
-    blob = blob_id(data)
-    if old and old[0] == blob and old[3] == src.tier and old[4] == src.agent:
-        db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path=?", (st.st_mtime_ns, st.st_size, src.path))
-        return None
-    return Change(src, data, blob, st.st_mtime_ns, st.st_size)
+        if old[0] == blob_id(store.read_bytes(src.path)):
+            db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path=?", (st.st_mtime_ns, st.st_size, src.path))
+            return None
+    return Change(src, st.st_mtime_ns, st.st_size)
 
 
-def _store_rows(db, change: Change, rows: list[tuple], old: tuple | None, next_rowid: int,
+def _store_rows(db, change: Change, blob: str, rows: list[tuple], old: tuple | None, next_rowid: int,
                 file_rows: list[tuple]) -> tuple[int, int]:
     """Replace one file's items by its new rows, adding its files row to `file_rows` (written by
-    the caller): (change in item count, next free rowid)."""
+    the caller): (change in item count, next free rowid). `blob`: of the bytes the rows came from."""
     removed = _delete_items(db, old) if old else 0
     first = next_rowid
     db.executemany("INSERT INTO items (rowid, text, entry, path, item_id, date, kind, line, tier, agent, clean) "
                    "VALUES (?,?,?,?,?,?,?,?,?,?,?)", [(first + i, *row) for i, row in enumerate(rows)])
     src = change.src
-    file_rows.append((src.path, change.blob, change.mtime_ns, change.size, src.tier, src.agent, len(rows), first))
+    file_rows.append((src.path, blob, change.mtime_ns, change.size, src.tier, src.agent, len(rows), first))
     return len(rows) - removed, first + len(rows)
 
 
@@ -226,15 +226,16 @@ LAZY_KINDS_MIN = 100
 UNJUDGED = ""   # the kind column of an item whose kind is not judged yet
 
 
-def _parse_all(store, changed: list[Change]) -> Iterator[tuple[list[tuple], bool]]:
-    """(rows, skipped) for each changed file, in order, as each is parsed: the caller stores
-    and counts them as they come (the parent never holds every file's rows at once)."""
-    jobs = [(c.src, c.data) for c in changed]
+def _parse_all(store, changed: list[Change]) -> Iterator[tuple[list[tuple], bool, str]]:
+    """(rows, skipped, blob) for each changed file, in order, as each is parsed: the caller stores
+    and counts them as they come (the parent never holds every file's rows, nor its bytes, at once:
+    each file is read as the pool's feeder reaches it, and the blob is the one of the bytes parsed)."""
+    jobs = ((c.src, store.read_bytes(c.src.path)) for c in changed)
     labels, limit = store.config.labels, store.config.limits["max_file_bytes"]
-    kinds = len(jobs) < LAZY_KINDS_MIN
+    kinds = len(changed) < LAZY_KINDS_MIN
     workers = min((os.cpu_count() or 1) - 1, 7)
     ctx = None
-    if len(jobs) >= PARALLEL_MIN and workers >= 1 and os.environ.get("TIERGIT_INDEX_WORKERS") != "1":
+    if len(changed) >= PARALLEL_MIN and workers >= 1 and os.environ.get("TIERGIT_INDEX_WORKERS") != "1":
         import multiprocessing
 
         try:
@@ -242,15 +243,18 @@ def _parse_all(store, changed: list[Change]) -> Iterator[tuple[list[tuple], bool
         except ValueError:
             ctx = None
     if ctx is None:
-        yield from (rows_of(src, data, labels, limit, kinds) for src, data in jobs)
+        yield from (_rows_job(job, labels, limit, kinds) for job in jobs)
         return
-    chunk = max(1, min(16, len(jobs) // (workers * 8)))
+    chunk = max(1, min(16, len(changed) // (workers * 8)))
     with ctx.Pool(workers) as pool:
         yield from pool.imap(partial(_rows_job, labels=labels, limit=limit, kinds=kinds), jobs, chunksize=chunk)
 
 
-def _rows_job(job: tuple[IndexSource, bytes], labels, limit: int, kinds: bool) -> tuple[list[tuple], bool]:
-    return rows_of(job[0], job[1], labels, limit, kinds)
+def _rows_job(job: tuple[IndexSource, bytes], labels, limit: int, kinds: bool) -> tuple[list[tuple], bool, str]:
+    from tiergit.shell.tokens import blob_id
+
+    rows, skipped = rows_of(job[0], job[1], labels, limit, kinds)
+    return rows, skipped, blob_id(job[1])
 
 
 def _delete_items(db: sqlite3.Connection, old: tuple) -> int:
