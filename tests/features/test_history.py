@@ -190,3 +190,27 @@ def test_json_points_carry_changes_only_and_replay_to_the_latest_state(squad_rep
     assert len(model["latest"]) == 6 and last["tiers"]["cold"]["files"] == 6
     assert last["tiers"]["cold"]["bytes"] == sum(f["bytes"] for f in model["latest"].values())
     assert history.series(model, f"{MEM}/cold/a5.md")[-2:] == [len("# a5\n\n- fact 5\n")] * 2
+
+
+def test_versions_are_measured_as_they_are_read(squad_repo):
+    """`history` read every version of every file into one dict before measuring any (a 50k store's
+    ~480 MB); each version is measured as git hands it over now, so the peak stays under their bytes."""
+    import tracemalloc
+
+    body = "".join(f"- [fact] the nightly job {n} reads the whole cache\n" for n in range(200))
+    for version in range(2):
+        for i in range(150):
+            write(squad_repo / ".squad" / "memory" / "cold" / f"c{i}.md", f"# c{i}\n\n### v{version}\n\n{body}")
+        git(squad_repo, "add", "-A")
+        git(squad_repo, "commit", "-qm", f"version {version}")
+    total = 2 * 150 * len(body)
+    store = Store.open(squad_repo)
+    history.collect(store)   # imports and the token cache's first load
+    tracemalloc.start()
+    try:
+        model = history.collect(store)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert model["latest"][".squad/memory/cold/c3.md"]["bytes"] == len(f"# c3\n\n### v1\n\n{body}")
+    assert peak < total // 2, f"peak {peak} bytes for {total} bytes of versions"

@@ -121,9 +121,12 @@ def collect(store, since: str | None = None, agent: str | None = None, exact: bo
     regular = {c.blob for commit in commits for c in commit.changes
                if c.path in tracked and c.status != "D" and c.mode.startswith("100")}
     cache = store.token_cache
-    contents = git.read_blobs(store.repo, sorted(regular))
-    sizes = {blob: blob_size(data, blob, cache, exact)
-             for blob, data in progress.iterate(list(contents.items()), "history: measuring versions")}
+    # each version is measured as it is read and let go (the store's whole history is never held)
+    with progress.bar(len(regular), "history: measuring versions") as shown:
+        sizes = {}
+        for blob, data in git.iter_blobs(store.repo, sorted(regular)):
+            sizes[blob] = blob_size(data, blob, cache, exact)
+            shown.update(1)
     if exact:
         cache.save()
     totals = Totals(config, tracked)

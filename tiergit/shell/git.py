@@ -13,6 +13,7 @@ from tiergit.errors import TiergitError
 
 TYPE_CHECKING = False   # typing's own flag, without importing typing
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from datetime import date
 
 
@@ -208,6 +209,19 @@ def read_blobs(repo: Path, blobs: list[str]) -> dict[str, bytes]:
 
 def _spawned_blobs(repo: Path, names: list[str]) -> dict[str, bytes]:
     """read_blobs through tiergit/shell/spawn.py (no `subprocess` import: the hook's budget)."""
+    return dict(iter_blobs(repo, names))
+
+
+def iter_blobs(repo: Path, blobs: list[str]) -> Iterator[tuple[str, bytes]]:
+    """(name, content) of each blob git has, in order, one at a time from one `git cat-file --batch`
+    process: a caller that measures and lets go holds one blob, not all (`history` at 50k files read
+    ~480 MB of versions into one dict)."""
+    unique = list(dict.fromkeys(blobs))
+    if not unique:
+        return
+    if not hasattr(os, "posix_spawnp"):
+        yield from read_blobs(repo, unique).items()
+        return
     from tiergit.shell.spawn import CatFile
 
     try:
@@ -215,12 +229,15 @@ def _spawned_blobs(repo: Path, names: list[str]) -> dict[str, bytes]:
     except OSError as exc:
         raise GitError(f"git cat-file --batch failed: {exc}") from None
     try:
-        found = {name: reader.get(name) for name in names}
-    except OSError as exc:
-        raise GitError(f"git cat-file --batch failed: {exc}") from None
+        for name in unique:
+            try:
+                data = reader.get(name)
+            except OSError as exc:
+                raise GitError(f"git cat-file --batch failed: {exc}") from None
+            if data is not None:
+                yield name, data
     finally:
         reader.close()
-    return {name: data for name, data in found.items() if data is not None}
 
 
 def index_file(repo: Path, rel: str) -> bytes | None:
