@@ -151,8 +151,8 @@ def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = No
                 if skipped:
                     assert stats.skipped is not None
                     stats.skipped.append(change.src.path)
-                delta, next_rowid = _store_rows(db, change, blob, rows, known.get(change.src.path), next_rowid,
-                                                file_rows)
+                old = known.get(change.src.path)
+                delta, next_rowid = _store_rows(db, change, blob, rows, old, next_rowid, file_rows)
                 count += delta
                 stats.reindexed += 1
                 shown.update(1)
@@ -176,24 +176,22 @@ def refresh(store, db: sqlite3.Connection, wanted: list[IndexSource] | None = No
 
 @dataclass(frozen=True)
 class Change:
-    """A file whose blob differs from what the index holds: it is parsed again, read anew when its
-    parse is due (holding every changed file's bytes was a 50k first build's ~430 MB)."""
+    """A file to parse again, read when its parse is due (every file's bytes: ~430 MB at 50k)."""
     src: IndexSource
     mtime_ns: int
     size: int
 
 
 def _changed(store, db, src: IndexSource, old: tuple | None) -> Change | None:
-    """The file to parse again; None when the index already holds it (a moved mtime with the same
-    blob only updates the stat). A file the index never held is not read here."""
+    """The file to parse again (a new one is not read here); None when the index holds it (a moved
+    mtime with the same blob only updates the stat)."""
     try:
         st = os.stat(f"{store.repo}/{src.path}")   # a str join: pathlib costs 4x the stat at 50k files
     except OSError:
         return None
-    same_place = bool(old) and old[3] == src.tier and old[4] == src.agent
-    if same_place and old[1] == st.st_mtime_ns and old[2] == st.st_size:
-        return None
-    if same_place:
+    if old and old[3] == src.tier and old[4] == src.agent:   # the same place: the stat, then the blob
+        if old[1] == st.st_mtime_ns and old[2] == st.st_size:
+            return None
         from tiergit.shell.tokens import blob_id   # not on recall_fast's path, which never re-indexes
 
         if old[0] == blob_id(store.read_bytes(src.path)):
@@ -205,7 +203,7 @@ def _changed(store, db, src: IndexSource, old: tuple | None) -> Change | None:
 def _store_rows(db, change: Change, blob: str, rows: list[tuple], old: tuple | None, next_rowid: int,
                 file_rows: list[tuple]) -> tuple[int, int]:
     """Replace one file's items by its new rows, adding its files row to `file_rows` (written by
-    the caller): (change in item count, next free rowid). `blob`: of the bytes the rows came from."""
+    the caller): (change in item count, next free rowid)."""
     removed = _delete_items(db, old) if old else 0
     first = next_rowid
     db.executemany("INSERT INTO items (rowid, text, entry, path, item_id, date, kind, line, tier, agent, clean) "
@@ -227,9 +225,8 @@ UNJUDGED = ""   # the kind column of an item whose kind is not judged yet
 
 
 def _parse_all(store, changed: list[Change]) -> Iterator[tuple[list[tuple], bool, str]]:
-    """(rows, skipped, blob) for each changed file, in order, as each is parsed: the caller stores
-    and counts them as they come (the parent never holds every file's rows, nor its bytes, at once:
-    each file is read as the pool's feeder reaches it, and the blob is the one of the bytes parsed)."""
+    """(rows, skipped, blob of the bytes parsed) for each changed file, in order, as each is parsed and
+    stored: no file is read before the pool's feeder reaches it, no rows are held past their store."""
     jobs = ((c.src, store.read_bytes(c.src.path)) for c in changed)
     labels, limit = store.config.labels, store.config.limits["max_file_bytes"]
     kinds = len(changed) < LAZY_KINDS_MIN
@@ -253,8 +250,7 @@ def _parse_all(store, changed: list[Change]) -> Iterator[tuple[list[tuple], bool
 def _rows_job(job: tuple[IndexSource, bytes], labels, limit: int, kinds: bool) -> tuple[list[tuple], bool, str]:
     from tiergit.shell.tokens import blob_id
 
-    rows, skipped = rows_of(job[0], job[1], labels, limit, kinds)
-    return rows, skipped, blob_id(job[1])
+    return (*rows_of(job[0], job[1], labels, limit, kinds), blob_id(job[1]))
 
 
 def _delete_items(db: sqlite3.Connection, old: tuple) -> int:
