@@ -32,6 +32,12 @@ def test_read_blobs_reads_large_and_small_blobs_and_skips_missing_ones(tmp_path)
     assert got == {ids[0]: big, ids[1]: small, ids[2]: empty}
     if sys.platform != "win32":   # the spawned reader is the path taken; subprocess's the reference
         assert got == git_mod._spawned_blobs(repo, [ids[0], ids[1], ids[2]])
+    # one at a time, in the order asked, repeats and missing ids included (history, the blame walk)
+    assert list(git_mod.iter_blobs(repo, [ids[1], missing, ids[0], ids[1]])) == [
+        (ids[1], small), (missing, None), (ids[0], big), (ids[1], small)]
+    reader = git_mod.iter_blobs(repo, [ids[0], ids[1]])
+    assert next(reader) == (ids[0], big)
+    reader.close()   # let go part-way: the cat-file process is waited for, not left behind
 
 
 def test_index_file_is_the_staged_text_not_the_work_tree(tmp_path):

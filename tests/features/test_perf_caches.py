@@ -236,3 +236,36 @@ def test_a_first_index_build_reads_each_file_when_its_parse_is_due(squad_repo: P
     stored = db.execute("SELECT blob FROM files WHERE path = ?", (path,)).fetchone()[0]
     assert stored == blob_id((squad_repo / path).read_bytes())
     assert len(_fts_rows(db, path)) == 250
+
+
+def test_the_history_walk_dates_every_file_as_blame_does_one_file_at_a_time(squad_repo: Path) -> None:
+    """The walk that dates every file from one `git log` read every version of every file at once
+    (a 50k store's ~480 MB); it reads one file's versions at a time now, with the same dates."""
+    import tracemalloc
+
+    from tiergit.features.history import pathspecs
+    from tiergit.shell import git as tgit
+
+    body = "".join(f"- fact the index step {n} runs after the pull\n" for n in range(40))
+    for day in (2, 9, 20):
+        for i in range(150):
+            path = squad_repo / ROOT / "cold" / f"w{i}.md"
+            old = path.read_text() if path.exists() else f"# w{i}\n\n### Work\n\n"
+            write(path, old + body.replace("fact", f"fact of day {day}"))
+        git(squad_repo, "add", "-A")
+        git(squad_repo, "commit", "-q", "-m", f"day {day}", env={"GIT_AUTHOR_DATE": f"2026-03-{day:02d}T10:00:00Z"})
+    total = sum(len(body) * n * 150 for n in (1, 2, 3))
+    store = Store.open(squad_repo)
+    cache = blame_cache.BlameCache.for_repo(squad_repo, pathspecs(store.config))
+    tracemalloc.start()
+    try:
+        dated = cache.dates(".squad/memory/cold/w0.md")   # the first ask walks the history for all
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert cache.blamed == 0
+    assert peak < total // 2, f"peak {peak} bytes for {total} bytes of versions"
+    for rel in (".squad/memory/cold/w0.md", ".squad/memory/cold/w149.md"):
+        assert cache.dates(rel) == tgit.blame_dates(squad_repo, rel)
+    assert sorted(set(dated.values())) == [date(2026, 3, 2), date(2026, 3, 9), date(2026, 3, 20)]
+    cache.close()

@@ -125,7 +125,8 @@ def collect(store, since: str | None = None, agent: str | None = None, exact: bo
     with progress.bar(len(regular), "history: measuring versions") as shown:
         sizes = {}
         for blob, data in git.iter_blobs(store.repo, sorted(regular)):
-            sizes[blob] = blob_size(data, blob, cache, exact)
+            if data is not None:
+                sizes[blob] = blob_size(data, blob, cache, exact)
             shown.update(1)
     if exact:
         cache.save()

@@ -139,9 +139,11 @@ class BlameCache:
             if db is not None and db.execute("SELECT 1 FROM blame WHERE key=?", (key,)).fetchone():
                 continue
             todo[key] = chain
-        blobs = git.read_blobs(self.repo, sorted({b for chain in todo.values() for _d, b in chain}))
+        # one file's versions at a time, in the order they are dated (every version of a 50k store is ~480 MB)
+        versions = git.iter_blobs(self.repo, [b for chain in todo.values() for _d, b in chain])
         for key, chain in progress.iterate(list(todo.items()), "dating items from history", minimum=len(todo) + 1):
-            self._new[key] = encode(forward_dates([(d, blobs.get(b, b"")) for d, b in chain]))
+            self._new[key] = encode(forward_dates([(d, next(versions)[1] or b"") for d, _b in chain]))
+        versions.close()
 
     def close(self) -> None:
         """Prune to MAX_ROWS (least recently used first) and close."""

@@ -209,18 +209,18 @@ def read_blobs(repo: Path, blobs: list[str]) -> dict[str, bytes]:
 
 def _spawned_blobs(repo: Path, names: list[str]) -> dict[str, bytes]:
     """read_blobs through tiergit/shell/spawn.py (no `subprocess` import: the hook's budget)."""
-    return dict(iter_blobs(repo, names))
+    return {name: data for name, data in iter_blobs(repo, list(dict.fromkeys(names))) if data is not None}
 
 
-def iter_blobs(repo: Path, blobs: list[str]) -> Iterator[tuple[str, bytes]]:
-    """(name, content) of each blob git has, in order, one at a time from one `git cat-file --batch`
-    process: a caller that measures and lets go holds one blob, not all (`history` at 50k files read
-    ~480 MB of versions into one dict)."""
-    unique = list(dict.fromkeys(blobs))
-    if not unique:
+def iter_blobs(repo: Path, names: list[str]) -> Iterator[tuple[str, bytes | None]]:
+    """(name, content or None when git has no such object) for each name, in order, repeats
+    included, one at a time from one `git cat-file --batch` process: a caller that measures and
+    lets go holds one blob, not all (`history` at 50k files read ~480 MB of versions into a dict)."""
+    if not names:
         return
     if not hasattr(os, "posix_spawnp"):
-        yield from read_blobs(repo, unique).items()
+        found = read_blobs(repo, names)
+        yield from ((name, found.get(name)) for name in names)
         return
     from tiergit.shell.spawn import CatFile
 
@@ -229,13 +229,11 @@ def iter_blobs(repo: Path, blobs: list[str]) -> Iterator[tuple[str, bytes]]:
     except OSError as exc:
         raise GitError(f"git cat-file --batch failed: {exc}") from None
     try:
-        for name in unique:
+        for name in names:
             try:
-                data = reader.get(name)
+                yield name, reader.get(name)
             except OSError as exc:
                 raise GitError(f"git cat-file --batch failed: {exc}") from None
-            if data is not None:
-                yield name, data
     finally:
         reader.close()
 
