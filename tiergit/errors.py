@@ -28,6 +28,10 @@ class InputError(TiergitError):
         super().__init__(f"{path}:{line}: {code} {detail}", hint)
         self.path, self.line, self.code, self.detail = path, line, code, detail
 
+    def __reduce__(self):
+        # raised as it was across a process boundary (the index build's parse workers)
+        return (type(self), (self.path, self.line, self.code, self.detail, self.hint))
+
 
 def render(exc: TiergitError, where: str = "error") -> str:
     """`tiergit: error: MESSAGE` and, when there is one, `  hint: WHAT TO DO` (newline-ended).

@@ -269,3 +269,47 @@ def test_the_history_walk_dates_every_file_as_blame_does_one_file_at_a_time(squa
         assert cache.dates(rel) == tgit.blame_dates(squad_repo, rel)
     assert sorted(set(dated.values())) == [date(2026, 3, 2), date(2026, 3, 9), date(2026, 3, 20)]
     cache.close()
+
+
+def test_a_file_that_fails_to_read_in_a_parallel_build_is_its_error_and_nothing_is_stored(
+        squad_repo: Path, monkeypatch) -> None:
+    """Files are read as the parse workers' feeder reaches them, so a read error crosses to a worker and
+    back: it must arrive as the same error (InputError pickles whole), and the build rolls back."""
+    import sys
+
+    import pytest
+
+    from tiergit.errors import InputError
+
+    if sys.platform == "win32":
+        pytest.skip("the parse workers are forked: POSIX only")
+    for i in range(6):
+        write(squad_repo / ROOT / "cold" / f"p{i}.md", _cold(f"p{i}", [f"fact pool{i} one"]))
+    monkeypatch.setattr(recall_index, "PARALLEL_MIN", 2)
+    monkeypatch.delenv("TIERGIT_INDEX_WORKERS", raising=False)
+    monkeypatch.setattr(recall_index.os, "cpu_count", lambda: 2)
+    real = Store.read_bytes
+
+    def read(self, rel):
+        if rel.endswith("p3.md"):
+            raise InputError(rel, 1, "TG006", "is a FIFO (named pipe), not a regular file", "remove it")
+        return real(self, rel)
+
+    monkeypatch.setattr(Store, "read_bytes", read)
+    store = Store.open(squad_repo)
+    db = recall_index.connect(recall_index.index_path(squad_repo))
+    import signal
+
+    def hung(*_):
+        raise AssertionError("the build hung: an error that does not unpickle stalls the pool")
+
+    signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        with pytest.raises(InputError) as caught:
+            recall_index.refresh(store, db)
+    finally:
+        signal.alarm(0)
+    assert (caught.value.code, caught.value.hint) == ("TG006", "remove it")
+    assert "p3.md:1: TG006 is a FIFO" in caught.value.message
+    assert db.execute("SELECT count(*) FROM files").fetchone()[0] == 0
