@@ -231,9 +231,10 @@ def iter_blobs(repo: Path, names: list[str]) -> Iterator[tuple[str, bytes | None
     try:
         for name in names:
             try:
-                yield name, reader.get(name)
+                data = reader.get(name)
             except OSError as exc:
                 raise GitError(f"git cat-file --batch failed: {exc}") from None
+            yield name, data
     finally:
         reader.close()
 
