@@ -100,7 +100,7 @@ def gate_verdict(c: Cand) -> gate.GateVerdict:
     cand = candidate.Candidate(
         id=parse.item_id(raw)[0], text=text, raw=raw, kind=kind, source="x.md", line=1, entry=None,
         age_day=TODAY - timedelta(days=60), target_tier="wiki", topic="notes", staged=c.staged,
-        mention_key=candidate.norm_key(text), dreamed=dreamed, evidence=evidence)
+        key_hash=hash(candidate.norm_key(text)), dreamed=dreamed, evidence=evidence)
     sc = scoring.Score(total=1.0, signals={s: 1.0 for s in scoring.SIGNALS}, weights=DEFAULT_WEIGHTS)
     ctx = gate.Context(settings=GateSettings(), today=TODAY, review=gate.ReviewState(), wiki_ids={})
     return gate.evaluate(cand, sc, 5, ctx)

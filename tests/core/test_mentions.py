@@ -39,3 +39,18 @@ def test_settling_again_counts_nothing_twice() -> None:
     log.settle([name])
     log.settle([name, name])
     assert log.count(name) == len(truth[name])
+
+
+def test_after_forgetting_the_cells_the_settled_names_answer_as_before() -> None:
+    import pytest
+
+    log, truth = _log(random.Random(11))
+    names = sorted(truth)
+    want = {name: (log.count(name), log.days_of(name)) for name in names[:5]}
+    log.settle(names[:5])
+    log.forget_cells()
+    assert log.names is None and log.settled is None
+    assert {name: (log.count(name), log.days_of(name)) for name in names[:5]} == want
+    assert log.count("never mentioned") == 0 and log.days_of("never mentioned") == set()
+    with pytest.raises(ValueError, match="let go"):
+        log.settle([names[7]])

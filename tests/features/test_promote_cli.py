@@ -90,3 +90,36 @@ def test_pr_body_stays_under_githubs_limit_with_thousands_of_candidates(squad_re
     preview = tiergit(squad_repo, "promote").stdout
     assert "more rejected, with lower scores: --all lists them" in preview
     assert preview.count("  reject ") == 50
+
+
+def test_all_is_written_as_it_is_made_not_as_one_string(capsys):
+    # `promote --all` at 50k files is 600,000 lines; one wide character made the joined report 4 bytes a
+    # character (~370 MB beside the plan). The lines are made and written a chunk at a time, unchanged.
+    import tracemalloc
+
+    from tiergit.commands import promote as promote_cmd
+    from tiergit.core.candidate import Candidate
+    from tiergit.core.config import GateSettings
+    from tiergit.features.plan import Plan
+    from tiergit.features.promotion.gate import GateVerdict
+    from tiergit.features.promotion.promote import Promotion, Row
+    from tiergit.features.promotion.scoring import SIGNALS, Score
+
+    verdict = GateVerdict(False, "recalled 0 time(s) < 2", "recalls")
+    score = Score(0.3, dict.fromkeys(SIGNALS, 0.3), {})
+    rows = [Row(Candidate(id=f"m-{n:08x}", text=f"Pin the broker SDK {n} to an exact version — always 🔒 " * 3,
+                          raw="", kind="rule", source=f".squad/memory/cold/a{n % 50}.md", line=n, entry=None,
+                          age_day=None, target_tier="wiki", topic="rules"), score, 0, 0, verdict, "wiki/rules.md")
+            for n in range(6000)]
+    promo = Promotion(today=date(2026, 12, 4), settings=GateSettings(), rows=rows, plan=Plan("tiergit promote"))
+    tracemalloc.start()
+    try:
+        promote_cmd._summary(None, promo, do_apply=False, show_all=True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    out = capsys.readouterr().out
+    assert out.startswith(promote_cmd.render(promo, show_all=True) + "\n\n") and out.count("🔒") == 6000
+    # As one string (the list of its lines, then the string, 4 bytes a character) the peak was 17.6 MB here.
+    # Written in chunks: a chunk, and what the capture holds (2.4 MB of UTF-8).
+    assert peak < 6_000_000, peak

@@ -1,6 +1,8 @@
 """`tiergit promote` and `tiergit propose`: candidates, gate verdicts, wiki appends for review."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 
 import click
@@ -21,24 +23,30 @@ def _row_text(r, width: int = 100) -> list[str]:
 
 
 def render(promo, show_all: bool = False) -> str:
+    return "\n".join(render_lines(promo, show_all))
+
+
+def render_lines(promo, show_all: bool = False) -> Iterator[str]:
+    """The report's lines, made as they are written (`--all` at 50k files is 600,000 lines: as one
+    string, with any wide character in it, it took ~370 MB)."""
     s = promo.settings
     open_rows = [r for r in promo.rows if show_all or not r.settled]
     rejected = [r for r in open_rows if not r.verdict.accepted]
     shown = [r for r in open_rows if r.verdict.accepted] + (rejected if show_all else rejected[:MAX_REJECTED_SHOWN])
-    lines = [f"tiergit promote: {len(promo.rows)} candidate(s), {len(promo.accepted)} to promote "
-             f"(gate: score >= {s.min_score:.2f}, recalls >= {s.min_recalls}, "
-             f"age >= {s.min_age_days} days, durable kinds or recalled standing statements)", ""]
+    yield (f"tiergit promote: {len(promo.rows)} candidate(s), {len(promo.accepted)} to promote "
+           f"(gate: score >= {s.min_score:.2f}, recalls >= {s.min_recalls}, "
+           f"age >= {s.min_age_days} days, durable kinds or recalled standing statements)")
+    yield ""
     for r in shown:
-        lines += _row_text(r)
+        yield from _row_text(r)
     if not promo.accepted and open_rows:
-        lines.append(why_nothing(open_rows))
+        yield why_nothing(open_rows)
     more = len(open_rows) - len(shown)
     if more:
-        lines.append(f"  ({more} more rejected, with lower scores: --all lists them)")
+        yield f"  ({more} more rejected, with lower scores: --all lists them)"
     settled = len(promo.rows) - len(open_rows)
     if settled:
-        lines.append(f"  ({settled} already promoted, pending or rejected in review: not shown; --all lists them)")
-    return "\n".join(lines)
+        yield f"  ({settled} already promoted, pending or rejected in review: not shown; --all lists them)"
 
 
 WHY = {"recalls": "recalled too rarely (`tiergit recall`, `context --task` and MCP log recalls; OpenClaw's "
@@ -166,7 +174,9 @@ def _promote(ctx: click.Context, store, do_apply: bool, selector: str | None, pr
 
 def _summary(store, promo, do_apply: bool, show_all: bool, err: bool = False) -> None:
     """The human report: candidates, the plan, what to do next (to stderr when stdout holds the body)."""
-    click.echo(render(promo, show_all), err=err)
+    lines = render_lines(promo, show_all)
+    for chunk in iter(lambda: list(islice(lines, 2000)), []):
+        click.echo("\n".join(chunk), err=err)
     click.echo("", err=err)
     click.echo(promo.plan.preview(), err=err)
     if do_apply:

@@ -9,8 +9,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
-from tiergit.core import dreams, judge, kinds, parse
+from tiergit.core import kinds, parse
+from tiergit.core.dreams import read_dreamed
 from tiergit.core.config import Tier
+from tiergit.core.dupindex import DupIndex
+from tiergit.core.idpaths import IdPaths
 from tiergit.core.mentions import MentionLog
 
 COMMENT_RE = re.compile(r"<!--.*?-->", re.S)
@@ -39,13 +42,18 @@ class Candidate:
     topic: str
     forced: bool = False
     staged: bool = False
-    tags: list[str] = field(default_factory=list)
-    mention_key: str = ""
+    key_hash: int = 0       # hash() of its comparison key (`mention_key`), 0 when it has none
     dreamed: str = ""       # Dreaming vouched for it: "confidence 0.84" or "likely_durable"
-    evidence: list[str] = field(default_factory=list)   # Dreaming's source refs, kept as provenance
+    evidence: tuple[str, ...] | list[str] = ()   # Dreaming's source refs, kept as provenance
     sentence: int = 0       # 1-based: this candidate is that sentence of the item `item_id` (0: the item itself)
     item_id: str = ""
     item_raw: str = ""      # the whole item's source text, for a sentence candidate
+
+    @property
+    def mention_key(self) -> str:
+        """Its text's comparison key (`norm_key`), made when asked: a plan asks for the few that reach
+        the near-duplicate check, and holding every candidate's cost ~150 bytes each."""
+        return norm_key(self.text)
 
     @property
     def whole(self) -> str:
@@ -58,8 +66,8 @@ class Candidate:
 class Corpus:
     """Everything promotion reads from the tree, gathered once."""
     candidates: list[Candidate]
-    wiki: list[tuple[int, str, str]]                # (line, path, key) of reviewed-tier items
-    wiki_ids: dict[str, str]                        # id -> path
+    wiki: DupIndex                                  # reviewed-tier items' keys, each at its path:line
+    wiki_ids: IdPaths                               # id -> the first path it is in
     # Every item's key and every id a section holds, by hash (core/mentions.py): read through
     # mention_count() and mention_days(), after `mentions.settle(the candidates' names)`
     mentions: MentionLog
@@ -97,6 +105,11 @@ def norm_key(text: str) -> str:
     return " ".join(content_words(text))
 
 
+def _key_hash(text: str) -> int:
+    key = norm_key(text)
+    return hash(key) if key else 0
+
+
 def clean(text: str) -> str:
     return parse.clean_text(COMMENT_RE.sub("", text)).strip()
 
@@ -115,44 +128,6 @@ def reviewed_targets(tiers: dict[str, Tier]) -> dict[str, str]:
     """source tier name -> reviewed tier name it promotes into."""
     return {name: t.next for name, t in tiers.items()
             if t.next and t.next in tiers and tiers[t.next].reviewed}
-
-
-def read_dreamed(raw: str, text: str, kind: str, min_confidence: float) -> tuple[str, str, str, list[str]]:
-    """A staged item read as a Dreaming candidate: (clean text, kind, what vouched for it, evidence).
-    Its kind is judged on the clean text; a vouched candidate in plain prose counts as a fact."""
-    meta = dreams.read(raw)
-    if not meta.present:
-        return text, kind, "", []
-    cleaned = dreams.clean(raw) or text
-    kind = kinds.classify("- " + cleaned)
-    # A light-sleep candidate opens with its daily note's section titles ("Memoria DB Backup: …"). A
-    # title's word ("Ingest Architecture Decision: Background Jobs: CREATE TABLE …") does not make every
-    # line under it durable: when the lines alone carry no kind, the candidate is context.
-    body = dreams.untitled(cleaned) if dreams.PREFIX.match(raw) else cleaned
-    if body != cleaned and kind in kinds.DURABLE_KINDS and kinds.classify("- " + body) == "context":
-        kind = "context"
-    vouched = dreams.vouched(meta, min_confidence, raw)
-    # A note lifted from a dated session log is an event unless its wording makes it knowledge. Deep
-    # sleep's `[likely_durable]` vouches for plain prose; a light-sleep candidate (a daily note's section
-    # title and its lines joined) counts as a fact only when its lines read as a standing statement.
-    if vouched and kind == "context" and not judge.junk(cleaned) and not judge.narrative(cleaned) \
-            and not dreams.STAMPED.match(raw) and not judge.CONTEXT_LABEL.match("- " + cleaned) \
-            and (meta.tag in ("likely_durable", "durable") or _states(cleaned, body)):
-        kind = "fact"
-    how = (f"confidence {meta.confidence:.2f}" if meta.confidence is not None else meta.tag or "") if vouched else ""
-    return cleaned, kind, how, meta.evidence
-
-
-def _states(cleaned: str, body: str) -> bool:
-    """A light-sleep candidate's lines (after its section titles, `;`-joined) state standing facts:
-    its first line does, and its titles do not file it as a report (`Result:`, `Plan / Next steps:`)."""
-    from tiergit.core import statement
-
-    titles = cleaned[: len(cleaned) - len(body)]
-    if any(statement.REPORT_LABEL.search(t.strip()) for t in titles.split(":") if t.strip()):
-        return False
-    first = next((p.strip() for p in body.split("; ") if p.strip()), "")
-    return bool(first) and statement.standing(first) is not None
 
 
 @dataclass
@@ -195,7 +170,7 @@ def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[s
     targets = reviewed_targets(tiers)
     reviewed = {n for n, t in tiers.items() if t.reviewed}
     default_target = next(iter(targets.values()), next(iter(sorted(reviewed)), None))
-    corpus = Corpus(candidates=[], wiki=[], wiki_ids={}, mentions=MentionLog())
+    corpus = Corpus(candidates=[], wiki=DupIndex(), wiki_ids=IdPaths(), mentions=MentionLog())
     log = corpus.mentions
 
     def mention(text: str, day: date | None, here: set[int]) -> None:
@@ -213,7 +188,8 @@ def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[s
                 mention(iid, sec.date or f.file_date, here)
             under = {} if f.tier is not None and f.tier.name in reviewed else lists_under(sec.items)
             for label, kids in under.items():
-                corpus.under.setdefault((label, f.rel, sec.heading), []).extend(kids)
+                if label in recalled:   # only a recalled label's list is read (`section_events`)
+                    corpus.under.setdefault((label, f.rel, sec.heading), []).extend(kids)
             # the items under a recalled label were recalled with it (scoring.section_events); a copy
             # of `recalled` per section would cost sections x recalled ids
             also = {kid for label, kids in under.items() if label in recalled for kid in kids}
@@ -224,30 +200,39 @@ def collect(files: Iterable[ParsedFile], tiers: dict[str, Tier], recalled: set[s
                 if key:
                     mention(key, day, here)
                 if f.tier is not None and f.tier.name in reviewed:
-                    corpus.wiki.append((item.line, f.rel, key))
+                    corpus.wiki.add_at(key, f.rel, item.line)
                     corpus.wiki_ids.setdefault(item.id, f.rel)
                 elif target is not None and (f.staged or item.durable or item.id in used):
                     corpus.candidates.append(one(f, sec, item, text, key, day, target, min_confidence))
+    corpus.wiki_ids.sort()   # now, while little else is held
     return corpus
 
 
-def mention_count(corpus: Corpus, name: str) -> int:
+def mention_count(corpus: Corpus, name: str | int) -> int:
     """How many sections mention `name` (an item's mention key or an id)."""
     return _settled(corpus).count(name)
 
 
-def mention_days(corpus: Corpus, name: str) -> set[date]:
+def mention_days(corpus: Corpus, name: str | int) -> set[date]:
     """The days `name` was mentioned on."""
     return _settled(corpus).days_of(name)
+
+
+def settle_mentions(corpus: Corpus, final: bool = False) -> None:
+    """Count the candidates' names in one pass. `final`: no other name will be asked about, so the
+    log's cells are let go (`MentionLog.forget_cells`)."""
+    log = corpus.mentions
+    log.settle(name for c in corpus.candidates for name in (c.key_hash, c.id) if name)
+    if final:
+        log.forget_cells()
 
 
 def _settled(corpus: Corpus) -> MentionLog:
     """The mention log, its candidates' names counted in one pass at the first question (a name asked
     later, of a candidate added after it, is counted by a scan)."""
-    log = corpus.mentions
-    if not log.settled:
-        log.settle(name for c in corpus.candidates for name in (c.mention_key, c.id) if name)
-    return log
+    if corpus.mentions.settled == set():   # nothing settled yet (None: settled, cells let go)
+        settle_mentions(corpus)
+    return corpus.mentions
 
 
 def one(f: ParsedFile, sec: parse.Section, item: parse.Item, text: str, key: str, day: date | None,
@@ -262,14 +247,14 @@ def one(f: ParsedFile, sec: parse.Section, item: parse.Item, text: str, key: str
         kind = attrs.get("kind", kind if kind in kinds.DURABLE_KINDS else "rule")
         topic = slug(attrs.get("topic", topic))
         day = day or parse.heading_date(attrs.get("date", ""))
-    dreamed, evidence = "", []
+    dreamed, evidence = "", ()
     if f.staged and not forced:
-        text, kind, dreamed, evidence = read_dreamed(item.text, text, kind, min_confidence)
-        key = norm_key(text)
+        text, kind, dreamed, found = read_dreamed(item.text, text, kind, min_confidence)
+        key, evidence = norm_key(text), tuple(found)
     return Candidate(
         id=item.id, text=text, raw=item.text, kind=kind, source=f.rel,
         line=item.line, entry=sec.heading, age_day=day, target_tier=target, topic=topic,
-        forced=bool(forced), staged=f.staged, tags=TAG_RE.findall(item.text), mention_key=key,
+        forced=bool(forced), staged=f.staged, key_hash=hash(key) if key else 0,
         dreamed=dreamed, evidence=evidence)
 
 
@@ -288,5 +273,5 @@ def sentence_candidate(c: Candidate) -> Candidate | None:
     return Candidate(
         id=parse.item_id(picked.text)[0], text=picked.text, raw=picked.text, kind=picked.kind, source=c.source,
         line=c.line, entry=c.entry, age_day=c.age_day, target_tier=c.target_tier, topic=topic_of(picked.text, picked.kind),
-        tags=TAG_RE.findall(picked.text), mention_key=norm_key(picked.text), sentence=picked.index, item_id=c.id,
+        key_hash=_key_hash(picked.text), sentence=picked.index, item_id=c.id,
         item_raw=c.raw)

@@ -3,12 +3,15 @@
 Real forms: `- Candidate: … ; confidence: 0.84; evidence: memory/x.md:448-451` on one line,
 indented `- confidence: 0.62` / `- recalls: 0` / `- status: staged` sub-items, `confidence=0.00`,
 `Confidence = 0.00`, `[confidence=0.8]`, `[likely_durable] … [memory/2026-03-17.md:53]` backfill
-candidates and `Reflections: Theme: …; note: reflection`. Pure; a few regex scans per item.
+candidates and `Reflections: Theme: …; note: reflection`. `read_dreamed` reads a staged item as a
+Dreaming candidate (its clean text, kind and what vouched for it). Pure; a few regex scans per item.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from tiergit.core import judge, kinds
 
 # `key: value`, `key=value`, `Key = value`, as a sub-item (`- key: v`), after `;` or inside `[...]`.
 FIELD = re.compile(
@@ -177,3 +180,41 @@ def report_lines(text: str) -> frozenset[int]:
 def _dreaming_shaped(line: str) -> bool:
     return (not line.strip() or line[:1].isspace() or bool(PREFIX.match(line)) or bool(DREAM_HEADING.match(line))
             or line.lstrip().startswith(("- - ", "* * ")))
+
+
+def read_dreamed(raw: str, text: str, kind: str, min_confidence: float) -> tuple[str, str, str, list[str]]:
+    """A staged item read as a Dreaming candidate: (clean text, kind, what vouched for it, evidence).
+    Its kind is judged on the clean text; a vouched candidate in plain prose counts as a fact."""
+    meta = read(raw)
+    if not meta.present:
+        return text, kind, "", []
+    cleaned = clean(raw) or text
+    kind = kinds.classify("- " + cleaned)
+    # A light-sleep candidate opens with its daily note's section titles ("Memoria DB Backup: …"). A
+    # title's word ("Ingest Architecture Decision: Background Jobs: CREATE TABLE …") does not make every
+    # line under it durable: when the lines alone carry no kind, the candidate is context.
+    body = untitled(cleaned) if PREFIX.match(raw) else cleaned
+    if body != cleaned and kind in kinds.DURABLE_KINDS and kinds.classify("- " + body) == "context":
+        kind = "context"
+    vouches = vouched(meta, min_confidence, raw)
+    # A note lifted from a dated session log is an event unless its wording makes it knowledge. Deep
+    # sleep's `[likely_durable]` vouches for plain prose; a light-sleep candidate (a daily note's section
+    # title and its lines joined) counts as a fact only when its lines read as a standing statement.
+    if vouches and kind == "context" and not judge.junk(cleaned) and not judge.narrative(cleaned) \
+            and not STAMPED.match(raw) and not judge.CONTEXT_LABEL.match("- " + cleaned) \
+            and (meta.tag in ("likely_durable", "durable") or _states(cleaned, body)):
+        kind = "fact"
+    how = (f"confidence {meta.confidence:.2f}" if meta.confidence is not None else meta.tag or "") if vouches else ""
+    return cleaned, kind, how, meta.evidence
+
+
+def _states(cleaned: str, body: str) -> bool:
+    """A light-sleep candidate's lines (after its section titles, `;`-joined) state standing facts:
+    its first line does, and its titles do not file it as a report (`Result:`, `Plan / Next steps:`)."""
+    from tiergit.core import statement
+
+    titles = cleaned[: len(cleaned) - len(body)]
+    if any(statement.REPORT_LABEL.search(t.strip()) for t in titles.split(":") if t.strip()):
+        return False
+    first = next((p.strip() for p in body.split("; ") if p.strip()), "")
+    return bool(first) and statement.standing(first) is not None

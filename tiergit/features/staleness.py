@@ -250,3 +250,9 @@ def for_spawn(store, candidates: list, notes: list[str]) -> list:
     if older:
         notes.append(f"knowledge: {older} item(s) left out: a newer item supersedes each (served instead)")
     return kept
+
+
+def stale_candidates(store, candidates) -> dict[str, str]:
+    """Promotion candidates whose citations are gone from the repository: id -> why (never promoted)."""
+    report = check(store, [Cited(c.source, c.line, c.id, c.raw, c.age_day, c.kind) for c in candidates])
+    return {c.id: report.reason(c.source, c.line) for c in candidates if report.reason(c.source, c.line)}

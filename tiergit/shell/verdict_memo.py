@@ -62,10 +62,13 @@ class VerdictMemo:
             return cls(None)
 
     def lookup(self, key: bytes) -> tuple[bool, tuple[str, str] | None]:
-        """(known, the kept verdict): known is False when this digest was never judged."""
+        """(known, the kept verdict): known is False when this digest was never judged. A verdict moves
+        from `stored` to `used` (one digest object kept per candidate, not two: 11 MB at 50k files)."""
+        if key in self.used:
+            return True, self.used[key]
         if key not in self.stored:
             return False, None
-        verdict = self.used[key] = self.stored[key]
+        verdict = self.used[key] = self.stored.pop(key)
         return True, verdict
 
     def put(self, key: bytes, verdict: tuple[str, str] | None) -> None:
@@ -74,7 +77,7 @@ class VerdictMemo:
 
     def save(self) -> None:
         """Keep this run's verdicts when any is new or an old one went unused (best effort)."""
-        if self.path is None or (not self.added and len(self.used) == len(self.stored)):
+        if self.path is None or (not self.added and not self.stored):
             return
         try:
             fsutil.atomic_write(self.path, pickle.dumps({"signature": self.signature, "verdicts": self.used},

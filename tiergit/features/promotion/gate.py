@@ -8,13 +8,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from tiergit.core import dreams, injection, judge, kinds, parse, safeguard, secrets, statement
 from tiergit.core.ephemeral import SHELL_RE, ephemeral, shell_command
-from tiergit.core.candidate import Candidate, content_words, norm_key
+from tiergit.core.candidate import Candidate, norm_key
 from tiergit.core.config import GateSettings
 from tiergit.core.dupindex import DupIndex
+from tiergit.core.idpaths import IdPaths
 from tiergit.core.patterns import TRANSCRIPT_ANYWHERE_RE
 from tiergit.core.prtext import score_pair
 from tiergit.core.sha1 import sha1
@@ -34,7 +35,7 @@ class GateVerdict:
     accepted: bool
     reason: str
     failed: str | None = None           # name of the first failing check
-    checks: list[Check] = field(default_factory=list)
+    checks: list[Check] | tuple[()] = ()   # every check run, when explained (`evaluate`)
     safeguard: str | None = None        # why a reviewer must read it carefully (the PR's ⚠ section)
 
 
@@ -71,12 +72,13 @@ class Context:
     settings: GateSettings
     today: date
     review: ReviewState
-    wiki_ids: dict[str, str]
+    wiki_ids: Mapping[str, str] | IdPaths   # id -> the wiki file it is in
     wiki_index: DupIndex = field(default_factory=DupIndex)        # items already in reviewed tiers
     staged_index: DupIndex = field(default_factory=DupIndex)      # items waiting in staging files
     language: str | None = None                                   # the store's language (most of its items)
     accepted_index: DupIndex = field(default_factory=DupIndex)    # accepted earlier in this run
     stale: dict[str, str] = field(default_factory=dict)           # id -> why it is stale against the repository
+    reasons: dict[str, str] = field(default_factory=dict)         # each distinct reason once (most repeat)
     memo: Any = None    # shell.verdict_memo.VerdictMemo: the text-only checks' verdicts of earlier runs
 
 
@@ -164,8 +166,8 @@ def _kind_ok(c: Candidate) -> str:
 
 def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool = False) -> GateVerdict:
     """Run the checks in order; stop at the first failure unless `explain` asks for all. Only an
-    explained verdict keeps the checks that passed (a plan's 40,000 verdicts at 10k files held ~50 MB
-    of them that nothing read)."""
+    explained verdict keeps its checks (a plan's 40,000 verdicts at 10k files held ~50 MB of them
+    that nothing read), and a rejection's reason is kept once for all the verdicts that give it."""
     checks: list[Check] = []
     failed: Check | None = None
     steps = _steps(c, sc, recalls, ctx)
@@ -182,7 +184,8 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
             if not explain:
                 break
     if failed is not None:
-        return GateVerdict(False, failed.detail, failed.name, checks)
+        return GateVerdict(False, ctx.reasons.setdefault(failed.detail, failed.detail), failed.name,
+                           checks if explain else ())
     careful = read_carefully(c, ctx.language)
     if c.forced:
         reason = "proposed by an agent (`propose`): skips the score gate, still reviewed here"
@@ -192,7 +195,7 @@ def evaluate(c: Candidate, sc: Score, recalls: int, ctx: Context, explain: bool 
         reason = f"score {sc.total:.2f}, {recalls} recalls, {_age(c, ctx)} old"
     if c.sentence:
         reason += f"; sentence {c.sentence} of {c.item_id} (its recalls)"
-    return GateVerdict(True, reason, None, checks, careful)
+    return GateVerdict(True, reason, None, checks if explain else (), careful)
 
 
 # The checks that read the candidate's text and nothing else (its whole item, text, kind, whether it
@@ -226,9 +229,8 @@ def _remembered(c: Candidate, steps: list[Step], ctx: Context) -> list[Step]:
 def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[Step]:
     """The checks that apply to this candidate, in order: (name, check, what passing means)."""
     s = ctx.settings
-    key = c.mention_key or " ".join(content_words(c.text))
     steps: list[Step] = [
-        ("review", lambda: _review(c, key, ctx), "not rejected or pending in review"),
+        ("review", lambda: _review(c, ctx), "not rejected or pending in review"),
         ("in-wiki", lambda: (f"already in {ctx.wiki_ids[c.id]}" if c.id in ctx.wiki_ids else None),
          "not in the wiki yet"),
         # One sentence of an item is checked with the whole item: poison in a neighbouring sentence
@@ -265,7 +267,7 @@ def _steps(c: Candidate, sc: Score, recalls: int, ctx: Context) -> list[Step]:
     # Fuzzy matching is the costly check: it runs last, on what passed everything else.
     # An agent's proposed correction restates a similar wiki line by nature: the reviewer decides.
     if not (c.forced and c.kind == "correction"):
-        steps.append(("duplicate", lambda: _duplicate(key, ctx, s.duplicate_ratio, c),
+        steps.append(("duplicate", lambda: _duplicate(ctx, s.duplicate_ratio, c),
                       "no near-duplicate in the wiki or staging"))
     return steps
 
@@ -274,16 +276,17 @@ def _age(c: Candidate, ctx: Context) -> str:
     return f"{(ctx.today - c.age_day).days} days" if c.age_day else "age not known (not committed yet)"
 
 
-def _review(c: Candidate, key: str, ctx: Context) -> str | None:
+def _review(c: Candidate, ctx: Context) -> str | None:
     rej = ctx.review.rejected.get(c.id)
-    if rej is not None and rej[0] == key:
+    if rej is not None and rej[0] == c.mention_key:
         return f"rejected in review on {rej[1]}; not proposed again unless the text changes"
     if c.id in ctx.review.pending:
         return f"already proposed on {ctx.review.pending[c.id]}, awaiting review"
     return None
 
 
-def _duplicate(key: str, ctx: Context, ratio: float, c: Candidate) -> str | None:
+def _duplicate(ctx: Context, ratio: float, c: Candidate) -> str | None:
+    key = c.mention_key
     hit = ctx.wiki_index.find(key, ratio)
     if hit:
         return f"near-duplicate of {hit}"

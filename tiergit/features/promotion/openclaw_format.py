@@ -19,6 +19,10 @@ import re
 from datetime import date
 from pathlib import PurePosixPath
 
+from tiergit.core import parse
+from tiergit.core.candidate import FORCED_RE
+from tiergit.core.prtext import wiki_text
+
 SECTION = "Promoted From Short-Term Memory"
 MARKER_RE = re.compile(r"<!-- openclaw-memory-promotion:(?P<key>[^\s>]+) -->")
 SECTION_RE = re.compile(rf"^## {SECTION} \((\d{{4}}-\d{{2}}-\d{{2}})\)\s*$", re.M)
@@ -145,3 +149,19 @@ def is_dreaming_candidate(raw: str, dreamed: str, has_meta: bool) -> bool:
     `[likely_durable]`/`[unclear]` tagged line, or an item carrying Dreaming's metadata), never the
     diary's prose paragraphs around them."""
     return bool(dreamed) or has_meta or bool(CANDIDATE_RE.search(raw))
+
+
+def append_rows(old: str | None, today: date, rows) -> str:
+    """OpenClaw's MEMORY.md: one `## Promoted From Short-Term Memory (day)` section, a marker per item.
+    A tier item's snippet is its own clean text (labels kept), so the line in MEMORY.md hashes
+    to the same id. A staged item (a Dreaming candidate, a proposal) is written as its cleaned
+    text (`prtext.wiki_text`: no `Candidate:` prefix, confidence, status, evidence refs or tags): its raw
+    line is Dreaming's bookkeeping, not knowledge; `review sync` finds it by the marker's source
+    line, and Dreaming's confidence and evidence stay in the review log's `proposed` event."""
+    lines = []
+    for r in rows:
+        c = r.cand
+        text = wiki_text(c.text, c.kind) if c.staged else FORCED_RE.sub("", parse.clean_text(c.raw)).strip()
+        lines += promotion_lines(c.source, c.line, c.raw.rstrip("\n").count("\n") + 1, text,
+                                 c.kind, r.score.total, r.recalls, r.score.signals.get("relevance", 0.0))
+    return append_promotions(old, today, lines)

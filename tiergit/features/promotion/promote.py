@@ -12,12 +12,12 @@ from datetime import date
 from pathlib import PurePosixPath
 from typing import Any
 
-from tiergit.core import lazylist, parse, safeguard, topics
-from tiergit.core.candidate import FORCED_RE, Candidate, Corpus, mention_count, mention_days, sentence_candidate
-from tiergit.core.dupindex import DupIndex
+from tiergit.core import lazylist, safeguard, topics
+from tiergit.core.candidate import Candidate, Corpus, sentence_candidate, settle_mentions
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.core.prtext import wiki_text
 from tiergit.features.plan import Plan
+from tiergit.features import staleness
 from tiergit.features.promotion import openclaw_format, recall_store
 from tiergit.features.promotion.candidates import gather, target_path
 from tiergit.features.promotion.wiki_append import append_to_topic
@@ -28,6 +28,7 @@ from tiergit.shell.gcpause import gc_paused
 from tiergit.shell.verdict_memo import VerdictMemo
 
 SETTLED = ("review", "in-wiki")        # verdicts about items already handled: hidden unless asked
+UNJUDGED = GateVerdict(False, "not judged yet", "unjudged")   # a scored row's verdict until the gate runs
 
 
 @dataclass(slots=True)
@@ -38,7 +39,7 @@ class Row:
     mentions: int
     verdict: GateVerdict
     target: str
-    also: list[str] = field(default_factory=list)    # near-duplicates folded into this row ("also in …")
+    also: list[str] | None = None    # near-duplicates folded into this row ("also in …"), when there are
     folded: bool = False                             # a near-duplicate of an accepted row: shown there
 
     @property
@@ -94,23 +95,11 @@ def wiki_line(c: Candidate, sc: Score, today: date) -> str:
 
 
 def _mentions(c: Candidate, corpus: Corpus) -> tuple[int, set[date]]:
-    by_text = max(0, mention_count(corpus, c.mention_key) - 1) if c.mention_key else 0
-    by_id = max(0, mention_count(corpus, c.id) - (1 if c.id in c.raw else 0))
-    days = (mention_days(corpus, c.mention_key) if c.mention_key else set()) | mention_days(corpus, c.id)
+    log = corpus.mentions   # settled (`_score_all`)
+    by_text = max(0, log.count(c.key_hash) - 1) if c.key_hash else 0
+    by_id = max(0, log.count(c.id) - (1 if c.id in c.raw else 0))
+    days = (log.days_of(c.key_hash) if c.key_hash else set()) | log.days_of(c.id)
     return by_text + by_id, days
-
-
-def _stale(store, candidates: list[Candidate]) -> dict[str, str]:
-    """Candidates whose citations are gone from the repository (features/staleness.py): never promoted."""
-    from tiergit.features import staleness
-
-    report = staleness.check(store, [staleness.Cited(c.source, c.line, c.id, c.raw, c.age_day, c.kind)
-                                     for c in candidates])
-    return {c.id: report.reason(c.source, c.line) for c in candidates if report.reason(c.source, c.line)}
-
-
-def _spans(entries: dict) -> dict[str, list[tuple[int, int]]]:
-    return {path: [(e.start, e.end) for e in es] for path, es in entries.items()}
 
 
 @gc_paused
@@ -119,7 +108,8 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     settings, weights, half_life = cfg.gate, cfg.scoring.weights, cfg.scoring.recency_half_life_days
     events = read_events(store, logs.RECALLS)
     oc_entries, oc_note = recall_store.read(store)   # OpenClaw's own recalls (its memory_search)
-    corpus = gather(store, {ev["id"] for ev in events if type(ev.get("id")) is str}, searched=_spans(oc_entries))
+    spans = {path: [(e.start, e.end) for e in es] for path, es in oc_entries.items()}   # what memory_search read
+    corpus = gather(store, {ev["id"] for ev in events if type(ev.get("id")) is str}, searched=spans)
     # a recalled several-sentence item's standing sentence is a candidate too (core/standing_sentence.py)
     corpus.candidates += [s for s in map(sentence_candidate, corpus.candidates) if s is not None]
     # a recalled list label counts for the list under it (the section the agent read)
@@ -127,38 +117,19 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     recall_store.merge(stats, corpus.candidates, oc_entries,
                        recall_store.origins(store, corpus.candidates) if oc_entries else None)
     # Subjects, not kind names: an untagged item joins a wiki topic it names, or one its peers share.
-    topics.assign(corpus.candidates, {PurePosixPath(path).stem for path in {path for _, path, _ in corpus.wiki}})
+    topics.assign(corpus.candidates, {PurePosixPath(path).stem for path in corpus.wiki.places})
     reviews = ReviewState.from_events(read_events(store, logs.REVIEWS))
     ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids,
-                  wiki_index=DupIndex.of_wiki(corpus.wiki),
+                  wiki_index=corpus.wiki,
                   language=safeguard.store_language(c.text for c in corpus.candidates))
-    ctx.stale, ctx.memo = _stale(store, corpus.candidates), VerdictMemo.for_store(store)
-    corpus.wiki, corpus.under = [], {}   # read: let go before the plan's peak (its rows, at the end)
+    ctx.stale, ctx.memo = staleness.stale_candidates(store, corpus.candidates), VerdictMemo.for_store(store)
+    corpus.under = {}   # read: let go before the plan's peak (its rows, at the end)
     for c in corpus.candidates:
         if c.staged:
             ctx.staged_index.add(c.mention_key, f"{c.id} ({c.source}:{c.line})")
-    scored = _score_all(corpus, stats, today, weights, half_life)
-    # Forced items first, then by score: the within-run duplicate check keeps the best one.
-    scored.sort(key=lambda t: (not t[0].forced, -t[1].total, t[0].id))
-    # accepted: id -> its row (a count and a lookup, not a pass over the rows for each one)
-    rows, targets, accepted = list[Row](), {}, dict[str, Row]()
-    promoted = openclaw_format.promoted_in_store(store)
-    for c, sc, recalls, n_mentions in scored:
-        verdict = evaluate(c, sc, recalls, ctx, explain=explain is not None and _selects(explain, c))
-        if promoted and openclaw_format.already_promoted(promoted, c.text):
-            verdict = GateVerdict(False, "already promoted into MEMORY.md (openclaw-memory-promotion marker)",
-                              "in-wiki", verdict.checks)
-        target = target_path(store, c, targets)
-        if verdict.accepted and limit is not None and len(accepted) >= limit:
-            verdict = GateVerdict(False, f"over --limit {limit} for this run", "limit", verdict.checks)
-        row = Row(c, sc, recalls, n_mentions, verdict, target)
-        if verdict.accepted:
-            ctx.accepted_index.add(c.mention_key, f"{c.id} ({c.source}:{c.line})")
-            accepted[c.id] = row
-        _fold_duplicate(row, accepted)
-        rows.append(row)
-    ctx.memo.save()
-    rows.sort(key=lambda r: (not r.verdict.accepted, r.settled, -r.score.total, r.cand.id))
+    rows = _score_all(corpus, stats, today, weights, half_life)
+    del corpus, stats   # the mention log and candidate list: scored, let go before the verdicts
+    _judge(store, rows, ctx, explain, limit)
     promo = Promotion(today=today, settings=settings, rows=rows, plan=Plan("tiergit promote"))
     if oc_note:
         promo.plan.notes.append(oc_note)
@@ -166,12 +137,44 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     return promo
 
 
-def _score_all(corpus: Corpus, stats, today: date, weights, half_life) -> list[tuple[Candidate, Score, int, int]]:
-    """(candidate, score, recalls, mentions) once per item id. The same item in two places: the first
-    (by path, line) speaks for it, except that the copy Dreaming vouched for (a `[likely_durable]`
-    tag, a confidence) outranks an untagged copy."""
-    scored: list[tuple[Candidate, Score, int, int]] = []
+def _judge(store, rows: list[Row], ctx: Context, explain: str | None, limit: int | None) -> None:
+    """Each row's verdict and target, in gate order (forced items first, then by score: the within-run
+    duplicate check keeps the best one); then the rows in output order."""
+    _sort(rows, lambda r: not r.cand.forced, lambda r: -r.score.total, lambda r: r.cand.id)
+    # accepted: id -> its row (a count and a lookup, not a pass over the rows for each one)
+    targets, accepted = {}, dict[str, Row]()
+    promoted = openclaw_format.promoted_in_store(store)
+    for row in rows:
+        c = row.cand
+        verdict = evaluate(c, row.score, row.recalls, ctx, explain=explain is not None and _selects(explain, c))
+        if promoted and openclaw_format.already_promoted(promoted, c.text):
+            verdict = GateVerdict(False, "already promoted into MEMORY.md (openclaw-memory-promotion marker)",
+                              "in-wiki", verdict.checks)
+        row.target = target_path(store, c, targets)
+        if verdict.accepted and limit is not None and len(accepted) >= limit:
+            verdict = GateVerdict(False, f"over --limit {limit} for this run", "limit", verdict.checks)
+        row.verdict = verdict
+        if verdict.accepted:
+            ctx.accepted_index.add(c.mention_key, f"{c.id} ({c.source}:{c.line})")
+            accepted[c.id] = row
+        _fold_duplicate(row, accepted)
+    ctx.memo.save()
+    _sort(rows, lambda r: not r.verdict.accepted, lambda r: r.settled, lambda r: -r.score.total, lambda r: r.cand.id)
+
+
+def _sort(rows: list[Row], *keys) -> None:
+    """The order of one tuple key, by a stable pass per key from the last (no tuple a row: 20 MB at 50k)."""
+    for key in reversed(keys):
+        rows.sort(key=key)
+
+
+def _score_all(corpus: Corpus, stats, today: date, weights, half_life) -> list[Row]:
+    """A row (candidate, score, recalls, mentions; not judged yet) once per item id. The same item in
+    two places: the first (by path, line) speaks for it, except that the copy Dreaming vouched for
+    (a `[likely_durable]` tag, a confidence) outranks an untagged copy."""
+    rows: list[Row] = []
     seen: set[str] = set()
+    settle_mentions(corpus, final=True)   # every name asked below is a candidate's
     for c in sorted(corpus.candidates, key=lambda c: not c.dreamed):
         if c.id in seen:
             continue
@@ -179,8 +182,8 @@ def _score_all(corpus: Corpus, stats, today: date, weights, half_life) -> list[t
         st = stats.get(c.item_id if c.sentence else c.id)   # a sentence was read with its item
         n_mentions, days = _mentions(c, corpus)
         sc = score(st, n_mentions, days, concepts(c.raw), today, c.age_day, weights, half_life)
-        scored.append((c, sc, st.count if st else 0, n_mentions))
-    return scored
+        rows.append(Row(c, sc, st.count if st else 0, n_mentions, UNJUDGED, ""))
+    return rows
 
 
 def _fold_duplicate(row: Row, accepted: dict[str, Row]) -> None:
@@ -190,7 +193,7 @@ def _fold_duplicate(row: Row, accepted: dict[str, Row]) -> None:
         return
     kept = accepted.get(row.verdict.reason.partition("near-duplicate of ")[2].partition(" ")[0])
     if kept is not None:
-        kept.also.append(f"{row.cand.source}:{row.cand.line}")
+        kept.also = (kept.also or []) + [f"{row.cand.source}:{row.cand.line}"]
         row.folded = True
 
 
@@ -216,7 +219,7 @@ def _plan_writes(store, promo: Promotion) -> None:
         tier_path = cfg.tiers[rows[0].cand.target_tier].path
         fixed = "{topic}" not in tier_path
         if openclaw_format.is_openclaw_memory(tier_path):
-            new = _openclaw_append(old, promo.today, rows)
+            new = openclaw_format.append_rows(old, promo.today, rows)
         else:
             new = old
             for topic in sorted({r.cand.topic for r in rows}):
@@ -234,22 +237,6 @@ def _plan_writes(store, promo: Promotion) -> None:
                 ev["evidence"] = list(r.cand.evidence)
             promo.events.append(ev)
     _plan_staging(store, promo)
-
-
-def _openclaw_append(old: str | None, today: date, rows: list[Row]) -> str:
-    """OpenClaw's MEMORY.md: one `## Promoted From Short-Term Memory (day)` section, a marker per item.
-    A tier item's snippet is its own clean text (labels kept), so the line in MEMORY.md hashes
-    to the same id. A staged item (a Dreaming candidate, a proposal) is written as its cleaned
-    text (`_clean`: no `Candidate:` prefix, confidence, status, evidence refs or tags): its raw
-    line is Dreaming's bookkeeping, not knowledge; `review sync` finds it by the marker's source
-    line, and Dreaming's confidence and evidence stay in the review log's `proposed` event."""
-    lines = []
-    for r in rows:
-        c = r.cand
-        text = _clean(c) if c.staged else FORCED_RE.sub("", parse.clean_text(c.raw)).strip()
-        lines += openclaw_format.promotion_lines(c.source, c.line, c.raw.rstrip("\n").count("\n") + 1, text,
-                                                 c.kind, r.score.total, r.recalls, r.score.signals.get("relevance", 0.0))
-    return openclaw_format.append_promotions(old, today, lines)
 
 
 def _plan_staging(store, promo: Promotion) -> None:

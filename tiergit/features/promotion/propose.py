@@ -71,7 +71,7 @@ def _in_wiki(store, text: str) -> str | None:
     """The near-duplicate rule `propose` never skips: the wiki or staged item it repeats, if any.
     Costs one read of the store (parsed documents come from the parse cache)."""
     corpus = gather(store, set(), blame=False)
-    index, staged = DupIndex.of_wiki(corpus.wiki), DupIndex()
+    index, staged = corpus.wiki, DupIndex()
     for c in corpus.candidates:
         if c.staged:
             staged.add(c.mention_key or norm_key(c.text), f"{c.source}:{c.line}")

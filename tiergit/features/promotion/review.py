@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
+from tiergit.core.idpaths import IdPaths
 from tiergit.errors import TiergitError
 from tiergit.features.plan import Plan
 from tiergit.shell import clock, logs
@@ -29,7 +30,7 @@ def last_proposals(events: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]
     return out
 
 
-def plan_sync(events: list[dict[str, Any]], wiki_ids: dict[str, str]) -> list[dict[str, Any]]:
+def plan_sync(events: list[dict[str, Any]], wiki_ids: Mapping[str, str] | IdPaths) -> list[dict[str, Any]]:
     """The accepted/rejected events `review sync` would append (pure)."""
     out = []
     for iid, ev in sorted(last_proposals(events).items()):
@@ -63,7 +64,7 @@ def plan_daily(store, plan: Plan, line: str, now: datetime | None = None) -> str
     return rel
 
 
-def wiki_ids(store) -> dict[str, str]:
+def wiki_ids(store) -> IdPaths:
     from tiergit.features.promotion.candidates import gather
 
     return gather(store, set(), blame=False).wiki_ids
@@ -85,8 +86,9 @@ def _sync(store, apply, review_loop, marked_sources) -> tuple[list[dict[str, Any
     events = list(logs.read(store, logs.REVIEWS))
     ids = wiki_ids(store)
     marked = marked_sources(store)   # OpenClaw's MEMORY.md names sources, not ids
-    ids.update({iid: marked[ev["source"]] for iid, ev in last_proposals(events).items()
-                if iid not in ids and ev.get("source") in marked})
+    for iid, ev in last_proposals(events).items():
+        if ev.get("source") in marked:
+            ids.setdefault(iid, marked[ev["source"]])
     new = plan_sync(events, ids)
     prunes = review_loop.plan_prune_sync(events, ids)
     clear = review_loop.plan_clear(store, review_loop.decided(events + new))

@@ -8,10 +8,11 @@ and the next reviewer see only what is still open. Pure functions return text or
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from tiergit.core import parse, rawtext
 from tiergit.core.cuts import cut_lines
+from tiergit.core.idpaths import IdPaths
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END
 from tiergit.features.plan import Plan
 
@@ -61,7 +62,7 @@ def plan_clear(store, done: set[str]) -> Plan:
     return plan
 
 
-def plan_prune_sync(events: list[dict[str, Any]], reviewed_ids: dict[str, str]) -> list[dict[str, Any]]:
+def plan_prune_sync(events: list[dict[str, Any]], reviewed_ids: Mapping[str, str] | IdPaths) -> list[dict[str, Any]]:
     """Outcomes of merged prune proposals (pure): an item gone from its reviewed tier was pruned
     as proposed; an item a reviewer put back (restored the line in the PR) was kept."""
     last: dict[str, dict[str, Any]] = {}
