@@ -244,6 +244,18 @@ def commit(repo: Path, message: str) -> subprocess.CompletedProcess:
     return git(repo, "commit", "-q", "-m", message)
 
 
+def traced_peak(fn, *args, **kwargs):
+    """(fn's result, the most memory Python held during the call, in bytes), by tracemalloc."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        result = fn(*args, **kwargs)
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import git, tiergit, write
+from conftest import git, tiergit, traced_peak, write
 
 from tiergit.features import history
 from tiergit.shell.store import Store
@@ -195,8 +195,6 @@ def test_json_points_carry_changes_only_and_replay_to_the_latest_state(squad_rep
 def test_versions_are_measured_as_they_are_read(squad_repo):
     """`history` read every version of every file into one dict before measuring any (a 50k store's
     ~480 MB); each version is measured as git hands it over now, so the peak stays under their bytes."""
-    import tracemalloc
-
     body = "".join(f"- [fact] the nightly job {n} reads the whole cache\n" for n in range(200))
     for version in range(2):
         for i in range(150):
@@ -206,11 +204,6 @@ def test_versions_are_measured_as_they_are_read(squad_repo):
     total = 2 * 150 * len(body)
     store = Store.open(squad_repo)
     history.collect(store)   # imports and the token cache's first load
-    tracemalloc.start()
-    try:
-        model = history.collect(store)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    model, peak = traced_peak(history.collect, store)
     assert model["latest"][".squad/memory/cold/c3.md"]["bytes"] == len(f"# c3\n\n### v1\n\n{body}")
     assert peak < total // 2, f"peak {peak} bytes for {total} bytes of versions"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import date, timedelta
 
-from conftest import git, tiergit, write
+from conftest import git, tiergit, traced_peak, write
 
 from tiergit.core.parse import item_id
 from tiergit.shell import logs
@@ -95,8 +95,6 @@ def test_pr_body_stays_under_githubs_limit_with_thousands_of_candidates(squad_re
 def test_all_is_written_as_it_is_made_not_as_one_string(capsys):
     # `promote --all` at 50k files is 600,000 lines; one wide character made the joined report 4 bytes a
     # character (~370 MB beside the plan). The lines are made and written a chunk at a time, unchanged.
-    import tracemalloc
-
     from tiergit.commands import promote as promote_cmd
     from tiergit.core.candidate import Candidate
     from tiergit.core.config import GateSettings
@@ -112,12 +110,7 @@ def test_all_is_written_as_it_is_made_not_as_one_string(capsys):
                           age_day=None, target_tier="wiki", topic="rules"), score, 0, 0, verdict, "wiki/rules.md")
             for n in range(6000)]
     promo = Promotion(today=date(2026, 12, 4), settings=GateSettings(), rows=rows, plan=Plan("tiergit promote"))
-    tracemalloc.start()
-    try:
-        promote_cmd._summary(None, promo, do_apply=False, show_all=True)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    _, peak = traced_peak(promote_cmd._summary, None, promo, do_apply=False, show_all=True)
     out = capsys.readouterr().out
     assert out.startswith(promote_cmd.render(promo, show_all=True) + "\n\n") and out.count("🔒") == 6000
     # As one string (the list of its lines, then the string, 4 bytes a character) the peak was 17.6 MB here.

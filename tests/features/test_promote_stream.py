@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from conftest import write
+from conftest import traced_peak, write
 
 from tiergit.core import candidate, parse
 from tiergit.features.promotion import candidates
@@ -69,7 +69,6 @@ def test_a_plan_holds_little_for_each_candidate_and_wiki_item(squad_repo: Path) 
     # for each candidate (its key as a string, empty lists, a signals dict, the checks of its verdict,
     # every wiki item's key, label and id as strings, every file's line dates), ~1,018 MB in all.
     import random
-    import tracemalloc
 
     from tiergit.features.promotion import promote
 
@@ -88,12 +87,7 @@ def test_a_plan_holds_little_for_each_candidate_and_wiki_item(squad_repo: Path) 
         write(squad_repo / wiki / f"topic{i:02d}.md", f"# topic{i:02d}\n\n" + "".join(item("fact") for _ in range(60)))
     store = Store.open(squad_repo)
     promote.build(store)   # parse and judge once: the warm run is the one measured
-    tracemalloc.start()
-    try:
-        promo = promote.build(store)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    promo, peak = traced_peak(promote.build, store)
     assert len(promo.rows) == 960
     # Here (fixed costs included) 1,665 bytes a candidate or wiki item before, 1,144 after.
     assert peak / (960 + 1200) < 1350, peak / (960 + 1200)
