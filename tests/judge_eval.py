@@ -11,7 +11,7 @@ from pathlib import Path
 
 import labelled
 
-from tiergit.core import candidate, kinds, parse
+from tiergit.core import candidate, dreams, kinds, parse
 from tiergit.core.config import DEFAULT_WEIGHTS, GateSettings
 from tiergit.features import compact, transcript
 from tiergit.features.promotion import gate, scoring
@@ -96,11 +96,11 @@ def gate_verdict(c: Cand) -> gate.GateVerdict:
     kind = kinds.classify(raw)
     dreamed, evidence = "", []
     if c.staged:
-        text, kind, dreamed, evidence = candidate.read_dreamed(raw, text, kind, GateSettings().min_confidence)
+        text, kind, dreamed, evidence = dreams.read_dreamed(raw, text, kind, GateSettings().min_confidence)
     cand = candidate.Candidate(
         id=parse.item_id(raw)[0], text=text, raw=raw, kind=kind, source="x.md", line=1, entry=None,
         age_day=TODAY - timedelta(days=60), target_tier="wiki", topic="notes", staged=c.staged,
-        key_hash=hash(candidate.norm_key(text)), dreamed=dreamed, evidence=evidence)
+        key_hash=candidate.hash_of_key(candidate.norm_key(text)), dreamed=dreamed, evidence=evidence)
     sc = scoring.Score(total=1.0, signals={s: 1.0 for s in scoring.SIGNALS}, weights=DEFAULT_WEIGHTS)
     ctx = gate.Context(settings=GateSettings(), today=TODAY, review=gate.ReviewState(), wiki_ids={})
     return gate.evaluate(cand, sc, 5, ctx)

@@ -141,9 +141,9 @@ UNDATED = "- Candidate: The build cache lives in `~/.cache/build`\n  - confidenc
 def test_a_dreaming_note_with_a_dated_lead_title_is_an_event():
     assert dreams.STAMPED.match(DATED) and not dreams.STAMPED.match(UNDATED)
     assert dreams.STAMPED.match("- Candidate: 2026-05-02 14:10 — Deploy: rolled back")
-    text, kind, dreamed, _ = candidate.read_dreamed(DATED, candidate.clean(DATED), "context", 0.6)
+    text, kind, dreamed, _ = dreams.read_dreamed(DATED, candidate.clean(DATED), "context", 0.6)
     assert dreamed == "confidence 0.70" and kind == "context"      # vouched, but not made a fact
-    text, kind, _, _ = candidate.read_dreamed(UNDATED, candidate.clean(UNDATED), "context", 0.6)
+    text, kind, _, _ = dreams.read_dreamed(UNDATED, candidate.clean(UNDATED), "context", 0.6)
     assert kind == "fact" and text == "The build cache lives in `~/.cache/build`"
 
 
@@ -217,11 +217,11 @@ TITLED_REPORT = "- Candidate: Build Result: Search now accepts a `mode` paramete
 def test_a_light_sleep_candidate_is_judged_on_its_lines_not_its_section_title():
     assert dreams.untitled("Billing Architecture Decision: Background Jobs: CREATE TABLE x") == "CREATE TABLE x"
     assert dreams.untitled("Decision: use Postgres") == "Decision: use Postgres"     # a label, not a title
-    _, kind, dreamed, _ = candidate.read_dreamed(TITLED, candidate.clean(TITLED), "context", 0.6)
+    _, kind, dreamed, _ = dreams.read_dreamed(TITLED, candidate.clean(TITLED), "context", 0.6)
     assert dreamed and kind == "context"       # "Decision" in the title does not make the SQL a decision
-    _, kind, _, _ = candidate.read_dreamed(TITLED_FACT, candidate.clean(TITLED_FACT), "context", 0.6)
+    _, kind, _, _ = dreams.read_dreamed(TITLED_FACT, candidate.clean(TITLED_FACT), "context", 0.6)
     assert kind == "fact"
-    _, kind, _, _ = candidate.read_dreamed(TITLED_REPORT, candidate.clean(TITLED_REPORT), "context", 0.6)
+    _, kind, _, _ = dreams.read_dreamed(TITLED_REPORT, candidate.clean(TITLED_REPORT), "context", 0.6)
     assert kind == "context"                   # filed under a report title
 
 

@@ -105,8 +105,8 @@ def norm_key(text: str) -> str:
     return " ".join(content_words(text))
 
 
-def _key_hash(text: str) -> int:
-    key = norm_key(text)
+def hash_of_key(key: str) -> int:
+    """A mention key's hash, as candidates keep it (0: no key)."""
     return hash(key) if key else 0
 
 
@@ -254,7 +254,7 @@ def one(f: ParsedFile, sec: parse.Section, item: parse.Item, text: str, key: str
     return Candidate(
         id=item.id, text=text, raw=item.text, kind=kind, source=f.rel,
         line=item.line, entry=sec.heading, age_day=day, target_tier=target, topic=topic,
-        forced=bool(forced), staged=f.staged, key_hash=hash(key) if key else 0,
+        forced=bool(forced), staged=f.staged, key_hash=hash_of_key(key),
         dreamed=dreamed, evidence=evidence)
 
 
@@ -273,5 +273,5 @@ def sentence_candidate(c: Candidate) -> Candidate | None:
     return Candidate(
         id=parse.item_id(picked.text)[0], text=picked.text, raw=picked.text, kind=picked.kind, source=c.source,
         line=c.line, entry=c.entry, age_day=c.age_day, target_tier=c.target_tier, topic=topic_of(picked.text, picked.kind),
-        key_hash=_key_hash(picked.text), sentence=picked.index, item_id=c.id,
+        key_hash=hash_of_key(norm_key(picked.text)), sentence=picked.index, item_id=c.id,
         item_raw=c.raw)

@@ -13,7 +13,8 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from tiergit.core import lazylist, safeguard, topics
-from tiergit.core.candidate import Candidate, Corpus, sentence_candidate, settle_mentions
+from tiergit.core.candidate import (Candidate, Corpus, mention_count, mention_days, sentence_candidate,
+                                    settle_mentions)
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
 from tiergit.core.prtext import wiki_text
 from tiergit.features.plan import Plan
@@ -95,10 +96,10 @@ def wiki_line(c: Candidate, sc: Score, today: date) -> str:
 
 
 def _mentions(c: Candidate, corpus: Corpus) -> tuple[int, set[date]]:
-    log = corpus.mentions   # settled (`_score_all`)
-    by_text = max(0, log.count(c.key_hash) - 1) if c.key_hash else 0
-    by_id = max(0, log.count(c.id) - (1 if c.id in c.raw else 0))
-    days = (log.days_of(c.key_hash) if c.key_hash else set()) | log.days_of(c.id)
+    # the log is settled (`_score_all`); an item's own section mentions it once
+    by_text = max(0, mention_count(corpus, c.key_hash) - 1) if c.key_hash else 0
+    by_id = max(0, mention_count(corpus, c.id) - (1 if c.id in c.raw else 0))
+    days = (mention_days(corpus, c.key_hash) if c.key_hash else set()) | mention_days(corpus, c.id)
     return by_text + by_id, days
 
 
