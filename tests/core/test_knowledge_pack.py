@@ -85,3 +85,23 @@ def test_name_index_lists_recurring_names_by_spread_and_skips_what_the_prompt_sh
     assert "PaymentGateway" not in names               # once only, and the prompt shows it anyway
     assert kp.name_index(entries, shown="solrclient and INIT_AUTH_DB", max_chars=200) == []
     assert kp.name_index(entries, shown="", max_chars=14) == ["SolrClient"]   # the budget is characters
+
+
+def test_a_piece_adding_long_words_the_block_lacks_goes_first():
+    """At equal relevance, recency and length, the piece that adds content the block and the prompt do not
+    hold yet is worth more per token: a line of new long words beats one whose words the prompt shows."""
+    fresh = "Tokenizer migration finished; inference latency halved overall."
+    repeat = "Gateway signing rotation finished; gateway signing rotation halved."
+    items = [cand("repeat", repeat, recency=1.0), cand("fresh", fresh, recency=1.0)]
+    picks, _used, _dropped = kp.pack(items, budget=9, max_items=10, count=words, query="",
+                                     wanted_names=set(), already="Rotate the gateway signing keys (rotation)")
+    assert [p.id for p in picks] == ["fresh"]
+    # without the word weight the two are worth the same and their place decides (the repeat comes first)
+    old, kp.W_WORDS = kp.W_WORDS, 0.0
+    try:
+        items = [cand("repeat", repeat, recency=1.0), cand("fresh", fresh, recency=1.0)]
+        picks, _used, _dropped = kp.pack(items, budget=9, max_items=10, count=words, query="",
+                                         wanted_names=set(), already="Rotate the gateway signing keys (rotation)")
+        assert [p.id for p in picks] == ["repeat"]
+    finally:
+        kp.W_WORDS = old

@@ -223,12 +223,13 @@ LEGACY_OLD = """# Riker
 
 - The gateway cache flush runs nightly from the OpsScheduler.FlushJob task.
 """
-# a newer session prepends its entry, mistyping the year: the dates alone say it is the oldest
+# a newer session prepends its entry, mistyping the year: the dates alone say it is the oldest (its line
+# adds as many long words and names as the older one, so only its age can set it first)
 LEGACY_NEW = LEGACY_OLD.replace("## Learnings\n", """## Learnings
 
 ### 2025-05-02 — Ledger export
 
-- The ledger export moved to the ReportWriter.ExportCsv task last week.
+- The ledger exporter moved to the ReportWriter.ExportCsv task.
 """)
 
 

@@ -37,6 +37,8 @@ NAMES_CHARS = 400             # the closing's index of names memory mentions in 
 LOW_RELEVANCE = 0.35          # best relevance under this: the block says the task matched little
 SEGMENTS = 1.0                # 1: a long item is packed segment by segment; 0: cut to its best sentences
 ITEM_TOKENS = 180             # one long item's segments past its first: up to this much (and a third of the budget)
+W_WORDS, WORDS_CAP = 6.0, 12   # up to +6 for a piece adding 12 long words (7+ letters) the block lacks
+WORD_MIN = 7
 OFF_QUERY = 0.25              # a segment without the task's words keeps this share of its item's relevance
 NAME_RE = re.compile(r"`([^`\n]{3,60})`|[\w.-]+/[\w./-]+"
                      r"|\b(?:\w+(?:\.\w+)+|[A-Za-z]+[a-z0-9]*[A-Z]\w*|\w+_\w+)\b")
@@ -60,6 +62,7 @@ class Candidate:
     part: int = -1            # a segment's place in its item (-1: the whole item)
     base: float = 0.0         # value before the names it adds (set while packing)
     held: frozenset = frozenset()   # the names its text holds (set while packing)
+    words: frozenset = frozenset()  # its long content words (set while packing)
     date: str | None = None   # the item's date (ISO), for the staleness and supersede checks
 
 
@@ -75,6 +78,14 @@ def _named(text: str, trim: str = ""):
 def names(text: str) -> set[str]:
     """Identifiers, dotted names, paths and code spans a text mentions (lowercased)."""
     return {name.lower() for name in _named(text)}
+
+
+LONG_WORD_RE = re.compile(r"[^\W\d_]{%d,}" % WORD_MIN)
+
+
+def long_words(text: str) -> frozenset:
+    """A text's long words (lowercased): the content a sentence carries beyond its names."""
+    return frozenset(w.lower() for w in LONG_WORD_RE.findall(text))
 
 
 def recency_weights(order: list[str]) -> dict[str, float]:
@@ -145,8 +156,11 @@ def pack(candidates: list[Candidate], budget: int, max_items: int, count, *, que
     used = 0
     left: set[str] = set()
 
+    shown_words = long_words(already)
+
     def rank(c: Candidate) -> tuple:
-        c.value = c.base * (1.0 + W_SPECIFIC * min(len(c.held - shown), SPECIFIC_CAP) / SPECIFIC_CAP)
+        c.value = c.base * (1.0 + W_SPECIFIC * min(len(c.held - shown), SPECIFIC_CAP) / SPECIFIC_CAP
+                            + W_WORDS * min(len(c.words - shown_words), WORDS_CAP) / WORDS_CAP)
         return (-c.value / max(c.tokens, MIN_TOKENS), c.path, c.line, c.part)
 
     # lazy greedy: a candidate's worth only falls as the block grows, so a popped candidate whose
@@ -170,6 +184,7 @@ def pack(candidates: list[Candidate], budget: int, max_items: int, count, *, que
         chosen.setdefault(c.id, []).append(c)
         used += cost
         shown |= c.held
+        shown_words |= c.words
     return _joined(chosen, count), used, len(left - set(chosen))
 
 
@@ -197,6 +212,7 @@ def _pool(candidates: list[Candidate], count, *, query: str, wanted_names: set[s
             off_query = part.part >= 0 and part.relevance > 0 and not (found and snippet.matched_in(part.text, found))
             part.base = _base(part, wanted_names, OFF_QUERY if off_query else 1.0)
             part.held = names(part.text)
+            part.words = long_words(part.text) if W_WORDS else frozenset()
             pool.append(part)
     return pool
 
@@ -210,7 +226,8 @@ def _joined(chosen: dict[str, list[Candidate]], count) -> list[Candidate]:
             picks.append(parts[0])
             continue
         parts.sort(key=lambda p: p.part)
-        merged = replace(parts[0], text=" … ".join(p.text for p in parts), value=max(p.value for p in parts))
+        # what the joined text is worth is what its segments were worth when picked
+        merged = replace(parts[0], text=" … ".join(p.text for p in parts), value=sum(p.value for p in parts))
         merged.tokens = count(merged.text)
         picks.append(merged)
     picks.sort(key=lambda c: (c.relevance < SHOWN_FIRST, -c.value))

@@ -24,6 +24,8 @@ RAW_TOKEN_RE = re.compile(r"[\w.]+", re.UNICODE)
 DATE_TIME_RE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?Z?)?\b|\b\d{1,2}:\d{2}\b")
 CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 MIN_STEM = 4
+INFLECT_MIN = 5   # a word already its own stem matches its inflections from this length
+INFLECTIONS = ("s", "ed", "ing")
 SUFFIXES = ("ations", "ation", "ings", "ing", "ments", "ment", "ness", "ions", "ion", "ies", "ied",
             "er", "ed", "es", "ly", "s", "e", "y")
 STOP_WORDS = frozenset("""
@@ -118,6 +120,8 @@ def concepts(text: str, max_terms: int = 64) -> list[Concept]:
             s = stem(lw)
             if s != lw:
                 c.prefixes.append(s)
+            elif len(lw) >= INFLECT_MIN and lw.isalpha():   # `avoid` -> avoided, avoids, avoiding
+                c.exact.extend(lw + end for end in INFLECTIONS)
             parts = split_identifier(w)
             if len(parts) > 1:
                 c.exact.extend(p for p in parts if p not in STOP_WORDS)
@@ -128,6 +132,8 @@ def concepts(text: str, max_terms: int = 64) -> list[Concept]:
         if len(last.word) >= 3 and last.word not in last.prefixes and not any(
                 last.word.startswith(p) for p in last.prefixes):
             last.prefixes.append(last.word)
+            # its inflections are in the prefix now (an FTS5 match of both would count twice)
+            last.exact = [w for w in last.exact if w == last.word or not w.startswith(last.word)]
     _join_neighbours(found)
     return found
 

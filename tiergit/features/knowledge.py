@@ -136,7 +136,8 @@ def plan(store, agent: str | None, task: str | None, *, topics: dict[str, str], 
     budget = cfg["knowledge_tokens"]
     while picks and (estimate(render_items(picks, out.low_relevance, intro=False)) > budget
                      or count(render_items(picks, out.low_relevance, intro=False)) > budget):
-        picks.remove(min(picks, key=lambda c: c.value))   # the entry headers did not fit: the lowest value goes
+        # the entry headers did not fit: the pick worth least per token goes, as the packing measures worth
+        picks.remove(min(picks, key=lambda c: c.value / max(c.tokens, knowledge_pack.MIN_TOKENS)))
         out.dropped += 1
     out.picks = picks
     out.tokens = count(render_items(picks, out.low_relevance, intro=False)) if picks else 0
