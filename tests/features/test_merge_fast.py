@@ -340,6 +340,26 @@ def test_the_isolated_entry_runs_the_full_merge_in_the_same_process(tmp_path):
     assert {"tiergit.features.driverrun", "tiergit.core.parse"} <= set(out["mods"])   # markdown-it when the scanner hands on
 
 
+@pytest.mark.parametrize("case", ["stray carriage return", "entries at a new level"])
+def test_the_full_merge_reads_real_histories_without_markdown_it(tmp_path, case):
+    """The line scanner answers where 15 of the corpus's 72 histories sent the driver to markdown-it
+    (~40 ms of a process git starts per file): a CRLF history holding one stray `\\r` inside a line (a
+    botched `\\recurring…` escape), and both sides adding `###` dated entries to a history that had
+    none (the base's headings were read again at the new level)."""
+    if case == "stray carriage return":
+        base = B.replace("- x\n", "- x (not \\rx)\n").replace("\\r", "\r").replace("\n", "\r\n")
+        ours, theirs = base + "- y\r\n", base.replace("- x", "- x2") + "- z\r\n"
+    else:
+        base = "# picard\n\n## Learnings\n\n- x\n"
+        ours = base.replace("- x", "- x2") + "\n### 2026-12-01 — ours\n\n- y\n"
+        theirs = base + "\n### 2026-12-02 — theirs\n\n- z\n"
+    out, _ = _probe(tmp_path, base, ours, theirs)
+    merged = (tmp_path / "A").read_bytes()
+    assert out["rc"] == 0 and merged == _full(base, ours, theirs).encode()
+    assert b"- y" in merged and b"- z" in merged and b"x2" in merged
+    assert "tiergit.core.parse" in out["mods"] and "markdown_it" not in out["mods"]
+
+
 def test_the_isolated_entry_hands_other_merges_to_the_full_driver(tmp_path):
     """A conflict: the fast entry execs `python -m tiergit merge-driver`, whose exit code and
     conflict markers come back to git."""

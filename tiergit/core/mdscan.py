@@ -20,9 +20,8 @@ import re
 
 # Off only to compare the scanner with markdown-it (tests/core/test_mdscan.py) or to rule it out.
 ENABLED = True
-# markdown-it splits lines at \n only after turning \r\n and \r into \n and NUL into U+FFFD;
-# parse splits with rawtext.split_lines. Bodies holding these are left to markdown-it.
-UNHANDLED_CHARS = re.compile(r"[\r\x00]")
+# markdown-it turns NUL into U+FFFD: a body holding one is left to markdown-it.
+UNHANDLED_CHARS = re.compile(r"[\x00]")
 # Leading indentation, list markers and heading marks: a tab there changes a column.
 _LEAD_RE = re.compile(r"[ \t]*(?:(?:[-*+]|[0-9]{1,9}[.)]|#{1,6})[ \t]+)*")
 _MARKER_RE = re.compile(r"([-*+]|([0-9]{1,9})[.)])( +|$)")
@@ -92,6 +91,13 @@ def _heading_text(rest: str, level: int) -> str:
     return body.strip()
 
 
+def as_lf(lines: list[str]) -> list[str]:
+    """The lines with each ending (\\r\\n, \\r or \\n) as \\n: markdown-it turns \\r\\n and \\r into \\n
+    before it reads a line, and rawtext.split_lines ends a line at each of them, so the lines and
+    what they hold are the same (a Windows-written history reads as its \\n twin)."""
+    return [line.rstrip("\r\n") + "\n" if line[-1:] in ("\r", "\n") else line for line in lines]
+
+
 def scan(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, str, int]] | None] | None:
     """(headings as (0-based line, level, text), blocks as (start, type, end)) of a body split
     into lines with their endings, equal to what parse reads from markdown-it: blocks None when a
@@ -117,8 +123,11 @@ def scan_blocks(lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tupl
     setext = False      # a paragraph became a setext heading
     # Each regex below runs only when the line's first character allows a match (same answers,
     # a fifth of the regex calls); the characters no body may hold are looked for once.
-    if UNHANDLED_CHARS.search("".join(lines)):
+    joined = "".join(lines)
+    if UNHANDLED_CHARS.search(joined):
         return None
+    if "\r" in joined:
+        lines = as_lf(lines)
     for n, line in enumerate(lines):
         text = line[:-1] if line.endswith("\n") else line
         if state == "comment":

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from tiergit.core import mdblocks, mdscan
+from tiergit.core.rawtext import split_lines
 
 _TOP_HEADING_RE = re.compile(r"#{1,6}(?:[ \t\n]|$)")
 _MAX_JOINS = 8   # stretches joined one by one before the rest of the body is taken whole
@@ -28,7 +29,7 @@ def scan(lines: list[str], by_stretch: bool = False) -> tuple[list[tuple[int, in
     """(headings as (0-based line, level, text), blocks as (start, type, end)) of a body split
     into lines with their endings, as mdscan.scan gives them; blocks None when a heading sits in
     a list or quote or is a setext one (then, as after markdown-it's whole parse, each section is
-    parsed alone for its blocks); None when markdown-it must parse the body whole (a CR or NUL).
+    parsed alone for its blocks); None when markdown-it must parse the body whole (a NUL).
 
     `by_stretch`: read every stretch through the memo, for versions of one file read together
     (the merge's three: each unchanged stretch is scanned once). Else the whole body is scanned
@@ -37,8 +38,11 @@ def scan(lines: list[str], by_stretch: bool = False) -> tuple[list[tuple[int, in
         got = mdscan.scan(lines)
         if got is not None:
             return got
-    if mdscan.UNHANDLED_CHARS.search("".join(lines)):
+    joined = "".join(lines)
+    if mdscan.UNHANDLED_CHARS.search(joined):
         return None
+    if "\r" in joined:   # one ending for the memo's keys and markdown-it's stretches alike
+        lines = mdscan.as_lf(lines)
     cuts = [n for n, line in enumerate(lines) if n and line[:1] == "#" and _TOP_HEADING_RE.match(line)]
     bounds = [0, *cuts, len(lines)]
     heads: list[tuple[int, int, str]] = []
@@ -60,6 +64,13 @@ def scan(lines: list[str], by_stretch: bool = False) -> tuple[list[tuple[int, in
             blocks += [(start + base, kind, end + base) for start, kind, end in part_blocks]
         k = j
     return heads, blocks
+
+
+def headings(body: str) -> list[tuple[int, int, str]]:
+    """Every heading of a body as (0-based line, level, text): the scanner's, stretch by stretch (memoized),
+    where it answers; else markdown-it's."""
+    got = scan(split_lines(body), by_stretch=True) if mdblocks.FAST_BLOCKS and mdscan.ENABLED else None
+    return got[0] if got is not None else mdblocks.headings_of(mdblocks.md().parse(body))
 
 
 _MEMO: dict[str, object] = {}

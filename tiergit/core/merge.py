@@ -13,7 +13,7 @@ import re
 from collections import Counter
 
 from tiergit.core import mergederived as derived
-from tiergit.core import mergekeys, mergelines, mergeskin
+from tiergit.core import mdsegments, mergekeys, mergelines, mergeskin
 from tiergit.core import parse as parse_mod
 from tiergit.core.mergeseq import (
     Conflict,
@@ -131,7 +131,7 @@ def _document(text: str, path: str, level: int, doc: parse_mod.MemoryDoc) -> _Do
         cuts = [(s.line - 1, s.level, s.heading) for s in doc.sections if s.level > 0]
     else:
         body = "".join(lines[fm_lines:])
-        cuts = [(fm_lines + start, lvl, heading) for start, lvl, heading in parse_mod._headings(body)
+        cuts = [(fm_lines + start, lvl, heading) for start, lvl, heading in mdsegments.headings(body)
                 if lvl <= level]
     bounds = [(fm_lines, 0, None)] if not cuts or cuts[0][0] > fm_lines else []
     bounds += cuts
