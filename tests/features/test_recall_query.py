@@ -37,6 +37,15 @@ def test_question_words_are_widened():
     assert [c.word for c in query.concepts("why did we")] == ["why", "did", "we"]   # only stop words: kept
 
 
+def test_a_word_that_is_its_own_stem_matches_its_inflections_once():
+    avoid = {c.word: c for c in query.concepts("how does the service avoid dividing by zero")}["avoid"]
+    assert {"avoids", "avoided", "avoiding"} <= set(avoid.exact) and not avoid.prefixes
+    assert {"tests", "tested"}.isdisjoint(query.concepts("test flaky")[0].exact)   # 4 letters: no inflections
+    last = query.concepts("how to avoid")[-1]     # the last word's prefix holds them: an FTS5 match of both counts twice
+    assert last.prefixes == ["avoid"] and last.exact == ["avoid"]
+    assert avoid.matches({"division", "avoided"}) and not avoid.matches({"avoidance"})
+
+
 def test_snippet_is_the_best_matching_sub_item():
     raw = COLD.split("### Theme engine (2026-05-04)\n\n")[1].split("- [rule]")[0]
     text, matched = snippet.best(raw, "border style conflict")

@@ -9,7 +9,8 @@ items. Each gets a value:
 (relevance: recall's 0..1 against the best hit; recency: 0.5 ** (newness rank / RECENCY_HALF),
 the agent's newest item 1.0, newest by the commit that wrote it where the caller knows it;
 names share: the share of the identifiers and paths named by the task or hot that the item
-holds), times up to 1 + W_SPECIFIC for the names the item adds to the block. The block is
+holds), times up to 1 + W_SPECIFIC for the names and + W_WORDS for the long words (7+ letters) the
+item adds to the block. The block is
 filled greedily by marginal value per token: a name already shown adds nothing again, a long
 item competes segment by segment (tiergit/core/snippet.py) so one long item cannot take the
 budget, each text once, and nothing the prompt already holds (hot).
@@ -60,7 +61,7 @@ class Candidate:
     tokens: int = 0
     cut: bool = False         # the text is the item's best sentences, not the whole item
     part: int = -1            # a segment's place in its item (-1: the whole item)
-    base: float = 0.0         # value before the names it adds (set while packing)
+    base: float = 0.0         # value before the names and words it adds (set while packing)
     held: frozenset = frozenset()   # the names its text holds (set while packing)
     words: frozenset = frozenset()  # its long content words (set while packing)
     date: str | None = None   # the item's date (ISO), for the staleness and supersede checks
