@@ -10,10 +10,10 @@ items. Each gets a value:
 the agent's newest item 1.0, newest by the commit that wrote it where the caller knows it;
 names share: the share of the identifiers and paths named by the task or hot that the item
 holds), times up to 1 + W_SPECIFIC for the names and + W_WORDS for the long words (7+ letters) the
-item adds to the block. The block is
-filled greedily by marginal value per token: a name already shown adds nothing again, a long
-item competes segment by segment (tiergit/core/snippet.py) so one long item cannot take the
-budget, each text once, and nothing the prompt already holds (hot).
+item adds to the block. The block is filled greedily by marginal value per token (`per_token`): a
+name or word already shown adds nothing again, a long item competes segment by segment
+(tiergit/core/snippet.py) so one long item cannot take the budget, each text once, and nothing
+the prompt already holds (hot).
 Cost: the candidates' segments (a few hundred) times a log, lazily re-valued as the block grows.
 """
 from __future__ import annotations
@@ -89,6 +89,11 @@ def long_words(text: str) -> frozenset:
     return frozenset(w.lower() for w in LONG_WORD_RE.findall(text))
 
 
+def per_token(c: Candidate) -> float:
+    """What a pick is worth per token, as the packing ranks it (a tiny one counts as MIN_TOKENS)."""
+    return c.value / max(c.tokens, MIN_TOKENS)
+
+
 def recency_weights(order: list[str]) -> dict[str, float]:
     """Item id -> recency weight, `order` newest first."""
     return {item_id: 0.5 ** (rank / RECENCY_HALF) for rank, item_id in enumerate(order)}
@@ -156,13 +161,12 @@ def pack(candidates: list[Candidate], budget: int, max_items: int, count, *, que
     chosen: dict[str, list[Candidate]] = {}
     used = 0
     left: set[str] = set()
-
     shown_words = long_words(already)
 
     def rank(c: Candidate) -> tuple:
         c.value = c.base * (1.0 + W_SPECIFIC * min(len(c.held - shown), SPECIFIC_CAP) / SPECIFIC_CAP
                             + W_WORDS * min(len(c.words - shown_words), WORDS_CAP) / WORDS_CAP)
-        return (-c.value / max(c.tokens, MIN_TOKENS), c.path, c.line, c.part)
+        return (-per_token(c), c.path, c.line, c.part)
 
     # lazy greedy: a candidate's worth only falls as the block grows, so a popped candidate whose
     # fresh worth still ranks first is the best; the others are re-ranked only when they surface

@@ -137,7 +137,7 @@ def plan(store, agent: str | None, task: str | None, *, topics: dict[str, str], 
     while picks and (estimate(render_items(picks, out.low_relevance, intro=False)) > budget
                      or count(render_items(picks, out.low_relevance, intro=False)) > budget):
         # the entry headers did not fit: the pick worth least per token goes, as the packing measures worth
-        picks.remove(min(picks, key=lambda c: c.value / max(c.tokens, knowledge_pack.MIN_TOKENS)))
+        picks.remove(min(picks, key=knowledge_pack.per_token))
         out.dropped += 1
     out.picks = picks
     out.tokens = count(render_items(picks, out.low_relevance, intro=False)) if picks else 0
