@@ -24,7 +24,11 @@ Method (reproducible, no judgement calls):
   spawn+1  = the spawn plus what `recall "<task>" -n 5` prints;
   bm25+1   = the bm25 baseline at the spawn+1 budget;
   block    = the spawn's knowledge block alone (the selection, without the prompt around it),
-  recency@b, bm25@b = the two baselines at the block's budget.
+  recency@b, bm25@b = the two baselines at the block's budget;
+  oracle   = a reference, not a method: history.md's paragraphs chosen greedily by how many of
+             the session's own needed terms (below) each adds per character, at the spawn's
+             budget. It knows the answer, so it shows how much any selection of whole
+             paragraphs could carry at that size (greedy: near the best, not a proof of it).
 - "Knowledge needed" by session k = the distinctive terms of its notes that
   already occur in earlier sessions' notes, minus the terms of its own title
   (the task gives those away); only lines the session wrote count. Distinctive terms:
@@ -72,7 +76,7 @@ if not CORPUS.is_dir():
 WARMUP = 3
 HELD_OUT_SEED, HELD_OUT_COUNT = 22, 3
 TIMES: dict[str, list[float]] = {"hot only": [], "task-aware": []}   # seconds per `context` build
-LOADS = ("legacy", "hot", "recency", "bm25", "spawn", "spawn+1", "bm25+1", "block", "recency@b", "bm25@b")
+LOADS = ("legacy", "hot", "recency", "bm25", "spawn", "spawn+1", "bm25+1", "block", "recency@b", "bm25@b", "oracle")
 IDENT_RE = re.compile(r"\b(?:[A-Za-z]+[a-z0-9]*[A-Z]\w*|\w+_\w+|\w+(?:\.\w+)+|[A-Za-z]+\d+\w*)\b")
 PATH_RE = re.compile(r"[\w.-]+/[\w./-]+|\b[\w-]+\.(?:ts|tsx|js|jsx|py|cs|md|json|ya?ml|sh|css|html|razor|toml)\b")
 CODE_RE = re.compile(r"`([^`\n]{3,60})`")
@@ -142,6 +146,25 @@ def bm25_load(history_text: str, task: str, budget: int) -> str:
     return "\n".join(out)
 
 
+def oracle_load(history_text: str, terms: set[str], budget: int) -> str:
+    """The paragraphs that add the most of `terms` per character, greedily, while they fit `budget`."""
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", history_text) if p.strip()]
+    holds = [{t for t in terms if t in p.lower()} for p in paragraphs]
+    out, used, got = [], 0, set()
+    while True:
+        best, gain = None, 0.0
+        for i, p in enumerate(paragraphs):
+            new = len(holds[i] - got)
+            if new and used + len(p) + 1 <= budget and new / (len(p) + 1) > gain:
+                best, gain = i, new / (len(p) + 1)
+        if best is None:
+            return "\n".join(out)
+        out.append(paragraphs[best])
+        used += len(paragraphs[best]) + 1
+        got |= holds[best]
+        holds[best] = set()
+
+
 def make_store(base: Path, spawn_cfg: str = "") -> Store:
     subprocess.run(["git", "init", "-q", str(base)], check=True)
     (base / ".tiergit.yml").write_text(config.preset_text("squad") + spawn_cfg)
@@ -181,6 +204,7 @@ def replay_agent(agent_dir: Path, base: Path, max_sessions: int | None, show: bo
             for name, values in variants.items():
                 with patched(values):
                     loads = spawn_loads(at, agent, task, previous, history)
+                loads["oracle"] = oracle_load(previous, terms, len(loads["spawn"]))
                 measure(figs[name], terms, loads, store.config.tokenizer)
                 if show:
                     print(f"  {name or 'default'} {agent} {version.stem[:14]} need {len(terms):>3}  " + "  ".join(
@@ -316,6 +340,9 @@ def verdict(name: str, figs: list[dict]) -> None:
           f"{hit['bm25+1']:.1f}%: {lead1:+.1f} (target +15: {'met' if lead1 >= 15 else 'NOT met'}); goal >= 80% "
           f"at <= 20% of legacy's tokens: {hit['spawn']:.1f}% at {share['spawn']:.1f}% "
           f"({'met' if goal else 'NOT met'})")
+    print(f"{name}: the reference that knows the session's terms (oracle, whole paragraphs at the spawn's budget) "
+          f"{hit['oracle']:.1f}%: {hit['oracle'] - best:+.1f} points over the better baseline; the spawn takes "
+          f"{100 * (hit['spawn'] - best) / max(hit['oracle'] - best, 1e-9):.0f} % of that gap")
 
 
 def main() -> None:
