@@ -106,6 +106,12 @@ class ParseCache:
             raise ValueError("item_keys: ask for the document parse() returned last")
         return last[1]
 
+    def close(self) -> None:
+        """Let go of the database (a new cache is opened after another process wrote to it)."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
     def save(self, prune: bool = True) -> None:
         """Add the new documents and (`prune`: a run that read every file) drop the ones this
         run did not use (best effort)."""
@@ -113,9 +119,7 @@ class ParseCache:
 
     def _write(self, stale: set[str] | frozenset = frozenset()) -> None:
         """Write the new documents (and drop `stale`) in one transaction, then forget their pickles."""
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        self.close()
         if self.path is None or (not self.new and not stale):
             return
         try:

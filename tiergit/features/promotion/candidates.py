@@ -15,7 +15,10 @@ from tiergit.core.patterns import splice_managed
 from tiergit.errors import TiergitError
 from tiergit.features.promotion import openclaw_format
 from tiergit.shell import progress
+from tiergit.shell.forked import run_forked
 from tiergit.shell.parse_cache import ParseCache
+
+APART_MIN = 200   # files: past this many, a run that finds most of them unparsed parses them in a child
 
 
 def staging_paths(store) -> list[str]:
@@ -71,9 +74,11 @@ def _gather(store, recalled: set[str], blame: bool, cache: ParseCache, blames, s
     # The files stream through `collect` one at a time: a run holds one parsed document, not every
     # file's (at 10k real-sized files they were most of a plan's ~1.6 GB peak).
     recalled_files: list[candidate.ParsedFile] = []   # the few `_searched` reads again
+    sources = _sources(store)
+    cache = _parse_apart(store, cache, sources[0], sources)
 
     def files():
-        for f in _parsed_files(store, cache):
+        for f in _parsed_files(store, cache, sources):
             if searched.get(f.rel):
                 recalled_files.append(f)
             yield f
@@ -137,14 +142,38 @@ def _dreaming_only(store, corpus: Corpus) -> None:
     corpus.candidates[:] = kept
 
 
-def _parsed_files(store, cache: ParseCache):
-    """Every memory, staging and archive file, read and parsed (unreadable ones skipped)."""
-    cfg = store.config
+def _sources(store) -> tuple[list[str], set[str], dict[str, str]]:
+    """(every memory, staging and archive file, the staged ones, archive file -> its origin)."""
     staged = set(staging_paths(store))
     archived = archived_files(store)
-    rels = sorted(set(store.memory_files()) | staged | set(archived))
+    return sorted(set(store.memory_files()) | staged | set(archived)), staged, archived
+
+
+def _parse_apart(store, cache: ParseCache, rels: list[str], sources) -> ParseCache:
+    """The cache to read from: when most files are not in it (a first run, a new tiergit), they are
+    parsed first in a forked child that fills it (shell/forked.py says why), then read back as a warm
+    run reads them; where there is no fork, or the child fails, the run parses them itself."""
+    if len(rels) < APART_MIN or 2 * len(cache.stored) >= len(rels):
+        return cache
+
+    def fill() -> None:
+        child = ParseCache.for_store(store)
+        for _ in _parsed_files(store, child, sources, "parsing memory files"):
+            pass
+        child.save(prune=False)
+
+    if not run_forked(fill):
+        return cache
+    cache.close()
+    return ParseCache.for_store(store)
+
+
+def _parsed_files(store, cache: ParseCache, sources, label: str = "reading memory files"):
+    """Every memory, staging and archive file (`sources`), read and parsed (unreadable ones skipped)."""
+    cfg = store.config
+    rels, staged, archived = sources
     # the parse is a first run's cost (a warm one reads the cache): a bar once it takes a second
-    for rel in progress.iterate(rels, "reading memory files", minimum=len(rels) + 1):
+    for rel in progress.iterate(rels, label, minimum=len(rels) + 1):
         match = cfg.tier_for(archived.get(rel, rel))
         tier = match[0] if match else None
         try:
