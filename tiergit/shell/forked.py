@@ -38,10 +38,5 @@ def run_forked(work: Callable[[], None]) -> bool:
                 sys.stderr.flush()
             finally:
                 os._exit(code)
-    while True:
-        try:
-            _, status = os.waitpid(pid, 0)
-            break
-        except InterruptedError:
-            continue
+    _, status = os.waitpid(pid, 0)   # retried by Python when a signal interrupts it (PEP 475)
     return os.waitstatus_to_exitcode(status) == 0

@@ -75,7 +75,7 @@ def _gather(store, recalled: set[str], blame: bool, cache: ParseCache, blames, s
     # file's (at 10k real-sized files they were most of a plan's ~1.6 GB peak).
     recalled_files: list[candidate.ParsedFile] = []   # the few `_searched` reads again
     sources = _sources(store)
-    cache = _parse_apart(store, cache, sources[0], sources)
+    cache = _parse_apart(store, cache, sources)
 
     def files():
         for f in _parsed_files(store, cache, sources):
@@ -149,10 +149,11 @@ def _sources(store) -> tuple[list[str], set[str], dict[str, str]]:
     return sorted(set(store.memory_files()) | staged | set(archived)), staged, archived
 
 
-def _parse_apart(store, cache: ParseCache, rels: list[str], sources) -> ParseCache:
+def _parse_apart(store, cache: ParseCache, sources) -> ParseCache:
     """The cache to read from: when most files are not in it (a first run, a new tiergit), they are
     parsed first in a forked child that fills it (shell/forked.py says why), then read back as a warm
     run reads them; where there is no fork, or the child fails, the run parses them itself."""
+    rels = sources[0]
     if len(rels) < APART_MIN or 2 * len(cache.stored) >= len(rels):
         return cache
 
