@@ -89,6 +89,17 @@ def test_where_the_child_cannot_run_or_fails_the_run_parses_itself(squad_repo: P
         assert len(parsed) >= FILES
 
 
+def test_without_a_cache_to_fill_no_child_is_started(squad_repo: Path, monkeypatch) -> None:
+    store = _store(squad_repo)
+    monkeypatch.setattr(candidates, "APART_MIN", 10)
+    forks: list[int] = []
+    monkeypatch.setattr(candidates, "run_forked", lambda work: forks.append(1) or True)
+    nowhere = ParseCache(None, store.config.labels)   # what for_store gives when there is no state dir
+    sources = candidates._sources(store)
+    assert candidates._parse_apart(store, nowhere, sources) is nowhere and forks == []
+    assert candidates._parse_apart(store, ParseCache.for_store(store), sources) is not None and forks == [1]
+
+
 def test_run_forked_runs_the_work_in_a_child_and_reports_how_it_ended(tmp_path: Path, monkeypatch) -> None:
     seen: list[str] = []
     done = tmp_path / "done"

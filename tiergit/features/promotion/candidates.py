@@ -154,8 +154,8 @@ def _parse_apart(store, cache: ParseCache, sources) -> ParseCache:
     parsed first in a forked child that fills it (shell/forked.py says why), then read back as a warm
     run reads them; where there is no fork, or the child fails, the run parses them itself."""
     rels = sources[0]
-    if len(rels) < APART_MIN or 2 * len(cache.stored) >= len(rels):
-        return cache
+    if cache.path is None or len(rels) < APART_MIN or 2 * len(cache.stored) >= len(rels):
+        return cache   # no cache to fill (no state dir: the child's parse would be lost), or a warm one
 
     def fill() -> None:
         child = ParseCache.for_store(store)
