@@ -97,7 +97,8 @@ def test_without_a_cache_to_fill_no_child_is_started(squad_repo: Path, monkeypat
     nowhere = ParseCache(None, store.config.labels)   # what for_store gives when there is no state dir
     sources = candidates._sources(store)
     assert candidates._parse_apart(store, nowhere, sources) is nowhere and forks == []
-    assert candidates._parse_apart(store, ParseCache.for_store(store), sources) is not None and forks == [1]
+    empty = ParseCache.for_store(store)
+    assert candidates._parse_apart(store, empty, sources) is not empty and forks == [1]   # reopened after the child
 
 
 def test_run_forked_runs_the_work_in_a_child_and_reports_how_it_ended(tmp_path: Path, monkeypatch) -> None:
