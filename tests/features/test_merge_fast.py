@@ -20,6 +20,7 @@ import pytest
 from conftest import CORPUS, HAVE_CORPUS, corpus_files, corpus_map
 
 import tiergit
+from tiergit import mergeentry
 from tiergit.core import appendmerge, mdheadings, merge, mergekeys, parse
 from tiergit.features import install
 from tiergit.shell import mergefast
@@ -377,3 +378,36 @@ def test_the_isolated_entry_hands_other_merges_to_the_full_driver(tmp_path):
         cmd = install.driver_command().replace("%O %A %B %P", " ".join([files[0], files[1], str(tmp_path / "F"), "x.md"]))
         proc = subprocess.run(cmd, shell=True, capture_output=True, text=True, cwd=tmp_path, timeout=60)
         assert proc.returncode == 2 and "FIFO" in proc.stderr and "Traceback" not in proc.stderr
+
+
+class _LeftThroughExit(Exception):
+    pass
+
+
+def test_only_a_settled_file_skips_the_interpreter_teardown(tmp_path, monkeypatch):
+    """`mergeentry.run` (what the registered command calls) leaves through `_exit(0)` once the
+    fast path wrote %A (~1 ms of a process git starts per file); a file the entry merge takes
+    leaves through `sys.exit` with its code, so its messages and exit handlers run."""
+    calls = []
+
+    def fake_exit(code):
+        calls.append(code)
+        raise _LeftThroughExit
+
+    monkeypatch.setattr(mergefast.sysos, "_exit", fake_exit)
+
+    def versions(base: str, ours: str, theirs: str) -> list[str]:
+        for name, text in (("O", base), ("A", ours), ("B", theirs)):
+            (tmp_path / name).write_text(text)
+        return [str(tmp_path / n) for n in ("O", "A", "B")] + ["x.md"]
+
+    monkeypatch.setattr(sys, "argv", ["-c", *versions(B, B + APPENDS[0][0], B + APPENDS[0][1])])
+    with pytest.raises(_LeftThroughExit):
+        mergeentry.run()
+    assert calls == [0] and (tmp_path / "A").read_text() == _full(B, B + APPENDS[0][0], B + APPENDS[0][1])
+    base = "# T\n\n### 2026-05-01: e\n\n**Fact:** old\n"
+    monkeypatch.setattr(sys, "argv", ["-c", *versions(base, base.replace("old", "ours"), base.replace("old", "theirs"))])
+    with pytest.raises(SystemExit) as left:
+        mergeentry.run()
+    assert left.value.code == 1 and calls == [0]
+    assert "<<<<<<< ours\n**Fact:** ours\n=======\n**Fact:** theirs\n>>>>>>> theirs\n" in (tmp_path / "A").read_text()

@@ -30,8 +30,6 @@ full merge on real corpus histories (real `git merge`s).
 tiergit.shell.mergefast reads and writes the files around it; `tiergit.mergeentry` is what
 `tiergit install` registers, and `driverrun` (the full driver) asks here first too.
 """
-from __future__ import annotations
-
 from tiergit.core.mdheadings import heading_date, headings, own_name
 
 MAX_MERGE_BYTES = 512 * 1024   # merge.MAX_MERGE_BYTES (a test keeps the two equal)

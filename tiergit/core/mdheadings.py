@@ -2,8 +2,6 @@
 without `re` or markdown-it: the fast merge path's view of a memory file (tiergit.core.appendmerge).
 `tests/features/test_merge_fast.py` checks `headings` against markdown-it on every corpus file, and
 `heading_date` / `own_name` against the parser's dates and session markers."""
-from __future__ import annotations
-
 _CONTAINER = " \t>*+-0123456789.)"   # what may open a line before a heading inside a list or quote
 _DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 _ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")

@@ -81,7 +81,7 @@ def driver_command(python: str | None = None) -> str:
     git starts it once per file, so the interpreter starts isolated and without `site`
     (`-I -S`, about half the start-up) and runs `tiergit.mergeentry`, found where this
     tiergit is installed (see that module)."""
-    code = f"import sys; sys.path.append({_package_parent()!r}); from tiergit.mergeentry import main; sys.exit(main())"
+    code = f"import sys; sys.path.append({_package_parent()!r}); from tiergit.mergeentry import run; run()"
     return f"{sh_quote(python_for_sh(python))} -I -S -c {sh_quote(code)} %O %A %B %P"
 
 

@@ -3,8 +3,6 @@ tiergit.core.appendmerge, which imports nothing: read the three versions (regula
 settle a one-sided or append-only merge textually (`appendmerge.merge`, byte for byte the entry
 merge's answer), write %A as fsutil.atomic_write does. Anything else is left to the full entry
 merge (`driverrun`)."""
-from __future__ import annotations
-
 try:
     # Built in and loaded with the interpreter: `os` (posixpath, stat, _collections_abc) costs
     # ~2.4 ms of the ~9 ms an isolated interpreter starts in, and git starts one driver a file.
