@@ -10,7 +10,8 @@ hash. Each project is imported into a fresh store (`tiergit import squad
 the first k hits holds the answer line (letters and digits compared, markup
 ignored). "before" is the engine as it was (every query word OR-ed, exact
 tokens, bm25 x coverage); "after" is tiergit.features.recall.search (stop words out,
-stems, identifier parts, the last word as a prefix).
+stems, identifier parts, the last word as a prefix). Rows per project, overall, then per set
+(the file's "about" says how each set was written; --questions reads another file).
 """
 from __future__ import annotations
 
@@ -89,9 +90,10 @@ def rank_of(key: str, texts: list[str]) -> int | None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--show", action="store_true", help="print each question with its ranks")
+    ap.add_argument("--questions", type=Path, default=QUESTIONS, help="another question file of the same form")
     args = ap.parse_args()
-    data = json.loads(QUESTIONS.read_text())["questions"]
-    rows = {}
+    data = json.loads(args.questions.read_text())["questions"]
+    rows, sets = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         for project in dict.fromkeys(q["project"] for q in data):
             store = store_for(project, Path(tmp))
@@ -103,6 +105,7 @@ def main() -> None:
                 before = rank_of(key, legacy_search(db, q["question"], tiers, 3))
                 after = rank_of(key, [h.raw or h.text for h in recall.search(db, q["question"], tiers, limit=3)])
                 rows.setdefault(project, []).append((before, after))
+                sets.setdefault(q.get("set") or "written", []).append((before, after))
                 if args.show:
                     print(f"  {str(before or '-'):>2} -> {str(after or '-'):>2}  {q['question']}")
             db.close()
@@ -112,6 +115,8 @@ def main() -> None:
         everything += rs
         print(line(project, rs))
     print(line("overall", everything))
+    for name, rs in sets.items():   # per set: 'drawn-2026-12-04' is held out (no change made after it was written)
+        print(line(f"set {name}", rs))
 
 
 def line(name: str, rs: list) -> str:

@@ -25,6 +25,7 @@ def test_question_set_top3_and_no_regression(tmp_path):
     from tiergit.features import recall, recall_index
 
     before = after = 0
+    held_out = []   # the set written for drawn lines after the last recall change, by a reader who saw no output
     for project in dict.fromkeys(q["project"] for q in data):
         store = bench.store_for(project, tmp_path)
         db = recall_index.connect(recall_index.index_path(store.repo))
@@ -36,9 +37,12 @@ def test_question_set_top3_and_no_regression(tmp_path):
             new = bench.rank_of(key, [h.raw or h.text for h in recall.search(db, q["question"], tiers, limit=3)])
             before += old is not None
             after += new is not None
+            if q.get("set") == "drawn-2026-12-04":
+                held_out.append(new is not None)
         db.close()
     # 0.91 before Squad's decisions.md was read in place as its own tier (issue 24): the decision's own line
     # now often outranks the history line that repeats it, which is the labelled answer. The target (0.90)
     # is printed by the benchmark; this holds the engine at what the merged store reaches and never below before.
     # With the phrase signal (a run of the question's words in a row): 0.86 -> 0.89.
     assert after / len(data) >= 0.88 and after >= before
+    assert len(held_out) >= 25 and sum(held_out) / len(held_out) >= 0.90   # issue 22's target, on the held-out set
