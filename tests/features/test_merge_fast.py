@@ -384,10 +384,10 @@ class _LeftThroughExit(Exception):
     pass
 
 
-def test_only_a_settled_file_skips_the_interpreter_teardown(tmp_path, monkeypatch):
-    """`mergeentry.run` (what the registered command calls) leaves through `_exit(0)` once the
-    fast path wrote %A (~1 ms of a process git starts per file); a file the entry merge takes
-    leaves through `sys.exit` with its code, so its messages and exit handlers run."""
+def test_the_registered_entry_leaves_without_the_interpreter_teardown(tmp_path, monkeypatch, capfd):
+    """`mergeentry.run` (what the registered command calls) leaves through `_exit` with main's code,
+    once %A is written and stdout and stderr are flushed: a settled file with 0, a file the entry
+    merge took with its code (1: conflict markers written), its message already out."""
     calls = []
 
     def fake_exit(code):
@@ -407,7 +407,8 @@ def test_only_a_settled_file_skips_the_interpreter_teardown(tmp_path, monkeypatc
     assert calls == [0] and (tmp_path / "A").read_text() == _full(B, B + APPENDS[0][0], B + APPENDS[0][1])
     base = "# T\n\n### 2026-05-01: e\n\n**Fact:** old\n"
     monkeypatch.setattr(sys, "argv", ["-c", *versions(base, base.replace("old", "ours"), base.replace("old", "theirs"))])
-    with pytest.raises(SystemExit) as left:
+    with pytest.raises(_LeftThroughExit):
         mergeentry.run()
-    assert left.value.code == 1 and calls == [0]
+    assert calls == [0, 1]
     assert "<<<<<<< ours\n**Fact:** ours\n=======\n**Fact:** theirs\n>>>>>>> theirs\n" in (tmp_path / "A").read_text()
+    assert "conflict" in capfd.readouterr().err.lower()
