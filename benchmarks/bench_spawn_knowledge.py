@@ -208,7 +208,8 @@ def replay_agent(agent_dir: Path, base: Path, max_sessions: int | None, show: bo
                 measure(figs[name], terms, loads, store.config.tokenizer)
                 if show:
                     print(f"  {name or 'default'} {agent} {version.stem[:14]} need {len(terms):>3}  " + "  ".join(
-                        f"{k} {hit_count(terms, v)}" for k, v in loads.items()) + f"  | {task[:50]}")
+                        f"{k} {hit_count(terms, v)}" for k, v in loads.items()) +
+                        f"  chars legacy {len(loads['legacy'])} spawn {len(loads['spawn'])}  | {task[:50]}")
         if mode == "sessions":
             run_session(store, agent, task, notes, when)
         history.append(notes)
