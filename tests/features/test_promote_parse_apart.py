@@ -70,7 +70,7 @@ def test_a_first_run_parses_in_a_child_and_reads_back_the_same_candidates(squad_
 
     parsed.clear()
     forks: list[int] = []
-    monkeypatch.setattr(candidates, "run_forked", lambda work: forks.append(1) or True)
+    monkeypatch.setattr(candidates, "run_forked", lambda *works: forks.append(len(works)) or True)
     assert _gathered(store) == in_process   # warm: nothing to parse, so no child either
     assert forks == [] and parsed == []
 
@@ -81,7 +81,7 @@ def test_where_the_child_cannot_run_or_fails_the_run_parses_itself(squad_repo: P
     expected = _gathered(store)
     monkeypatch.setattr(candidates, "APART_MIN", 10)
     parsed = _counting_parses(monkeypatch)
-    for fails in (lambda work: False, lambda work: forked.run_forked(lambda: 1 / 0)):
+    for fails in (lambda *works: False, lambda *works: forked.run_forked(lambda: 1 / 0)):
         _forget(store)
         parsed.clear()
         monkeypatch.setattr(candidates, "run_forked", fails)
@@ -93,7 +93,8 @@ def test_without_a_cache_to_fill_no_child_is_started(squad_repo: Path, monkeypat
     store = _store(squad_repo)
     monkeypatch.setattr(candidates, "APART_MIN", 10)
     forks: list[int] = []
-    monkeypatch.setattr(candidates, "run_forked", lambda work: forks.append(1) or True)
+    monkeypatch.setattr(candidates, "run_forked", lambda *works: forks.append(len(works)) or True)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
     nowhere = ParseCache(None, store.config.labels)   # what for_store gives when there is no state dir
     sources = candidates._sources(store)
     assert candidates._parse_apart(store, nowhere, sources) is nowhere and forks == []
@@ -119,3 +120,48 @@ def test_run_forked_runs_the_work_in_a_child_and_reports_how_it_ended(tmp_path: 
     monkeypatch.delattr(os, "fork")
     assert forked.run_forked(lambda: done.write_text("again")) is False
     assert done.read_text() == "yes"   # no fork: nothing ran
+
+
+def test_the_parse_is_shared_among_one_child_a_core_and_a_failed_share_is_parsed_here(squad_repo: Path,
+                                                                                       monkeypatch) -> None:
+    """Two cores: two children parse every other file each (the nightly runner's wall time halves); when
+    one of them fails, the plan parses its share itself and reads the other's back."""
+    store = _store(squad_repo)
+    monkeypatch.setattr(candidates, "APART_MIN", 10**9)
+    expected = _gathered(store)
+    monkeypatch.setattr(candidates, "APART_MIN", 10)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    started: list[int] = []
+    real_run = forked.run_forked
+    monkeypatch.setattr(candidates, "run_forked", lambda *works: started.append(len(works)) or real_run(*works))
+    parsed = _counting_parses(monkeypatch)
+    _forget(store)
+    assert _gathered(store) == expected and started == [2] and parsed == []
+
+    real_files = candidates._parsed_files
+
+    def second_share_fails(store, cache, sources, label="reading memory files", show=True):
+        if not show:   # the second child's share (only the first child draws the bar)
+            raise OSError("this child fails")
+        return real_files(store, cache, sources, label, show)
+
+    monkeypatch.setattr(candidates, "_parsed_files", second_share_fails)
+    _forget(store)
+    assert _gathered(store) == expected
+    assert 0 < len(parsed) < FILES   # the failed child's share, parsed by the plan
+
+
+def test_run_forked_runs_each_work_in_its_own_child_and_fails_when_one_does(tmp_path: Path) -> None:
+    marks = [tmp_path / f"child{n}" for n in range(3)]
+
+    def mark(n: int):
+        return lambda: marks[n].write_text(str(os.getpid()))
+
+    assert forked.run_forked(*(mark(n) for n in range(3)))
+    pids = {int(m.read_text()) for m in marks}
+    assert len(pids) == 3 and os.getpid() not in pids
+    for m in marks:
+        m.unlink()
+    assert forked.run_forked(mark(0), lambda: 1 / 0, mark(2)) is False
+    assert marks[0].is_file() and marks[2].is_file()   # the others still ran to the end
+    assert forked.run_forked() is False

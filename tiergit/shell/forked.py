@@ -14,29 +14,44 @@ import threading
 from collections.abc import Callable
 
 
-def run_forked(work: Callable[[], None]) -> bool:
-    """Run `work()` in a forked child and wait for it; True when it finished without an error.
-    False, with nothing run, where there is no fork (Windows) or another thread is running (a fork
-    copies one thread, and a lock another one held would stay held): the caller does the work itself.
-    The child shares the parent's imports and open files; it leaves through `os._exit`, so
-    nothing of the parent's (open databases, buffers, atexit) is closed or flushed twice."""
-    if not hasattr(os, "fork") or threading.active_count() > 1:
+def run_forked(*works: Callable[[], None]) -> bool:
+    """Run each of `works` in its own forked child, all at once, and wait for every one; True when
+    all finished without an error. False, with nothing run, where there is no fork (Windows) or
+    another thread is running (a fork copies one thread, and a lock another one held would stay
+    held); False too when a child failed or could not be forked: the caller does what is missing
+    itself. Each child shares the parent's imports and open files; it leaves through `os._exit`,
+    so nothing of the parent's (open databases, buffers, atexit) is closed or flushed twice."""
+    if not works or not hasattr(os, "fork") or threading.active_count() > 1:
         return False
     sys.stdout.flush()
     sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:   # the child
-        code = 1
+    pids = []
+    for work in works:
         try:
-            work()
-            code = 0
-        except BaseException:  # noqa: BLE001 - the parent does the work itself
-            code = 1
+            pid = os.fork()
+        except OSError:   # out of processes or memory: the caller parses what this child would have
+            break
+        if pid == 0:
+            _child(work)
+        pids.append(pid)
+    ok = len(pids) == len(works)
+    for pid in pids:
+        _, status = os.waitpid(pid, 0)   # retried by Python when a signal interrupts it (PEP 475)
+        ok = os.waitstatus_to_exitcode(status) == 0 and ok
+    return ok
+
+
+def _child(work: Callable[[], None]) -> None:
+    """The forked child: `work()`, then out through `os._exit` (0 when it finished), never back."""
+    code = 1
+    try:
+        work()
+        code = 0
+    except BaseException:  # noqa: BLE001 - the parent does the work itself
+        code = 1
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
         finally:
-            try:
-                sys.stdout.flush()
-                sys.stderr.flush()
-            finally:
-                os._exit(code)
-    _, status = os.waitpid(pid, 0)   # retried by Python when a signal interrupts it (PEP 475)
-    return os.waitstatus_to_exitcode(status) == 0
+            os._exit(code)

@@ -6,6 +6,7 @@ Reads files; everything it returns is plain data for the pure gate and plan.
 from __future__ import annotations
 
 import hashlib
+import os
 from datetime import date, datetime, timezone
 from pathlib import Path
 
@@ -18,7 +19,8 @@ from tiergit.shell import progress
 from tiergit.shell.forked import run_forked
 from tiergit.shell.parse_cache import ParseCache
 
-APART_MIN = 200   # files: past this many, a run that finds most of them unparsed parses them in a child
+APART_MIN = 200   # files: past this many, a run that finds most of them unparsed parses them in children
+APART_CHILDREN = 4   # at most: each holds its share's parse at once (the nightly runner has 2 cores)
 
 
 def staging_paths(store) -> list[str]:
@@ -151,30 +153,34 @@ def _sources(store) -> tuple[list[str], set[str], dict[str, str]]:
 
 def _parse_apart(store, cache: ParseCache, sources) -> ParseCache:
     """The cache to read from: when most files are not in it (a first run, a new tiergit), they are
-    parsed first in a forked child that fills it (shell/forked.py says why), then read back as a warm
-    run reads them; where there is no fork, or the child fails, the run parses them itself."""
-    rels = sources[0]
+    parsed first in forked children that fill it (shell/forked.py says why), one share each, one
+    child a core (at most APART_CHILDREN), then read back as a warm run reads them; where there is
+    no fork, or a child fails, the run parses what is missing itself."""
+    rels, staged, archived = sources
     if cache.path is None or len(rels) < APART_MIN or 2 * len(cache.stored) >= len(rels):
         return cache   # no cache to fill (no state dir: the child's parse would be lost), or a warm one
+    children = max(1, min(os.cpu_count() or 1, APART_CHILDREN))
 
-    def fill() -> None:
-        child = ParseCache.for_store(store)
-        for _ in _parsed_files(store, child, sources, "parsing memory files"):
-            pass
-        child.save(prune=False)
+    def fill(n: int):
+        def work() -> None:
+            child = ParseCache.for_store(store)
+            share = (rels[n::children], staged, archived)   # interleaved: the shares take alike
+            for _ in _parsed_files(store, child, share, "parsing memory files", show=n == 0):
+                pass
+            child.save(prune=False)
+        return work
 
-    if not run_forked(fill):
-        return cache
-    cache.close()
+    run_forked(*(fill(n) for n in range(children)))
+    cache.close()   # what the children stored is read back; what a failed one left is parsed here
     return ParseCache.for_store(store)
 
 
-def _parsed_files(store, cache: ParseCache, sources, label: str = "reading memory files"):
+def _parsed_files(store, cache: ParseCache, sources, label: str = "reading memory files", show: bool = True):
     """Every memory, staging and archive file (`sources`), read and parsed (unreadable ones skipped)."""
     cfg = store.config
     rels, staged, archived = sources
     # the parse is a first run's cost (a warm one reads the cache): a bar once it takes a second
-    for rel in progress.iterate(rels, label, minimum=len(rels) + 1):
+    for rel in progress.iterate(rels, label, show, minimum=len(rels) + 1):
         match = cfg.tier_for(archived.get(rel, rel))
         tier = match[0] if match else None
         try:
