@@ -29,7 +29,7 @@ def run_forked(*works: Callable[[], None]) -> bool:
     for work in works:
         try:
             pid = os.fork()
-        except OSError:   # out of processes or memory: the caller parses what this child would have
+        except OSError:   # out of processes or memory: the caller does what this child would have
             break
         if pid == 0:
             _child(work)
@@ -43,12 +43,10 @@ def run_forked(*works: Callable[[], None]) -> bool:
 
 def _child(work: Callable[[], None]) -> None:
     """The forked child: `work()`, then out through `os._exit` (0 when it finished), never back."""
-    code = 1
+    code = 1   # kept when work() raises: the exit below ends the child silently; the parent redoes its work
     try:
         work()
         code = 0
-    except BaseException:  # noqa: BLE001 - the parent does the work itself
-        code = 1
     finally:
         try:
             sys.stdout.flush()
