@@ -21,7 +21,8 @@ Method (reproducible, no judgement calls):
   bm25     = rank-bm25 (BM25Okapi) over the paragraphs of history.md at k-1, the task title
              as query, best paragraphs first while they fit the budget;
   spawn    = `context --agent A --task <title>`;
-  spawn+1  = the spawn plus what `recall "<task>" -n 5` prints;
+  spawn+1  = the spawn plus what `recall "<task>" --agent A -n 5` prints (leaving out what the
+             spawn carried, as the CLI does after `context`);
   bm25+1   = the bm25 baseline at the spawn+1 budget;
   block    = the spawn's knowledge block alone (the selection, without the prompt around it),
   recency@b, bm25@b = the two baselines at the block's budget;
@@ -65,7 +66,7 @@ import replay  # noqa: E402
 from rank_bm25 import BM25Okapi  # noqa: E402  (the test extra: a maintained BM25, never a runtime dependency)
 
 from tiergit.core import knowledge_pack  # noqa: E402
-from tiergit.features import context, recall, retention, session  # noqa: E402
+from tiergit.features import context, recall, retention, session, spawn_carried  # noqa: E402
 from tiergit.features.importing import importer  # noqa: E402
 from tiergit.shell import config, tokens  # noqa: E402
 from tiergit.shell.store import Store  # noqa: E402
@@ -287,7 +288,8 @@ def spawn_loads(store: Store, agent: str, task: str, legacy: str, history: list[
     prompt, block = spawn.prompt, spawn.sections["knowledge"]
     TIMES["hot only"].append(t1 - t0)
     TIMES["task-aware"].append(time.perf_counter() - t1)
-    hits, _stats = recall.recall(store, task, agent, limit=5, log=False)
+    spawn_carried.record(store, agent, spawn.knowledge)   # as `tiergit context` does: the recall brings the new
+    hits, _stats = recall.recall(store, task, agent, limit=5, log=False, leave_out=spawn_carried.leave_out(store, agent))
     plus_one = prompt + "\n" + recall.render(task, agent, hits, 0, False, False, False)
     return {"legacy": legacy, "hot": hot_text, "recency": recency_load(history, len(prompt)),
             "bm25": bm25_load(legacy, task, len(prompt)), "spawn": prompt, "spawn+1": plus_one,

@@ -59,6 +59,9 @@ def context(ctx: click.Context, agent: str | None, include_cold: bool, wiki: tup
     from tiergit.features.promotion.served import log_served
 
     log_served(store, agent, task, spawn.knowledge)   # served items are real use: they count as recalls
+    from tiergit.features import spawn_carried
+
+    spawn_carried.record(store, agent, spawn.knowledge)   # the agent's recalls then bring what the prompt lacks
     st = ctx_mod.stats(store, agent, spawn) if (show_stats or as_json) else None
     if as_json:
         echo_json({"agent": agent, "situation": situation, "prompt": spawn.prompt,

@@ -204,7 +204,7 @@ def build(store, agent: str, *, include_cold: bool = False, include_wiki: list[s
         or "### Hot\n\n(empty)\n",
         "cold": block("Cold", cold_parts),
         "wiki": block("Wiki", wiki_parts),
-        "knowledge": knowledge_mod.render(known), "recall": knowledge_mod.closing(known),
+        "knowledge": knowledge_mod.render(known), "recall": knowledge_mod.closing(known, agent),
     }
     prompt = fill(store, template, {**sections, "agent": agent, "date": (today or clock.today()).isoformat(),
                                     "situation": situation or "custom"})

@@ -38,7 +38,7 @@ INDEX_LINE_CHARS = 100
 WIKI_INDEX_MAX = 20             # wiki topics the closing lists (the task's first)
 MORE_ENTRIES = 6                # entries the closing names as more in memory
 RECALL_HINT = ("Recall before you change a file the memory mentions, when a test fails, or when a name is "
-               "unfamiliar: `tiergit recall \"words\"` (`--full` for whole items).")
+               "unfamiliar: `tiergit recall \"words\" --agent {agent}` (`--full` for whole items).")
 DATE_RE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?Z?)?\b")
 SHARED_TIERS = ("archive",)     # recall's extra sources spawn reads (staging is unreviewed: left out)
 
@@ -260,7 +260,7 @@ def render(k: Knowledge) -> str:
     return render_items(k.picks, k.low_relevance) if k.picks else ""
 
 
-def closing(k: Knowledge) -> str:
+def closing(k: Knowledge, agent: str) -> str:
     """The prompt's last section: what else memory holds (the wiki's topics, the entries the budget left
     out) and the one-line hint of when to recall."""
     lines = ["## Recall\n"]
@@ -272,7 +272,7 @@ def closing(k: Knowledge) -> str:
     if k.names:
         lines.append("Names your memory keeps using (`tiergit recall NAME` for what it holds on one): "
                      + ", ".join(f"`{n}`" for n in k.names) + ".\n")
-    lines.append(RECALL_HINT)
+    lines.append(RECALL_HINT.format(agent=agent))
     return "\n".join(lines) + "\n"
 
 

@@ -21,6 +21,7 @@ except ImportError:     # no mcp extra: the command says so when it runs; --help
 
 from tiergit.errors import TiergitError
 from tiergit.features.mcp_docs import PARAMETERS, TOOL_HINTS
+from tiergit.features import spawn_carried
 
 Situation = Literal["new", "resume", "debug", "spec", "onboard", "incident"]
 Kind = Literal["decision", "rule", "fact", "correction"]
@@ -150,10 +151,12 @@ def recall(store, query: str, agent: str | None = None, tiers: list[str] | None 
     """Search cold history, the wiki and the archive for items about `query`, best first. Call it before
     changing a file the memory mentions, when a test fails, or when a name is unfamiliar; identifiers,
     paths and error text make good queries. Logs each hit (recalled items count toward promotion). Each
-    hit has its id, path:line, matched words, best sentence and whole text."""
+    hit has its id, path:line, matched words, best sentence and whole text. With `agent`, items that agent's
+    last `context` prompt carried are left out: it holds them already."""
     from tiergit.features.recall import recall as run_recall
 
-    hits, _stats = run_recall(store, query, agent=agent, tiers=tiers, limit=limit)
+    hits, _stats = run_recall(store, query, agent=agent, tiers=tiers, limit=limit,
+                              leave_out=spawn_carried.leave_out(store, agent))
     keys = RecallHit.__annotations__
     return {"query": query, "hits": [{k: v for k, v in h.as_dict().items() if k in keys} for h in hits]}
 
@@ -174,6 +177,7 @@ def context(store, agent: str | None = None, task: str | None = None, situation:
 
     log_served(store, agent, task, spawn.knowledge)   # served items count as recalls, as in `tiergit context`
     picks = spawn.knowledge.picks if spawn.knowledge else []
+    spawn_carried.record(store, agent, spawn.knowledge)   # its recalls then bring what the prompt lacks
     return {"agent": agent, "prompt": spawn.prompt, "tokens": count_text(spawn.prompt, store.config.tokenizer).tokens,
             "files": [p.path for p in spawn.parts], "notes": spawn.notes + spawn.over_budget,
             "knowledge": [{"id": p.id, "path": p.path, "line": p.line, "tier": p.tier, "tokens": p.tokens}

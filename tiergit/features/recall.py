@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json as json_mod
 import math
-import re
 import sqlite3
 
 from tiergit.core import query as query_mod
@@ -28,7 +27,6 @@ if TYPE_CHECKING:   # recall_index (patterns, progress, typing) is imported wher
         RefreshStats,  # recall_fast's search needs none of it
     )
 
-WORD_RE = re.compile(r"\w+", re.UNICODE)
 MAX_QUERY_TERMS = 64
 EXTRA_TIERS = ("archive", "staging")
 IDENT_WEIGHT = 2.0
@@ -74,11 +72,6 @@ class Hit:
         return f"Hit({', '.join(f'{k}={v!r}' for k, v in self.as_dict().items())})"
 
 
-def terms(text: str) -> list[str]:
-    """Query words as FTS5's unicode61 tokenizer sees them (lowercase, unique, in order)."""
-    return list(dict.fromkeys(w.lower() for w in WORD_RE.findall(text) if w.strip("_")))
-
-
 def default_tiers(config) -> list[str]:
     """Every tier an agent does not already hold in its prompt (not session-lifetime hot), plus
     the archive and the staged candidates."""
@@ -96,7 +89,7 @@ def check_tiers(config, wanted: list[str]) -> list[str]:
 
 def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | None = None,  # long: a query's steps
            limit: int = 10, skip: list[tuple[int, int]] | None = None, runs: bool = True,
-           snippets: bool = True) -> list[Hit]:
+           snippets: bool = True, leave_out: frozenset[str] = frozenset()) -> list[Hit]:
     """Best-first hits for `query` (one per item id) from an up-to-date index.
 
     Cost: one FTS5 query over the widened terms (see tiergit/core/query.py), one vocabulary
@@ -110,6 +103,7 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     `runs=False`: no candidates by runs of the query's words (a list of names is no sentence: a run
     across two names means nothing, and scoring those candidates evaluates the query again).
     `snippets=False`: no `Hit.snippet` (the spawn cuts its picks itself: ~10 ms of a 10k-file spawn).
+    `leave_out`: item ids never returned (what the agent's spawn prompt carries: shell/spawncarried.py).
     """
     found = query_mod.concepts(query, MAX_QUERY_TERMS)
     if not found:
@@ -134,7 +128,8 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     cond = " AND ".join(where)
     select = ("SELECT item_id, path, entry, date, kind, tier, agent, line, clean, text, bm25(items, 1.0, 0.5) AS r "
               "FROM items WHERE ")
-    rows = db.execute(f"{select}{cond} ORDER BY r LIMIT ?", [*params, max(limit * 4, limit + 20)]).fetchall()
+    pool = max(limit * 4, limit + 20) + len(leave_out)
+    rows = db.execute(f"{select}{cond} ORDER BY r LIMIT ?", [*params, pool]).fetchall()
     # an item that holds a run of the query word for word (a pasted fragment, a quoted name) is a
     # candidate even when bm25 ranks it below the cut (its words may be common ones); it is scored
     # with the question's own bm25 like every other candidate
@@ -154,7 +149,7 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     phrase: dict[str, float] = {}
     heads: dict[str, set[str]] = {}   # the entry heading's words: many candidates share one
     for item_id, path, entry, day, kind, tier, ag, line, clean, raw, r in rows:
-        if item_id in best:
+        if item_id in best or item_id in leave_out:
             continue
         body, key = query_mod.item_words(clean), entry or ""
         head = heads[key] if key in heads else heads.setdefault(key, query_mod.item_words(key))
@@ -203,8 +198,9 @@ def _idf(db: sqlite3.Connection, found: list[query_mod.Concept]) -> dict[str, fl
 
 
 def recall(store, query: str, agent: str | None = None, tiers: list[str] | None = None, limit: int = 10,
-           log: bool = True) -> tuple[list[Hit], RefreshStats]:
-    """Refresh the index, search, and append one recall event per hit (unless log=False)."""
+           log: bool = True, leave_out: frozenset[str] = frozenset()) -> tuple[list[Hit], RefreshStats]:
+    """Refresh the index, search, and append one recall event per hit (unless log=False); items in
+    `leave_out` are never hits (what the agent's spawn carries: shell/spawncarried.py)."""
     if agent is not None:
         from tiergit.core.configschema import check_slug
 
@@ -221,7 +217,7 @@ def recall(store, query: str, agent: str | None = None, tiers: list[str] | None 
             from tiergit.features import recall_history
 
             recall_history.refresh(store, db)
-        hits = search(db, query, chosen, agent, limit)
+        hits = search(db, query, chosen, agent, limit, leave_out=leave_out)
         if any(h.kind == recall_index.UNJUDGED for h in hits):   # after a large build (features/recall_kinds.py)
             from tiergit.features import recall_kinds
 

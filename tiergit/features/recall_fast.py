@@ -32,14 +32,14 @@ SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*\Z")   # tiergit.core.configschema.SLUG
 INDEX_NAME = "recall-v4.sqlite"                  # tiergit.features.recall_index.INDEX_NAME
 
 VALUE_OPTIONS = {"--agent": "agent", "--tier": "tiers", "-n": "limit"}
-FLAGS = {"--full": "full", "--no-log": "no_log", "--json": "as_json"}
+FLAGS = {"--full": "full", "--no-log": "no_log", "--json": "as_json", "--include-spawned": "include_spawned"}
 
 
 def parse_args(args: list[str]) -> dict | None:
     """The recall options from argv (after `recall`), or None for anything the full CLI must
     handle (help, unknown or repeated options, `--`, `--opt=value`, a bad -n)."""
     opts: dict = {"agent": None, "tiers": [], "limit": 10, "full": False, "no_log": False, "as_json": False,
-                  "words": []}
+                  "include_spawned": False, "words": []}
     seen: set[str] = set()
     it = iter(args)
     for arg in it:
@@ -112,9 +112,12 @@ def _answer(db: sqlite3.Connection, repo: Path, head: str, opts: dict, state: Pa
         return None
     from tiergit.features import recall
 
+    from tiergit.shell import spawncarried
+
     text = " ".join(opts["words"]).strip()
+    carried = frozenset() if opts["include_spawned"] else spawncarried.read(state, opts["agent"])
     try:
-        hits = recall.search(db, text, chosen, opts["agent"], opts["limit"], skip=skip)
+        hits = recall.search(db, text, chosen, opts["agent"], opts["limit"], skip=skip, leave_out=carried)
     except TiergitError:
         return None
     if any(not h.kind for h in hits) and not _judge(db, repo, cfg, hits, state / INDEX_NAME):
@@ -133,6 +136,8 @@ def _answer(db: sqlite3.Connection, repo: Path, head: str, opts: dict, state: Pa
     out = recall.render(text, opts["agent"], hits, files, opts["full"], opts["as_json"], not opts["no_log"])
     sys.stdout.write(out)
     sys.stdout.flush()
+    if carried:
+        sys.stderr.write(spawncarried.note(len(carried)))
     return 0
 
 
