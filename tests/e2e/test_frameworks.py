@@ -330,3 +330,31 @@ def test_openclaw_dreaming_health_follows_its_dreams_md(tmp_path):
     assert wrote.returncode == 0 and (ws / "DREAMS.md").is_file(), wrote.stdout + wrote.stderr
     assert "openclaw:dreaming:diary" in (ws / "DREAMS.md").read_text()
     assert "DREAMS.md changed 0 h ago" in dreaming()
+
+
+def test_openclaws_memory_flush_prompt_is_never_knowledge(tmp_path):
+    """OpenClaw's pre-compaction flush puts its own prompt in the session, and daily-note transcripts keep
+    it ("Store durable memories only in memory/2026-04-19.md …" read as a rule). Every flush hint of the
+    installed memory-core, its date filled in, is junk to the kind judgement, so neither `import openclaw`
+    stages it nor the gate proposes it; a real rule about where memories go is not."""
+    from tiergit.core import judge
+
+    claw = _cli(frameworks.OPENCLAW)
+    source = (claw.bin.resolve().parent / "dist" / "extensions" / "memory-core" / "index.js").read_text()
+    hints = re.findall(r'const MEMORY_FLUSH_\w+_HINT = "([^"]+)";', source)
+    assert len(hints) >= 3, "memory-core's flush hints moved: read flush-plan.ts again"
+    for hint in hints:
+        line = hint.replace("YYYY-MM-DD", "2026-04-19")
+        assert judge.junk(line) == "a framework's own prompt (OpenClaw's memory flush)", line
+        assert judge.plain_kind(line) is None and judge.plain_kind(f"- {line}") is None, line
+    assert judge.junk("Keep durable decisions in the wiki, never in daily notes.") is None
+    # and the note a real flush leaves: staged nothing from its prompt lines
+    note = tmp_path / "2026-04-19.md"
+    write(note, "# 2026-04-19\n\n## Session\n\n" + "\n\n".join(h.replace("YYYY-MM-DD", "2026-04-19") for h in hints)
+          + "\n\n- Always pin image digests in compose files.\n")
+    from tiergit.core import parse
+
+    kinds = {it.text.strip(): it.kind for s in parse.parse(note.read_text(), "memory/2026-04-19.md", notes=True).sections
+             for it in s.items}
+    assert kinds.pop("- Always pin image digests in compose files.") == "rule"
+    assert set(kinds.values()) <= {"context"}, kinds

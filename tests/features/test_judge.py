@@ -45,6 +45,23 @@ def test_lists_under_a_labelled_lead_in_or_a_learning_heading_keep_a_kind():
     assert ("context", "**Key patter") in kinds   # a bare label with nothing under it says nothing
 
 
+def test_a_list_under_next_steps_is_to_dos_whatever_its_verbs():
+    """An imperative reads as a rule ("Run the migration dry-run before the deploy"); under a lead-in or a
+    heading that announces pending work it is a to-do (open), which the promotion gate never proposes."""
+    doc = parse.parse("# Cold\n\n### Deploy (2026-05-01)\n\n**Next steps:**\n\n- Run the migration dry-run before the deploy\n"
+                      "- Check if git-secret.yaml exists with proper token permissions\n\n"
+                      "🎯 Next actions needed:\n1. Verify the ArgoCD password output\n\n"
+                      "#### Next Steps (for next session)\n\n1. Always rebase on main before the release\n\n"
+                      "#### Conventions\n\n- Always rebase on main before the release\n\n"
+                      "**Key patterns:**\n\n- Run the migration dry-run before every schema deploy\n")
+    kinds = [(i.kind, i.text.strip()[:14]) for i in doc.items if not i.text.lstrip().startswith(("**", "🎯"))]
+    assert kinds == [("open", "- Run the migr"), ("open", "- Check if git"), ("open", "1. Verify the "),
+                     ("open", "1. Always reba"), ("rule", "- Always rebas"), ("rule", "- Run the migr")]
+    assert [judge.heading_kind(h) for h in ("Next steps", "Action items:", "TODOs", "Follow-ups", "Next-gen design",
+                                            "Steps to reproduce", "DTO Patterns")] == \
+        ["open", "open", "open", "open", None, None, "rule"]
+
+
 @pytest.mark.parametrize("line,why", [
     ("```bash", "a code fence"),
     ("git push origin main", "a shell command"),

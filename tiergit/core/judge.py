@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from tiergit.core.patterns import TRANSCRIPT_OPENING_RE
+from tiergit.core.patterns import FRAMEWORK_PROMPT_RE, TRANSCRIPT_OPENING_RE
 from tiergit.core.wakewords import WakeWords
 
 # Zero-width and invisible characters that can hide a word from a reader and a regex.
@@ -267,10 +267,19 @@ def narrative(text: str) -> bool:
     return bool(NARRATIVE.match(body) or (sep and len(lead.split()) <= 5 and NARRATIVE.match(rest.lstrip("*"))))
 
 
+# A heading or lead-in that announces pending work: the list under it is to-dos, whatever its verbs.
+PENDING_HEADING = re.compile(
+    r"(?i)^\W*(?:next (?:steps?|actions?)|action items?|to-?dos?|follow[- ]ups?|remaining (?:work|tasks?)"
+    r"|open (?:items|tasks))\b[^:.!?\n]{0,40}:?[*_\s]*:?\s*$")
+
+
 def heading_kind(heading: str | None) -> str | None:
-    """The kind a learning-style sub-heading gives the list items under it."""
+    """The kind a sub-heading or lead-in gives the list items under it: a learning-style one (`### DTO
+    Patterns`) their rule, a pending-work one (`Next steps`, `🎯 Next actions needed:`) their to-do."""
     if not heading:
         return None
+    if PENDING_HEADING.match(heading):
+        return "open"
     return "rule" if LEARNING_HEADING.search(heading) else None
 
 
@@ -355,6 +364,7 @@ JUNK_SHAPES = (
     (PATH_ONLY.match, "plain", "a file path"),
     (LOG.match, "plain", "a log line"),
     (_report, "plain", "a cron / status report"),
+    (FRAMEWORK_PROMPT_RE.search, "plain", "a framework's own prompt (OpenClaw's memory flush)"),
 )
 
 

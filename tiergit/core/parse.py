@@ -1,9 +1,8 @@
-"""Memory files -> frontmatter, sections (dated entries or pinned), items. Lossless.
+"""Memory files -> frontmatter, sections (dated entries or pinned), items. Lossless: `render(parse(text)) == text`.
 
-`render(parse(text)) == text` for every input: sections keep their exact lines.
-Headings are found with markdown-it, so `#` inside a code fence is never a heading.
-judge (its patterns) and safeyaml (PyYAML) are imported inside the functions that use them:
-the hook's budget (it parses no item kinds, and only a file with frontmatter needs YAML).
+Headings are found with markdown-it, so `#` inside a code fence is never a heading. judge (its patterns) and
+safeyaml (PyYAML) are imported inside the functions that use them: the hook's budget (it parses no item kinds,
+and only a file with frontmatter needs YAML).
 """
 from __future__ import annotations
 
@@ -218,14 +217,15 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
             if heading is None and not notes:
                 continue
         kind = _kind_once(text, heading, labels, lkey) if kinds else "context"
-        if kinds and kind == "context" and btype == "item":
-            # A list under a labelled lead-in keeps its kind; under `### DTO Patterns`, a learning.
+        if kinds and kind in ("context", "rule") and btype == "item" and len(text) <= judge.MAX_PLAIN_CHARS:
+            # Under a labelled lead-in, its kind; `### DTO Patterns`, a learning; `Next steps:`, a to-do.
             above = [n for n in subs if n < start]
             sub = body_lines[above[-1]].lstrip("# \t").strip() if above else None
-            inherited = lead[0] if lead and not any(lead[1] <= n < start for n in subs) and len(text) <= judge.MAX_PLAIN_CHARS else None
-            kind = inherited or (judge.heading_kind(sub) if len(text) <= judge.MAX_PLAIN_CHARS else None) or kind
+            got = (lead[0] if lead and not any(lead[1] <= n < start for n in subs) else None, judge.heading_kind(sub))
+            kind = (got[0] or got[1] or kind) if kind == "context" else ("open" if "open" in got else kind)
         if btype == "para":
-            lead = (kind, end) if kind != "context" and text.rstrip().rstrip("*_").endswith(":") else None
+            lead_kind = "open" if kinds and judge.PENDING_HEADING.match(text.strip()) else kind
+            lead = (lead_kind, end) if lead_kind != "context" and text.rstrip().rstrip("*_").endswith(":") else None
         elif lead and kind == lead[0] and items and items[-1].kind == lead[0]:
             lead = (kind, end)   # the list continues
         iid, explicit, clean = _id_once(text)
