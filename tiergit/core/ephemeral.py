@@ -27,6 +27,10 @@ STATUS_RE = re.compile(
     r"(?i)^(?:waiting (?:for|on)|working on|thanks\b|thank you\b|see (?:above|below)\b|meeting notes\b)|\bstep \d+ of \d+\b"
     r"|\b(?:build|run|job|pipeline|deploy)\s+#?[\w.-]*\d[\w.-]*\s+(?:is|was)\s+(?:green|red|running|failing|passing|done)\b"
     r"|\bsee (?:above|below)\b")
+# A state tied to one release ("Dreaming is experimental feature in 2026.4.5"): true until the next one.
+RELEASE_STATE_RE = re.compile(
+    r"(?i)\b(?:is|are)\s+(?:(?:an?|still|currently)\s+)?(?:experimental|beta|alpha|in preview|preview|unstable|"
+    r"not yet (?:supported|available))\b[^.;]{0,40}?\b(?:in|as of|since|on)\s+v?\d+(?:\.\d+){1,3}\b")
 RESOLVED_ISSUE_RE = re.compile(r"(?i)\b(?:issue|bug|ticket|incident|outage|problem|pr|#\d+)\b[^.;]{0,80}?\b"
                                r"(?:is |was |now |has been |got )?(?:resolved|closed|fixed|merged)\b")
 SHELL_RE = re.compile(
@@ -54,9 +58,13 @@ def ephemeral(text: str) -> str | None:
     m = ONE_OFF_RE.search(_body(text))
     if m:
         return f"ephemeral: a one-off event (\"{m[0]}\")"
-    m = STATUS_RE.search(_body(text))
+    body = _body(text)
+    m = STATUS_RE.search(body)
     if m:
         return f"ephemeral: a progress or status line (\"{_short(m[0], 40)}\")"
+    m = RELEASE_STATE_RE.search(body)
+    if m:
+        return f"ephemeral: a state at one release (\"{_short(m[0], 48)}\")"
     return None
 
 
