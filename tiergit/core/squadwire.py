@@ -29,7 +29,8 @@ its `.squad/agents/` folder name in lowercase) and its task in one line:
    its hot notes, its history as cold keeps it (within the cold budget, newest sessions and
    every correction included) and the task's most relevant knowledge.
 
-Tell the agent to search earlier work with `tiergit recall "<three or four words>"`, and to
+Tell the agent to search earlier work with `tiergit recall "<three or four words>" --agent {{name}}`
+(what its spawn prompt already carries is not repeated), and to
 keep its session notes (decisions, corrections, open items) in `.squad/memory/hot/{{name}}.md`.
 When the agent is done, Scribe runs `tiergit session end --agent {{name}}`.
 {END}
@@ -50,7 +51,7 @@ SCRIBE = f"""{BEGIN}
 
 SPAWN_LINE = ("MEMORY (tiergit): the coordinator pasted `tiergit context --agent {name} --include-cold` into this "
               "prompt; that is your history, so do not read agents/{name}/history.md in full. Search "
-              "earlier work with `tiergit recall \"<words>\"`; keep session notes in "
+              "earlier work with `tiergit recall \"<words>\" --agent {name}`; keep session notes in "
               ".squad/memory/hot/{name}.md (Scribe runs `tiergit session end --agent {name}`).")
 
 
