@@ -37,6 +37,7 @@ sys.path.insert(0, str(PROJECT))
 
 from rank_bm25 import BM25Okapi  # noqa: E402
 
+from tiergit.core import qapairs  # noqa: E402
 from tiergit.features import recall, recall_index  # noqa: E402
 from tiergit.shell import config  # noqa: E402
 from tiergit.shell.store import Store  # noqa: E402
@@ -92,6 +93,16 @@ def tiergit_store(base: Path, conv: dict) -> tuple[Store, dict[int, str]]:
     cold.parent.mkdir(parents=True)
     cold.write_text("\n".join(lines) + "\n")
     return Store.open(base), at
+
+
+def paired(conv: dict) -> list[tuple[str, str]]:
+    """The turns as tiergit's index holds them (core/qapairs.py: a turn after the other speaker's question
+    carries that question), for BM25: what the pairing alone is worth, apart from tiergit's ranking."""
+    out = []
+    for _day, ts in conv["sessions"]:
+        texts = qapairs.texts([f"- {s}: {t}" for _d, s, t in ts], [f"{s}: {t}" for _d, s, t in ts])
+        out += [(d, clean) for (d, _s, _t), (_raw, clean) in zip(ts, texts)]
+    return out
 
 
 def fts_baseline(turns: list[tuple[str, str]]):
@@ -155,14 +166,15 @@ def main() -> None:
     args = ap.parse_args()
     if not args.path.exists():
         raise SystemExit(f"{args.path}: not found; get data/locomo10.json (or locomo10.zip) from snap-research/locomo")
-    names = ["tiergit recall", "plain FTS5", "BM25 (rank-bm25)"] + (["wordllama", "recall+wordllama"] if args.semantic
+    names = ["tiergit recall", "plain FTS5", "BM25 (rank-bm25)", "BM25 + Q/A pairs"] + (["wordllama", "recall+wordllama"] if args.semantic
                                                                      else [])
     scores = {name: {k: [] for k in KS} for name in names}
     times: list[float] = []
     shown = 0
     for conv in conversations(args.path):
         turns = [(d, f"{s}: {t}") for _day, ts in conv["sessions"] for d, s, t in ts]
-        engines = {"plain FTS5": fts_baseline(turns), "BM25 (rank-bm25)": bm25_baseline(turns)}
+        engines = {"plain FTS5": fts_baseline(turns), "BM25 (rank-bm25)": bm25_baseline(turns),
+                   "BM25 + Q/A pairs": bm25_baseline(paired(conv))}
         if args.semantic:
             engines["wordllama"] = semantic_baseline(turns)
         with tempfile.TemporaryDirectory() as tmp:

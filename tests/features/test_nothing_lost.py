@@ -54,7 +54,7 @@ def test_archive_removed_from_the_tree_stays_recallable_and_restorable(squad_rep
     # the warm path's packed ranges hold the history rows the full path just wrote (recall_history re-packs)
     import json
     import sqlite3
-    with sqlite3.connect(squad_repo / ".git" / "tiergit" / "recall-v4.sqlite") as db:
+    with sqlite3.connect(squad_repo / ".git" / "tiergit" / "recall-v5.sqlite") as db:
         ranges = json.loads(db.execute("SELECT ranges FROM file_stamps WHERE id = 1").fetchone()[0])
         history = db.execute("SELECT first_rowid, first_rowid + items FROM files WHERE mtime_ns < 0 AND items > 0").fetchall()
     assert history and all([first, end] in ranges["archive"] for first, end in history)

@@ -29,7 +29,7 @@ from tiergit.shell.spawn import git_output
 
 # Both equal their originals (tests/test_recall_fast.py), which this path does not import:
 SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*\Z")   # tiergit.core.configschema.SLUG
-INDEX_NAME = "recall-v4.sqlite"                  # tiergit.features.recall_index.INDEX_NAME
+INDEX_NAME = "recall-v5.sqlite"                  # tiergit.features.recall_index.INDEX_NAME
 
 VALUE_OPTIONS = {"--agent": "agent", "--tier": "tiers", "-n": "limit"}
 FLAGS = {"--full": "full", "--no-log": "no_log", "--json": "as_json", "--include-spawned": "include_spawned"}

@@ -1,6 +1,6 @@
 """The recall index: every item of the searchable files in SQLite FTS5, cached under the git dir.
 
-The index lives in `<git-dir>/tiergit/recall-v4.sqlite` (per worktree, never
+The index lives in `<git-dir>/tiergit/recall-v5.sqlite` (per worktree, never
 committed). `refresh()` compares each file's stat (mtime, size) and then its git
 blob id with what was indexed, and re-parses only the files that changed, so the
 first recall after an edit costs one file's parse, not the whole store's. The file
@@ -10,19 +10,18 @@ count lives in a one-row summary table.
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from tiergit.core import governed, patterns
+from tiergit.core import governed, patterns, qapairs
 from tiergit.errors import TiergitError
 from tiergit.features import file_stamps
 from tiergit.shell import listing, progress, statedir
 
-INDEX_NAME = "recall-v4.sqlite"
+INDEX_NAME = "recall-v5.sqlite"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS files (
     path TEXT PRIMARY KEY, blob TEXT NOT NULL, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
@@ -109,7 +108,8 @@ def item_count(db: sqlite3.Connection) -> int:
 
 def connect(path: Path) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
-    (path.parent / "recall-v2.sqlite").unlink(missing_ok=True)   # the previous layout: rebuilt here
+    for old in ("recall-v2.sqlite", "recall-v4.sqlite", "recall-v4.sqlite-wal", "recall-v4.sqlite-shm"):
+        (path.parent / old).unlink(missing_ok=True)   # earlier layouts (v4: no dialogue pairs): rebuilt here
     try:
         db = sqlite3.connect(path, timeout=30, isolation_level=None)
         db.executescript(SCHEMA)
@@ -261,15 +261,6 @@ def _delete_items(db: sqlite3.Connection, old: tuple) -> int:
     return n
 
 
-LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
-
-
-def _asks(item, clean: str) -> bool:
-    """A paragraph (not a list item: a list of open questions is not a question and its answer) that
-    ends with a question mark (clean: the item's clean text, computed once per item)."""
-    return clean.rstrip().endswith("?") and not LIST_ITEM_RE.match(item.text)
-
-
 def rows_of(src: IndexSource, data: bytes, labels, max_bytes: int, kinds: bool = True) -> tuple[list[tuple], bool]:
     """The index rows of one file's items, and whether it was skipped as unreadable; `kinds=False`:
     each item's kind is UNJUDGED (the rows are otherwise the same, in the same order)."""
@@ -286,13 +277,9 @@ def rows_of(src: IndexSource, data: bytes, labels, max_bytes: int, kinds: bool =
     rows = []
     for sec in doc.sections:
         items = [i for i in sec.items if i.line not in listing]   # promote's candidate listing is output
-        cleans = [i.clean for i in items]
-        for n, item in enumerate(items):
+        # a question and its answer come together (core/qapairs.py): the hit shows both
+        for item, (raw, clean) in zip(items, qapairs.texts([i.text for i in items], [i.clean for i in items])):
             day = item.date or sec.date
-            raw, clean = item.text, cleans[n]
-            if n + 1 < len(items) and _asks(item, clean) and not _asks(items[n + 1], cleans[n + 1]):
-                # a question's answer written in its own paragraph comes with it: the hit shows both
-                raw, clean = raw + "\n" + items[n + 1].text, clean + "\n" + cleans[n + 1]
             rows.append((raw, sec.heading or "", src.path, item.id, day.isoformat() if day else None,
                          item.kind if kinds else UNJUDGED, item.line, src.tier, src.agent, clean))
     return rows, False
