@@ -55,10 +55,10 @@ def ephemeral(text: str) -> str | None:
     m = TIME_RE.search(text) if ":" in text and not RECURRING_RE.search(text) else None
     if m:
         return f"ephemeral: a one-off timestamp ({m[0].strip()})"
-    m = ONE_OFF_RE.search(_body(text))
+    body = _body(text)
+    m = ONE_OFF_RE.search(body)
     if m:
         return f"ephemeral: a one-off event (\"{m[0]}\")"
-    body = _body(text)
     m = STATUS_RE.search(body)
     if m:
         return f"ephemeral: a progress or status line (\"{_short(m[0], 40)}\")"

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 
-LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+from tiergit.core.kinds import LIST_MARKER_RE
+
 TURN_RE = re.compile(r"^\s*[-*+]\s+(?:\*\*)?([A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2})(?:\*\*)?:(?:\*\*)?\s")
 
 
 def _asks(text: str, clean: str) -> bool:
     """A paragraph (not a list item) that ends with a question mark."""
-    return clean.rstrip().endswith("?") and not LIST_ITEM_RE.match(text)
+    return clean.rstrip().endswith("?") and not LIST_MARKER_RE.match(text)
 
 
 def _answers(question: str, question_clean: str, text: str) -> bool:

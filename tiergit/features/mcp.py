@@ -20,8 +20,8 @@ except ImportError:     # no mcp extra: the command says so when it runs; --help
     from typing import TypedDict
 
 from tiergit.errors import TiergitError
-from tiergit.features.mcp_docs import PARAMETERS, TOOL_HINTS
 from tiergit.features import spawn_carried
+from tiergit.features.mcp_docs import PARAMETERS, TOOL_HINTS
 
 Situation = Literal["new", "resume", "debug", "spec", "onboard", "incident"]
 Kind = Literal["decision", "rule", "fact", "correction"]
