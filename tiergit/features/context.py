@@ -91,7 +91,7 @@ def pick_wiki(store, topics: dict[str, str], task: str | None, notes: list[str])
         try:
             recall_index.refresh(store, db)
             try:
-                hits = recall.search(db, task, tier_groups(store.config)["wiki"], limit=50)
+                hits = recall.search(db, task, tier_groups(store.config)["wiki"], limit=50, dates=False)
             except TiergitError:
                 hits = []
         finally:

@@ -212,7 +212,7 @@ def gather(store, agent: str | None, task: str, hot: str, cfg: dict,
 
 def _search(recall, db, query: str, tiers: list[str], skip: list[tuple[int, int]], limit: int, runs: bool) -> list:
     try:
-        return recall.search(db, query, tiers, limit=limit, skip=skip, runs=runs, snippets=False)
+        return recall.search(db, query, tiers, limit=limit, skip=skip, runs=runs, snippets=False, dates=False)
     except TiergitError:    # a task with no searchable words brings no hits
         return []
 

@@ -1,15 +1,14 @@
 """`recall`: rank items in cold, wiki, archive and staging by BM25 (SQLite FTS5), and log each hit.
 
-Ranking is FTS5's bm25() over the item text (weight 1.0) and its entry heading
-(weight 0.5); the query's words are OR-ed, so an item need not contain all of
-them. Each hit also gets `score`, a 0..1 relevance the promotion scoring can
-average: the IDF-weighted share of the query's words that the item contains (a word
-found only in its entry heading counts half).
-The final order is score + bm25 / (the best candidate's bm25) + the phrase share (the longest run of
+Ranking is FTS5's bm25() over the item text (weight 1.0) and its entry heading (weight 0.5); the query's
+words are OR-ed, so an item need not contain all of them. Each hit also gets `score`, a 0..1 relevance
+the promotion scoring can average: the IDF-weighted share of the query's words that the item contains
+(a word found only in its entry heading counts half). The final order is score + bm25 / (the best candidate's bm25) + the phrase share (the longest run of
 the query's words an item holds word for word, as a share of the query; items holding a three-word
 run are candidates even below bm25's cut) over bm25's best candidates; `relevance` is that value
 relative to the best hit, so displayed scores fall with the rank. Query words are widened by
-tiergit/core/query.py (stems, identifier parts, last word as a prefix).
+tiergit/core/query.py (stems, identifier parts, last word as a prefix); a date the query names is no
+word but a span of days (tiergit/core/querydates.py) whose items gain DATE_WEIGHT.
 """
 from __future__ import annotations
 
@@ -18,20 +17,19 @@ import math
 import sqlite3
 
 from tiergit.core import query as query_mod
-from tiergit.core import rowranges, snippet
+from tiergit.core import querydates, rowranges, snippet
 from tiergit.errors import TiergitError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:   # recall_index (patterns, progress, typing) is imported where an index is built:
-    from tiergit.features.recall_index import (
-        RefreshStats,  # recall_fast's search needs none of it
-    )
+    from tiergit.features.recall_index import RefreshStats  # recall_fast's search needs none of it
 
 MAX_QUERY_TERMS = 64
 EXTRA_TIERS = ("archive", "staging")
 IDENT_WEIGHT = 2.0
 MAX_SQL_RANGES = 8      # rowid ranges left out by SQL tests; past this, by one Python test a match
 PHRASE_WEIGHT = 1.0     # an item holding the whole query word for word gains as much as full coverage
+DATE_WEIGHT = 1.0       # an item dated when the query says gains as much as holding all its words
 
 
 class Hit:
@@ -89,7 +87,7 @@ def check_tiers(config, wanted: list[str]) -> list[str]:
 
 def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | None = None,  # long: a query's steps
            limit: int = 10, skip: list[tuple[int, int]] | None = None, runs: bool = True,
-           snippets: bool = True, leave_out: frozenset[str] = frozenset()) -> list[Hit]:
+           snippets: bool = True, leave_out: frozenset[str] = frozenset(), dates: bool = True) -> list[Hit]:
     """Best-first hits for `query` (one per item id) from an up-to-date index.
 
     Cost: one FTS5 query over the widened terms (see tiergit/core/query.py), one vocabulary
@@ -104,7 +102,9 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     across two names means nothing, and scoring those candidates evaluates the query again).
     `snippets=False`: no `Hit.snippet` (the spawn cuts its picks itself: ~10 ms of a 10k-file spawn).
     `leave_out`: item ids never returned (what the agent's spawn prompt carries: shell/spawncarried.py).
+    `dates`: items dated when the query says are candidates too, and gain DATE_WEIGHT.
     """
+    span, query = querydates.split(query) if dates else (None, query)
     found = query_mod.concepts(query, MAX_QUERY_TERMS)
     if not found:
         raise TiergitError("recall: the query has no words to search for",
@@ -130,6 +130,8 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
               "FROM items WHERE ")
     pool = max(limit * 4, limit + 20) + len(leave_out)
     rows = db.execute(f"{select}{cond} ORDER BY r LIMIT ?", [*params, pool]).fetchall()
+    if span:   # the items dated then: bm25's cut may leave them out
+        rows += db.execute(f"{select}{cond} AND date BETWEEN ? AND ? ORDER BY r LIMIT ?", [*params, *map(str, span), pool]).fetchall()
     # an item that holds a run of the query word for word (a pasted fragment, a quoted name) is a
     # candidate even when bm25 ranks it below the cut (its words may be common ones); it is scored
     # with the question's own bm25 like every other candidate
@@ -169,6 +171,7 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     top_bm25 = max((h.bm25 for h in best.values()), default=0.0) or 1.0
     for h in best.values():
         h.relevance = h.score + h.bm25 / top_bm25 + PHRASE_WEIGHT * phrase[h.id]
+        h.relevance += DATE_WEIGHT * querydates.within(span, h.date)
     ordered = sorted(best.values(), key=lambda h: (-h.relevance, h.path, h.line))[:limit]
     top = ordered[0].relevance if ordered and ordered[0].relevance > 0 else 1.0
     for rank, hit in enumerate(ordered, 1):
