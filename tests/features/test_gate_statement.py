@@ -28,6 +28,7 @@ STATEMENTS = [
     ("- `FindExports` is now a thin wrapper around `FindFiles`", "claim"),
     ("- Search model: text-embedding-3-small (1536 dims)", "setting"),
     ("- Staging URL: https://staging.example.test", "setting"),
+    ("- The preview runner uses the same base image as the CI builds", "claim"),   # "same" with what it is
 ]
 NOT_STATEMENTS = [
     "- Added the retry policy to the upload client",           # work report
@@ -46,6 +47,9 @@ NOT_STATEMENTS = [
     "- Source file: `src/export/batch.py`",                     # a pointer, not a setting
     "- CI run: https://github.com/acme/shop/actions/runs/1234",  # an event's link
     "1. **Export batch sizing** — the limit is hard-coded. Quick fix: read it from the config",  # a finding and its to-do
+    "- Both workers use same config",                          # the same as what? the lines around it say
+    "- The export job has the limits as above",                # leans on the lines above
+    "- The export job reads its batch size from the file mentioned above",
 ]
 
 

@@ -106,6 +106,10 @@ STATUS = re.compile(
 # This run, this session, here and now: the line is about an event.
 DEICTIC = re.compile(r"\b(?:this (?:run|session|pr|week|sprint|time)|today|yesterday|tonight|right now|so far|"
                      r"for now|at the moment|currently|recently|last (?:night|week|session))\b", re.I)
+# What the line leans on is in the lines around it ("use same config", "as above"): out of them it says nothing.
+LEANS = re.compile(r"\bsame(?: \w+){1,2}\W*$|\b(?:as|see|the) (?:above|below)\b|\baforementioned\b|"
+                   r"\bthe (?:former|latter)\b|\b(?:mentioned|discussed|noted|described|listed|shown) (?:above|below|earlier)\b",
+                   re.I)
 # A reference to a PR, issue or release first: a work item.
 WORK_REF = re.compile(r"^(?:\*\*)?(?:pr|issue|release|commit|bug|task|phase|step|round|wave|sprint)?\s*#?\d+\b|^#\d+|"
                       r"^(?:pr|issue|release|commit)\s+(?:#|`)", re.I)
@@ -182,8 +186,8 @@ def standing(text: str) -> str | None:
     whole = (label[1].rstrip(":. ") + ": " + body) if label and body else body
     if label and REPORT_LABEL.search(label[1].rstrip(":. ").strip()):
         return None
-    if (STATUS.search(whole) or DEICTIC.search(whole) or QUESTION.search(whole) or WORK_REF.match(whole)
-            or WORK_REF.match(body) or PERSON.search(whole)):
+    if (STATUS.search(whole) or DEICTIC.search(whole) or LEANS.search(whole) or QUESTION.search(whole)
+            or WORK_REF.match(whole) or WORK_REF.match(body) or PERSON.search(whole)):
         return None
     if _setting(whole):
         return "setting"
