@@ -24,6 +24,15 @@ def test_a_named_date_is_a_span_of_days_and_leaves_the_question(question, first,
 @pytest.mark.parametrize("question", [
     "When did Deborah visit Brazil?", "we may ship it", "port 2023 is open", "31 February 2023 was no day",
     "the 2023 budget",   # a year not led by "in" is a name or a number
+    "2026-02-22: Sprint 11 closeout", "### 12 March, 2026 - cache review",   # a title's stamp
 ])
 def test_no_date_no_span(question) -> None:
     assert querydates.when(question) is None
+
+
+def test_within_reads_a_day_as_a_date_or_its_text() -> None:
+    span = querydates.when("on 12 March, 2026")
+    assert querydates.within(span, date(2026, 3, 12)) and querydates.within(span, "2026-03-22")
+    assert not querydates.within(span, "2026-03-23") and not querydates.within(span, "2026-03-11")
+    assert not querydates.within(span, None) and not querydates.within(None, "2026-03-12")
+    assert not querydates.within(span, "2026-13-40")   # not a day: no boost, no error

@@ -25,7 +25,8 @@ def recall(ctx: click.Context, query: tuple[str, ...], agent: str | None, tiers:
     Each hit shows its relevance (1.00 for the best, falling with the rank),
     where it is, the words it matched and its best-matching sentence or
     sub-item; --full prints whole items. Questions work: stop words are
-    dropped, words match by stem, identifiers by their parts.
+    dropped, words match by stem, identifiers by their parts, and a date
+    ("on 12 March, 2026", "in June 2026") favours the items written then.
 
     Searches cold, wiki (and any non-session tier), the archive and staged
     candidates. Each hit is appended to the recall log (<root>/logs/recalls.jsonl),

@@ -3,9 +3,9 @@
 "What did Maria do on 31 July, 2023?", "What changed in March 2026?", "the decision of 2026-03-04":
 the words say when, not what, and match nothing useful in an item's text. `when` reads the first
 date the question holds (an ISO day; a day and a month name with its year, either order; a month
-and year; a year after "in") as the days an item answering it is dated: that day or month, and the
-days after it, when what happened is told ("yesterday I …", "last week …"). `without` is the
-question with the date taken out; `split` gives both. Pure; imports only `re` and `datetime`.
+and year; a year after "in"; not a stamp that opens a title) as the days an item answering it is
+dated: that day or month, and the days after it, when what happened is told ("yesterday I …").
+`without` is the question with the date taken out; `split` gives both. Pure; imports only `re` and `datetime`.
 """
 from __future__ import annotations
 
@@ -52,9 +52,12 @@ def _span(m: re.Match) -> tuple[date, date] | None:
 
 
 def when(text: str) -> tuple[date, date] | None:
-    """The days (first, last) an item answering the question is most likely dated, or None."""
+    """The days (first, last) an item answering the question is most likely dated, or None. A date that
+    opens the text is a title's stamp ("2026-02-22: Sprint closeout", a task or entry title pasted in):
+    the day it was written, not what it asks about."""
+    opening = len(text) - len(text.lstrip("#*-[( \t"))
     for m in DATE_RE.finditer(text):
-        span = _span(m)
+        span = _span(m) if m.start() != opening else None
         if span:
             return span
     return None
@@ -74,5 +77,10 @@ def split(text: str) -> tuple[tuple[date, date] | None, str]:
 
 
 def within(span: tuple[date, date] | None, day) -> bool:
-    """Whether an item's day (a date or its ISO text) falls in the span."""
-    return bool(span and day) and span[0] <= date.fromisoformat(str(day)[:10]) <= span[1]
+    """Whether an item's day (a date or its ISO text) falls in the span; an unreadable day does not."""
+    if not (span and day):
+        return False
+    try:
+        return span[0] <= date.fromisoformat(str(day)[:10]) <= span[1]
+    except ValueError:
+        return False
