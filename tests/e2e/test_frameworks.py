@@ -334,8 +334,9 @@ def test_openclaw_dreaming_health_follows_its_dreams_md(tmp_path):
 
 def test_openclaws_memory_flush_prompt_is_never_knowledge(tmp_path):
     """OpenClaw's pre-compaction flush puts its own prompt in the session, and daily-note transcripts keep
-    it ("Store durable memories only in memory/2026-04-19.md …" read as a rule). Every flush hint of the
-    installed memory-core, its date filled in, is junk to the kind judgement, so neither `import openclaw`
+    it ("Store durable memories only in memory/2026-04-19.md …" read as a rule); so do its session-reset
+    prompt and its reminder after a compaction. Every flush hint of the installed memory-core, its date
+    filled in, and those two prompts are junk to the kind judgement, so neither `import openclaw`
     stages it nor the gate proposes it; a real rule about where memories go is not."""
     from tiergit.core import judge
 
@@ -343,9 +344,16 @@ def test_openclaws_memory_flush_prompt_is_never_knowledge(tmp_path):
     source = (claw.bin.resolve().parent / "dist" / "extensions" / "memory-core" / "index.js").read_text()
     hints = re.findall(r'const MEMORY_FLUSH_\w+_HINT = "([^"]+)";', source)
     assert len(hints) >= 3, "memory-core's flush hints moved: read flush-plan.ts again"
-    for hint in hints:
+    dist = claw.bin.resolve().parent / "dist"
+    # its session-reset prompt (`/new`, `/reset`) and the reminder after a compaction, which notes keep too
+    reset = [m for f in dist.glob("get-reply-*.mjs")
+             for m in re.findall(r'const BARE_SESSION_RESET_PROMPT_BASE = "([^"]+)";', f.read_text())]
+    compacted = [m for f in dist.glob("builtin-openclaw-*.mjs")
+                 for m in re.findall(r"Session was just compacted\. [^`$]*?before responding to the user\.", f.read_text())]
+    assert reset and compacted, "OpenClaw's reset or compaction prompt moved: read session-reset-prompt.ts again"
+    for hint in [*hints, *reset, *compacted]:
         line = hint.replace("YYYY-MM-DD", "2026-04-19")
-        assert judge.junk(line) == "a framework's own prompt (OpenClaw's memory flush)", line
+        assert judge.junk(line) == "a framework's own prompt (OpenClaw's flush, reset or compaction prompt)", line
         assert judge.plain_kind(line) is None and judge.plain_kind(f"- {line}") is None, line
     assert judge.junk("Keep durable decisions in the wiki, never in daily notes.") is None
     # and the note a real flush leaves: staged nothing from its prompt lines

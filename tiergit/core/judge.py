@@ -364,7 +364,7 @@ JUNK_SHAPES = (
     (PATH_ONLY.match, "plain", "a file path"),
     (LOG.match, "plain", "a log line"),
     (_report, "plain", "a cron / status report"),
-    (FRAMEWORK_PROMPT_RE.search, "plain", "a framework's own prompt (OpenClaw's memory flush)"),
+    (FRAMEWORK_PROMPT_RE.search, "plain", "a framework's own prompt (OpenClaw's flush, reset or compaction prompt)"),
 )
 
 

@@ -59,13 +59,19 @@ TRANSCRIPT_LINE_RE = re.compile(
     r"^\s*(?:[-*]\s+)?(?:\*\*)?(User|Assistant|Human|AI|Candidate)(?:\*\*)?:(?:\*\*)?\s", re.M)
 # - TRANSCRIPT_ANYWHERE_RE: the promotion gate refuses a candidate quoting a turn anywhere in it.
 TRANSCRIPT_ANYWHERE_RE = re.compile(r"(?:^|[\s>*(\-])(User|Assistant|Human|Candidate)\s*\**:\s")
-# - FRAMEWORK_PROMPT_RE: a framework's own prompt pasted into a note with the turn around it: OpenClaw
-#   memory-core's pre-compaction memory flush (`extensions/memory-core/src/flush-plan.ts`, the
-#   MEMORY_FLUSH_*_HINT lines and the flush turn, date filled in), which daily-note transcripts keep.
+# - FRAMEWORK_PROMPT_RE: a framework's own prompt pasted into a note with the turn around it, which
+#   daily-note transcripts keep: OpenClaw memory-core's pre-compaction memory flush
+#   (`extensions/memory-core/src/flush-plan.ts`, the MEMORY_FLUSH_*_HINT lines and the flush turn, date
+#   filled in), its session-reset prompt (`src/auto-reply/reply/session-reset-prompt.ts`,
+#   BARE_SESSION_RESET_PROMPT_*) and its after-compaction reminder ("Session was just compacted. …").
 FRAMEWORK_PROMPT_RE = re.compile(
     r"(?i)\b(?:store durable memories only in memory/|if memory/\S+ already exists, append new content only"
     r"|treat workspace bootstrap/reference files such as memory\.md|pre-compaction memory flush"
-    r"|do not create timestamped variant files|write any lasting notes to memory/)")
+    r"|do not create timestamped variant files|write any lasting notes to memory/"
+    r"|a new session was started via /new or /reset|(?:run|execute) your session startup sequence"
+    r"|session was just compacted\. the conversation summary above is a hint"
+    r"|if the runtime model differs from default_model|greet the user in your configured persona"
+    r"|do not mention internal steps, files, tools, or reasoning)")
 # - TRANSCRIPT_OPENING_RE: the text judge's wider net for an item that opens like a transcript
 #   (more speaker names, quote and link prefixes), case-insensitive.
 TRANSCRIPT_OPENING_RE = re.compile(
