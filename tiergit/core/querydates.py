@@ -3,9 +3,10 @@
 "What did Maria do on 31 July, 2023?", "What changed in March 2026?", "the decision of 2026-03-04":
 the words say when, not what, and match nothing useful in an item's text. `when` reads the first
 date the question holds (an ISO day; a day and a month name with its year, either order; a month
-and year; a year after "in"; not a stamp that opens a title) as the days an item answering it is
-dated: that day or month, and the days after it, when what happened is told ("yesterday I …").
-`without` is the question with the date taken out; `split` gives both. Pure; imports only `re` and `datetime`.
+and year) as the days an item answering it is dated: that day or month, and the days after it, when
+what happened is told ("yesterday I …"). Not a year alone (a store of one year's items holds it
+whole), nor a stamp that opens a title. `without` is the question with the date taken out; `split`
+gives both. Pure; imports only `re` and `datetime`.
 """
 from __future__ import annotations
 
@@ -24,8 +25,7 @@ DATE_RE = re.compile(
     r"\b(?:" + r"(?P<iso>(?:19|20)\d\d-[01]\d-[0-3]\d)"
     + r"|" + _DAY.format("d1") + r"\s+(?:of\s+)?" + _MONTH.format("m1") + r",?\s+" + _YEAR.format("y1")
     + r"|" + _MONTH.format("m2") + r"\s+" + _DAY.format("d2") + r",?\s+" + _YEAR.format("y2")
-    + r"|" + _MONTH.format("m3") + r",?\s+" + _YEAR.format("y3")
-    + r"|(?<=\bin\s)" + _YEAR.format("y4") + r")\b", re.I)
+    + r"|" + _MONTH.format("m3") + r",?\s+" + _YEAR.format("y3") + r")\b", re.I)
 # The date with the word that leads it in ("on 31 July, 2023", "in March 2026"), taken out together.
 LED_DATE_RE = re.compile(r"(?:\b(?:on|in|during|since|by)\s+(?:the\s+)?)?(?:" + DATE_RE.pattern + ")", re.I)
 # How long after the day (or the month's end) an item may still tell of it.
@@ -40,12 +40,10 @@ def _span(m: re.Match) -> tuple[date, date] | None:
         elif g["y1"] or g["y2"]:
             n = "1" if g["y1"] else "2"
             first = last = date(int(g["y" + n]), MONTHS[g["m" + n].lower()], int(g["d" + n]))
-        elif g["y3"]:
+        else:
             year, month = int(g["y3"]), MONTHS[g["m3"].lower()]
             first = date(year, month, 1)
             last = (first + timedelta(days=31)).replace(day=1) - timedelta(days=1)
-        else:
-            first, last = date(int(g["y4"]), 1, 1), date(int(g["y4"]), 12, 31)
     except ValueError:   # 31 February
         return None
     return first, last + TOLD_AFTER
