@@ -108,8 +108,8 @@ DEICTIC = re.compile(r"\b(?:this (?:run|session|pr|week|sprint|time)|today|yeste
                      r"for now|at the moment|currently|recently|last (?:night|week|session))\b", re.I)
 # What the line leans on is in the lines around it ("use same config", "as above"): out of them it says nothing.
 LEANS = re.compile(r"\bsame(?: \w+){1,2}\W*$|\b(?:as|see|the) (?:above|below)\b|\baforementioned\b|"
-                   r"\bthe (?:former|latter)\b|\b(?:mentioned|discussed|noted|described|listed|shown) (?:above|below|earlier)\b",
-                   re.I)
+                   r"\bthe (?:former|latter)\b|"
+                   r"\b(?:mentioned|discussed|noted|described|listed|shown) (?:above|below|earlier)\b", re.I)
 # A reference to a PR, issue or release first: a work item.
 WORK_REF = re.compile(r"^(?:\*\*)?(?:pr|issue|release|commit|bug|task|phase|step|round|wave|sprint)?\s*#?\d+\b|^#\d+|"
                       r"^(?:pr|issue|release|commit)\s+(?:#|`)", re.I)

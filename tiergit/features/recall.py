@@ -3,12 +3,12 @@
 Ranking is FTS5's bm25() over the item text (weight 1.0) and its entry heading (weight 0.5); the query's
 words are OR-ed, so an item need not contain all of them. Each hit also gets `score`, a 0..1 relevance
 the promotion scoring can average: the IDF-weighted share of the query's words that the item contains
-(a word found only in its entry heading counts half). The final order is score + bm25 / (the best candidate's bm25) + the phrase share (the longest run of
-the query's words an item holds word for word, as a share of the query; items holding a three-word
-run are candidates even below bm25's cut) over bm25's best candidates; `relevance` is that value
-relative to the best hit, so displayed scores fall with the rank. Query words are widened by
-tiergit/core/query.py (stems, identifier parts, last word as a prefix); a date the query names is no
-word but a span of days (tiergit/core/querydates.py) whose items gain DATE_WEIGHT.
+(a word found only in its entry heading counts half). The final order is score + bm25 / (the best
+candidate's bm25) + the phrase share (the longest run of the query's words an item holds word for
+word, as a share of the query; items holding a three-word run are candidates even below bm25's cut)
+over bm25's best candidates; `relevance` is that value relative to the best hit, so displayed scores
+fall with the rank. Query words are widened by tiergit/core/query.py (stems, identifier parts, last
+word as a prefix); a date the query names is a span of days (core/querydates.py), not a word.
 """
 from __future__ import annotations
 
@@ -131,7 +131,8 @@ def search(db: sqlite3.Connection, query: str, tiers: list[str], agent: str | No
     pool = max(limit * 4, limit + 20) + len(leave_out)
     rows = db.execute(f"{select}{cond} ORDER BY r LIMIT ?", [*params, pool]).fetchall()
     if span:   # the items dated then: bm25's cut may leave them out
-        rows += db.execute(f"{select}{cond} AND date BETWEEN ? AND ? ORDER BY r LIMIT ?", [*params, *map(str, span), pool]).fetchall()
+        rows += db.execute(f"{select}{cond} AND date BETWEEN ? AND ? ORDER BY r LIMIT ?",
+                           [*params, *map(str, span), pool]).fetchall()
     # an item that holds a run of the query word for word (a pasted fragment, a quoted name) is a
     # candidate even when bm25 ranks it below the cut (its words may be common ones); it is scored
     # with the question's own bm25 like every other candidate
