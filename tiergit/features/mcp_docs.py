@@ -8,8 +8,9 @@ from __future__ import annotations
 PARAMETERS: dict[str, dict[str, str]] = {
     "recall": {
         "query": "What you want to know, in your own words or with the exact names: a file path, "
-                 "`ClassName.member`, an error message, a ticket number. Recall before changing a file the "
-                 "memory mentions, when a test fails, or when a name is unfamiliar.",
+                 "`ClassName.member`, an error message, a ticket number; a date (\"on 12 March, 2026\") favours "
+                 "what was written then. Recall before changing a file the memory mentions, when a test fails, "
+                 "or when a name is unfamiliar.",
         "agent": "Only this agent's cold history (and the shared wiki), leaving out what its last `context` "
                  "prompt carried (it holds that already); omit to search every agent.",
         "tiers": "Only these tiers, e.g. [\"wiki\"] or [\"cold\", \"archive\"]; omit for all searchable tiers.",
