@@ -35,6 +35,7 @@ KEEP = {"nc", "durable", "specific"}
     ("promote_real_new.tsv", "promote_real_new_reader2.tsv", lambda r: r[6], 0.6),
     ("promote_real_round7.tsv", "promote_real_round7_reader2.tsv", lambda r: r[6], 0.6),
     ("promote_openclaw.tsv", "promote_openclaw_reader2.tsv", lambda r: r[6], 0.7),
+    ("promote_openclaw.tsv", "promote_openclaw_reader3.tsv", lambda r: r[6], 0.7),
     ("promote_round8.tsv", "promote_round8_reader2.tsv", lambda r: r[6], 0.9),
     ("sentences_corpus_new.tsv", "sentences_corpus_new_reader3.tsv",
      lambda r: "keep" if r[0] in KEEP else "noise", 0.8),
