@@ -177,17 +177,18 @@ def main() -> None:
     args = ap.parse_args()
     if not args.path.exists():
         raise SystemExit(f"{args.path}: not found; get data/locomo10.json (or locomo10.zip) from snap-research/locomo")
-    names = ["tiergit recall", "plain FTS5", "BM25 (rank-bm25)", "BM25 + Q/A pairs"] + ([args.semantic, "recall+" + args.semantic] if args.semantic
-                                                                     else [])
+    names = (["tiergit recall", "plain FTS5", "BM25 (rank-bm25)", "BM25 + Q/A pairs"]
+             + ([args.semantic, "recall+" + args.semantic] if args.semantic else []))
     scores = {name: {k: [] for k in KS} for name in names}
     times: list[float] = []
     shown = 0
     for conv in conversations(args.path):
         turns = [(d, f"{s}: {t}") for _day, ts in conv["sessions"] for d, s, t in ts]
+        pairs = paired(conv)
         engines = {"plain FTS5": fts_baseline(turns), "BM25 (rank-bm25)": bm25_baseline(turns),
-                   "BM25 + Q/A pairs": bm25_baseline(paired(conv))}
+                   "BM25 + Q/A pairs": bm25_baseline(pairs)}
         if args.semantic:
-            engines[args.semantic] = semantic_baseline(paired(conv), args.semantic)
+            engines[args.semantic] = semantic_baseline(pairs, args.semantic)
         with tempfile.TemporaryDirectory() as tmp:
             store, at = tiergit_store(Path(tmp), conv)
             db = recall_index.connect(recall_index.index_path(store.repo))

@@ -340,11 +340,10 @@ def test_openclaws_memory_flush_prompt_is_never_knowledge(tmp_path):
     stages it nor the gate proposes it; a real rule about where memories go is not."""
     from tiergit.core import judge
 
-    claw = _cli(frameworks.OPENCLAW)
-    source = (claw.bin.resolve().parent / "dist" / "extensions" / "memory-core" / "index.js").read_text()
+    dist = _cli(frameworks.OPENCLAW).bin.resolve().parent / "dist"
+    source = (dist / "extensions" / "memory-core" / "index.js").read_text()
     hints = re.findall(r'const MEMORY_FLUSH_\w+_HINT = "([^"]+)";', source)
     assert len(hints) >= 3, "memory-core's flush hints moved: read flush-plan.ts again"
-    dist = claw.bin.resolve().parent / "dist"
     # its session-reset prompt (`/new`, `/reset`) and the reminder after a compaction, which notes keep too
     reset = [m for f in dist.glob("get-reply-*.mjs")
              for m in re.findall(r'const BARE_SESSION_RESET_PROMPT_BASE = "([^"]+)";', f.read_text())]

@@ -46,17 +46,3 @@ def test_recall_finds_an_answer_by_the_words_of_its_question(squad_repo) -> None
     answer = next(h for h in hits if h["line"] == 6)
     assert "Ninety days" in answer["raw"] and "refresh tokens" in answer["raw"]
 
-
-def test_a_date_in_the_question_brings_the_item_written_then(squad_repo) -> None:
-    """"on 12 March, 2026" is no query word: of two items with the same words, the one dated then (or in
-    the days after, when it is told) comes first, in the full CLI and the fast path alike."""
-    write(squad_repo / ".squad" / "memory" / "cold" / "picard.md",
-          "# picard\n\n### Cache review (2026-01-20)\n\n- Picard: The broker cache keeps tokens ninety days.\n\n"
-          "### Cache review (2026-03-13)\n\n- Picard: The broker cache keeps tokens thirty days since yesterday.\n")
-    for _ in range(2):   # the first call builds the index (full CLI), the second is the fast path's
-        proc = tiergit(squad_repo, "recall", "broker cache tokens on 12 March, 2026", "--json", "--no-log")
-        assert proc.returncode == 0, proc.stderr
-        hits = json.loads(proc.stdout)["hits"]
-        assert [h["line"] for h in hits] == [9, 5]
-    undated = json.loads(tiergit(squad_repo, "recall", "broker cache tokens", "--json", "--no-log").stdout)["hits"]
-    assert [h["line"] for h in undated] == [5, 9]   # without the date, the earlier line on a tie
