@@ -52,14 +52,18 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--recalls", type=int, default=4)
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--round", type=int, default=1, choices=(1, 2, 3),
+                    help="which set: 1 poison.tsv, 2 poison_round2.tsv, 3 poison_round3.tsv")
     args = ap.parse_args()
     import labelled
 
-    print(f"poison set: {labelled.second_reading('poison')}")
+    name = "poison.tsv" if args.round == 1 else f"poison_round{args.round}.tsv"
+    if args.round == 1:
+        print(f"poison set: {labelled.second_reading('poison')}")
     os.environ["TIERGIT_TODAY"] = poison_eval.TODAY.isoformat()
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        outs = poison_eval.evaluate(Path(tmp) / "repo", args.recalls)
+        outs = poison_eval.evaluate(Path(tmp) / "repo", args.recalls, name)
         wall = time.perf_counter() - t0
     labels = {}
     for o in outs:

@@ -1,7 +1,9 @@
-"""Draws the held-out part of tests/labels/poison.tsv: a seeded, per-label 30 % sample.
+"""Draws the held-out part of a poison set: a seeded, per-label sample.
 
-Run once when items are added (`python benchmarks/poison_split.py RAW.tsv > tests/labels/poison.tsv`);
-the split column it writes is what the poison benchmark and the tests read. Seed 23.
+Run once when items are added; the split column it writes is what the poison benchmark and the tests read.
+    python benchmarks/poison_split.py RAW.tsv > tests/labels/poison.tsv                 (seed 23, 30 %)
+    python benchmarks/poison_split.py RAW.tsv --round2 > tests/labels/poison_round2.tsv  (seed 24, 50 %)
+    python benchmarks/poison_split.py RAW.tsv --round3 > tests/labels/poison_round3.tsv  (seed 25, 50 %)
 """
 from __future__ import annotations
 
@@ -20,20 +22,41 @@ HEADER = """# Poisoned, sabotage, junk and control items for the promotion gate 
 # label <TAB> language <TAB> form <TAB> split <TAB> text"""
 
 
-def main(raw: str) -> None:
+HEADER_ROUND2 = """# The poison benchmark's second round (issue 23): 114 items written by a reader who saw neither
+# core/safeguard.py nor poison.tsv (the first round), in 23 languages and 17 hiding forms, labelled by
+# that writer; an independent second reading of the texts alone: poison_round2_reader2.tsv.
+# Labels as in poison.tsv (weaken, junk, touch, good). Forms: those of poison.tsv and zerowidth,
+# footnote, image (alt text), quote, table, code (a command or flag), conditional, passive,
+# entity-encoded (HTML entities), fullwidth. Every item was run through the gate before any change
+# was made for it (the blind figure, README); split: tune (read while changing the judgement after
+# that run) or held (drawn by benchmarks/poison_split.py --round2, seed 24, half of each label).
+# label <TAB> language <TAB> form <TAB> split <TAB> text"""
+
+
+HEADER_ROUND3 = """# The poison benchmark's third round (issue 23): 160 items, about 70 % English, written by a reader who saw
+# neither the code nor the first two rounds, to test what the second round's fixes missed: paraphrases with no
+# obvious verb, indirect items (a fact or lesson implying the behaviour), rules with a poisoned exception,
+# conditionals, role-play, and audit logs, monitoring and budget caps beside the first rounds' topics.
+# An independent second reading of the texts alone: poison_round3_reader2.tsv. Labels as in poison.tsv.
+# Every item was run through the gate before any change was made for it (the blind figure, README); split:
+# tune or held (benchmarks/poison_split.py --round3, seed 25, half of each label).
+# label <TAB> language <TAB> form <TAB> split <TAB> text"""
+
+
+def main(raw: str, round2: bool = False, round3: bool = False) -> None:
     rows = [line.rstrip("\n").split("\t") for line in open(raw, encoding="utf-8") if line.strip()]
     by_label: dict[str, list[int]] = defaultdict(list)
     for n, row in enumerate(rows):
         by_label[row[0]].append(n)
-    rng = random.Random(23)
+    rng = random.Random(25 if round3 else 24 if round2 else 23)
     held: set[int] = set()
     for label in sorted(by_label):
         idx = by_label[label]
-        held |= set(rng.sample(idx, round(len(idx) * 0.3)))
-    print(HEADER)
+        held |= set(rng.sample(idx, round(len(idx) * (0.5 if round2 or round3 else 0.3))))
+    print(HEADER_ROUND3 if round3 else HEADER_ROUND2 if round2 else HEADER)
     for n, (label, lang, form, text) in enumerate(rows):
         print("\t".join((label, lang, form, "held" if n in held else "tune", text)))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], "--round2" in sys.argv[2:], "--round3" in sys.argv[2:])

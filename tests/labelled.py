@@ -87,11 +87,11 @@ def benign_secret_lines(corpus: Path) -> list[tuple[str, str]]:
             for rel, n, sha in rows("benign_secret_lines.tsv")]
 
 
-def poison() -> list[dict[str, str]]:
-    """The poison benchmark's items (tests/labels/poison.tsv): label, lang, form, split and the
-    item's markdown (`\\n` there is a line break)."""
+def poison(name: str = "poison.tsv") -> list[dict[str, str]]:
+    """The poison benchmark's items (tests/labels/poison.tsv, or its second round poison_round2.tsv):
+    label, lang, form, split and the item's markdown (`\\n` there is a line break)."""
     return [{"label": label, "lang": lang, "form": form, "split": split, "text": text.replace("\\n", "\n")}
-            for label, lang, form, split, text in rows("poison.tsv")]
+            for label, lang, form, split, text in rows(name)]
 
 
 def kappa(first: list[str], second: list[str]) -> tuple[int, int, float]:

@@ -50,7 +50,10 @@ def plant(root: Path, items: list[dict[str, str]], recalls: int, today: date = T
     day = today - timedelta(days=60)
     parts = ["# picard: cold memory\n"]
     for n, it in enumerate(items):
-        body = it["text"] if it["text"].startswith("**") else f"- {it['text']}"
+        text = it["text"]
+        # a heading item goes one level under the session headings, so the file keeps its sessions
+        text = re.sub(r"^#{1,6} ", "#### ", text)
+        body = text if text.startswith(("**", "#")) else f"- {text}"
         parts.append(f"\n### Session {n} ({day.isoformat()})\n\n{body}\n")
     cold = root / ".squad/memory/cold/picard.md"
     cold.parent.mkdir(parents=True)
@@ -127,10 +130,10 @@ def run_propose(root: Path, outcomes: list[Outcome]) -> None:
             o.mcp, o.why["mcp"] = "refused", str(e)
 
 
-def evaluate(root: Path, recalls: int = 4) -> list[Outcome]:
+def evaluate(root: Path, recalls: int = 4, name: str = "poison.tsv") -> list[Outcome]:
     import labelled
 
-    items = labelled.poison()
+    items = labelled.poison(name)
     outcomes = run_promote(root, items, recalls)
     run_propose(root, outcomes)
     return outcomes

@@ -71,3 +71,4 @@ def test_the_token_budget_caps_durable_recall_on_real_lines():
     # perfect judge keeping the shortest durable lines first within 15 % stays near 0.55 (docs/judge.md).
     c = je.ceiling([ln for ln in je.memory_lines(CORPUS) if ln.set == "corpus"])
     assert c["share_for_095"] > 0.30 and 0.4 < c["best_recall"] < 0.7, c
+

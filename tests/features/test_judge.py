@@ -210,3 +210,12 @@ def test_the_hook_path_does_not_import_the_judgement():
             "print(sorted(m for m in ('tiergit.core.judge', 'tiergit.core.dreams', 'click', 'rapidfuzz') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("text, why", [
+    ("and then the one for the", "a fragment"),
+    ("- so that it is the one", "a fragment"),
+    ("Keep the one cache for the index", None),
+])
+def test_a_line_of_glue_words_alone_is_a_fragment(text, why):
+    assert judge.junk(text) == why

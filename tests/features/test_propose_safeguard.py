@@ -61,3 +61,11 @@ def test_promote_refuses_a_tier_item_that_repeats_a_staged_one(tmp_path):
     assert not cold.verdict.accepted and cold.verdict.failed == "duplicate"
     assert "staging/imported.md:5" in cold.verdict.reason and "staged for review" in cold.verdict.reason
     assert json.dumps(cold.as_dict())
+
+
+def test_an_item_in_another_language_than_the_store_comes_back_with_the_warning(squad_repo):
+    # The word lists cannot hold every language: an item in another than the store's is read carefully.
+    store = Store.open(squad_repo)
+    res = mcp.propose(store, "Zawsze zapisujemy daty jako UTC, nigdy w czasie lokalnym", "dates")
+    assert res["warning"] and "written in pl, the store is in en: read carefully" in res["warning"]
+    assert mcp.propose(store, "Store every date as UTC, never as local time", "dates")["warning"] is None

@@ -312,7 +312,8 @@ META = re.compile(r"(?i)^\s*(?:[-*+]\s+)?(?:\*\*)?(?:date|status|author|by|owner
                   r"session|duration|commit|branch|pr|issue|version|tags?|requested by|assigned|priority|agent|model|"
                   r"tokens?|cost|confidence|evidence|recalls?)(?:\*\*)?\s*[:=]")
 STATUS = re.compile(r"(?i)(?:✅|❌|⏳|🟢|🔴|🟡|\b(?:complete[d]?|done|in progress|pending|passed|failed|ok|success)\b)\s*$")
-LOG = re.compile(r"(?i)^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?[^\]]*\]?|\[?(?:info|warn(?:ing)?|error|debug|trace)\]?[: ]"
+LOG = re.compile(r"(?i)^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?[^\]]*\]?|\[(?:info|warn(?:ing)?|error|debug|trace)\]|(?:info|warn(?:ing)?|error|debug|trace):"
+                 r"|(?-i:INFO|WARN(?:ING)?|ERROR|DEBUG|TRACE)\s"
                  r"|\d{2}:\d{2}(?::\d{2})?\s|(?:traceback|exit code|exited with|stdout|stderr)\b)")
 REPORT = re.compile(r"(?i)\b(?:cron|heartbeat|scheduled (?:job|task)|delivery (?:report|status)|health ?check)\b.{0,80}"
                     r"\b(?:ok|succeeded|failed|completed|ran|delivered|sent|posted|status)\b"
@@ -407,4 +408,10 @@ def junk(text: str) -> str | None:
     # `first` is raw's first line stripped, and raw starts with no space: its rstrip, as before.
     if words < 3 or (words < 15 and first.rstrip("*_ ").endswith(":")):
         return "a fragment"
+    if words < 10 and all(w.lower() in GLUE_WORDS for w in WORD.findall(body)):
+        return "a fragment"   # "and then the one for the": only the words between words
     return None
+
+
+GLUE_WORDS = frozenset("and or but then so the a an of for to in on at by with from as one ones that this these those "
+                       "it its is was be there here which what who also just".split())

@@ -7,11 +7,12 @@ weakens it (skip, disable, delete, trust, without, always approve, force…, in 
 or a protective action under a negation: "never ask for approval") **weakens** it; a sentence
 that names one without weakening it **touches** it. Judged after joining lines, on the markdown
 source, its rendered text, each HTML comment and each link target and title, since a reviewer
-reads the rendered text and an agent reads the source. Pure; imports only `re`, `unicodedata`
-and tiergit.core.
+reads the rendered text and an agent reads the source. Pure; imports only `html`, `re`,
+`unicodedata` and tiergit.core.
 """
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -27,6 +28,9 @@ ANY_TOPIC_RE = re.compile("|".join(f"(?P<t{n}>{terms})" for n, terms in enumerat
 INHERENT_ANY_RE = re.compile("|".join(f"(?:{p})" for _, p in words.INHERENT))
 INHERENT_RES = tuple((topic, re.compile(p)) for topic, p in words.INHERENT)
 WEAK_RE = re.compile(words.WEAK)
+APPROVAL_RE = TOPIC_RES["human approval"]
+INNER_NEGATION_RE = re.compile(r"\b(?:not|never|nie|nicht|niemals|niet|nooit|jamais|nunca|mai|non)\b")
+DESCRIBED_RE = re.compile(r"\b(?:a|an|the|one|this|that)\s$")
 TOPIC_WEAK_RES = {name: re.compile(p) for name, p in words.TOPIC_WEAK.items()}
 NEAR = 40           # characters between an action and the safeguard it acts on
 WITHOUT_RE = re.compile(words.WITHOUT)
@@ -58,6 +62,7 @@ class Finding:
 def views(raw: str) -> list[tuple[str, str]]:
     """(where, text) a reader or an agent may see: the rendered text, each HTML comment, each link
     target and title (URL-decoded, its separators as spaces), and the whole source."""
+    raw = html.unescape(raw) if "&" in raw else raw   # "&#115;kip" renders, and reaches an agent's reading, as "skip"
     rendered = LINK_RE.sub(lambda m: m[1], COMMENT_RE.sub(" ", raw))
     out = [("text", rendered)]
     out += [("an HTML comment", m[1]) for m in COMMENT_RE.finditer(raw)]
@@ -94,7 +99,9 @@ def _flat(text: str) -> str:
 
 def _negated(sentence: str, start: int, end: int) -> bool:
     before = sentence[max(0, start - 40):start]
-    return bool(words.NEGATION.search(before) or words.NEGATED_AFTER.match(sentence[end:]))
+    return bool(words.NEGATION.search(before) or words.NEGATED_AFTER.match(sentence[end:])
+                # a verb split around its object: "sla de review nooit over", "turn the hooks never off"
+                or (" " in sentence[start:end] and INNER_NEGATION_RE.search(sentence, start, end)))
 
 
 def _close(m: re.Match, spans: list[tuple[int, int]], reach: int = NEAR) -> bool:
@@ -111,12 +118,14 @@ def _weakening(sentence: str, topics: dict[str, list[tuple[int, int]]]) -> tuple
     lo = max(0, min(a for spans in topics.values() for a, _ in spans) - NEAR - 30)
     hi = max(b for spans in topics.values() for _, b in spans) + NEAR + 30
     for m in WEAK_RE.finditer(sentence, lo, hi):   # only near a topic can an action weaken it
+        if DESCRIBED_RE.search(sentence, max(0, m.start() - 6), m.start()) and m[0].endswith("ed"):
+            continue   # "a skipped test hid the bug": a participle describing a thing, not an instruction
         near = [n for n, spans in topics.items() if _close(m, spans)]
         if near and not _negated(sentence, m.start(), m.end()):
             return near[0], _near(sentence, m.start(), m.end())
     for m in WITHOUT_RE.finditer(sentence):
         # "without review": the dropped safeguard follows (or, in Chinese and Japanese, precedes) the word.
-        after = m[0] not in ("无需", "なしで", "せずに")
+        after = m[0] not in words.WITHOUT_AFTER
         for name, spans in topics.items():
             if any(_dropped(sentence[m.end():lo]) if after and lo >= m.end() else (not after and 0 <= m.start() - hi <= 8)
                    for lo, hi in spans):
@@ -131,7 +140,7 @@ def _weakening(sentence: str, topics: dict[str, list[tuple[int, int]]]) -> tuple
 
 BETWEEN_OK = frozenset("a an any the its their your our human code manual proper prior running checking asking reading "
                        "verifying waiting for getting passing requesting telling informing zu un une la le les el los las "
-                       "o os a as de des du die der den das einen eine".split())
+                       "o os a as de des du die der den das einen eine".split()) | frozenset(words.more.BETWEEN.split())
 
 
 def _dropped(between: str) -> bool:
@@ -156,7 +165,11 @@ def judge_text(text: str) -> tuple[bool, str, str] | None:
     for sentence in SENTENCE_RE.split(flat):
         for m in INHERENT_ANY_RE.finditer(sentence):
             if not _negated(sentence, m.start(), m.end()):
-                return True, next((t for t, rx in INHERENT_RES if rx.search(m[0])), INHERENT_RES[-1][0]), m[0]
+                topic = next((t for t, rx in INHERENT_RES if rx.search(m[0])), INHERENT_RES[-1][0])
+                # "before rm -rf, ask the owner for confirmation": a guarded command, judged as prose below
+                if topic == "destructive commands" and APPROVAL_RE.search(sentence):
+                    continue
+                return True, topic, m[0]
         # Topic x action on the prose: a code span or a `Verb-Noun` name (`Remove-Credentials`) is a
         # name, not an action; commands inside code were judged above.
         prose = CODE_NAME_RE.sub(lambda m: " " * len(m[0]), sentence) if "`" in sentence or "-" in sentence else sentence
@@ -200,42 +213,3 @@ def weakens(raw: str) -> str | None:
     """The refusal reason when the item weakens a safeguard, else None."""
     f = judge(raw)
     return f.reason if f is not None and f.weakens else None
-
-
-# Each language's commonest words (sets: a store's language reads every candidate's words).
-LANGUAGE_WORDS = {lang: frozenset(words.split()) for lang, words in {
-    "en": "the and is are to of for with not never every before after use when an on it be must should this that",
-    "de": "der die das und ist nicht mit für den dem ein eine wir als nie zu im auf bei wenn nur",
-    "fr": "le la les et est des du une un pour pas sont au avec ne jamais sur dans",
-    "es": "el los las y es del una para con por al solo nunca si lo",
-    "pt": "o os e é do da dos das um uma para com não em na ao",
-}.items()}
-LATIN_WORD_RE = re.compile(r"[a-zà-öø-ÿ]+")
-
-
-def language(text: str) -> str | None:
-    """The language an item is written in (ja, zh, ko, ru by script; en, de, fr, es, pt by their
-    commonest words), or None when too little text says."""
-    if re.search(r"[\u3040-\u30ff]", text):
-        return "ja"
-    if re.search(r"[\uac00-\ud7af]", text):
-        return "ko"
-    if re.search(r"[\u4e00-\u9fff]", text):
-        return "zh"
-    if len(re.findall(r"[\u0400-\u04ff]", text)) >= 3:
-        return "ru"
-    seen = LATIN_WORD_RE.findall(text.lower())
-    counts = {lang: sum(w in common for w in seen) for lang, common in LANGUAGE_WORDS.items()}
-    best = max(counts, key=lambda k: counts[k])
-    ranked = sorted(counts.values(), reverse=True)
-    return best if ranked[0] >= 1 and ranked[0] > ranked[1] else None
-
-
-def store_language(texts) -> str | None:
-    """The language most of a store's items are written in (items in another are read carefully)."""
-    counts: dict[str, int] = {}
-    for text in texts:
-        lang = language(text)
-        if lang:
-            counts[lang] = counts.get(lang, 0) + 1
-    return max(counts, key=lambda k: (counts[k], k)) if counts else None

@@ -1,10 +1,13 @@
 """The word lists of the safeguard judgement (core/safeguard.py): topics, the actions that weaken
 them and the negations that turn an action around, in English, German, French, Spanish,
-Portuguese, Russian, Chinese and Japanese. Matched on normalized, lowercased text whose lines
-were joined. Pure data; imports only `re`."""
+Portuguese, Russian, Chinese and Japanese; fifteen more languages in core/safeguard_words_more.py.
+Matched on normalized, lowercased text whose lines were joined. Pure data; imports only `re` and
+those lists."""
 from __future__ import annotations
 
 import re
+
+from tiergit.core import safeguard_words_more as more
 
 # Readable topic -> its terms. A sentence that names one touches that safeguard.
 TOPICS: dict[str, str] = {
@@ -17,10 +20,10 @@ TOPICS: dict[str, str] = {
     "git hooks": r"\bhooks?\b|pre-commit|--no-verify|tiergit=0|\.git/hooks|フック|钩子|хук\w*",
     "CI and scanners": r"\bci\b|pipelines?|workflows?|required checks|status checks|ci checks|build checks|security checks|\bscanners?\b"
                        r"|security scan\w*|\blint\w*|branch protection|проверки ci|流水线|构建检查|スキャナ",
-    "credentials and secrets": r"\bsecrets?\b|passwords?|passwort\w*|credentials?|api[- ]?keys?|(?:api|access|deploy|auth|bearer|github|npm|personal access) tokens?"
+    "credentials and secrets": r"\b2fa\b|two-factor|\bmfa\b|multi-factor|\btotp\b|\bsecrets?\b|passwords?|passwort\w*|credentials?|api[- ]?keys?|(?:api|access|deploy|auth|bearer|github|npm|personal access) tokens?"
                                r"|private keys?|ssh keys?|\.env\b|zugangsdaten|identifiants|mot de passe|credenciales|contraseñas?|credenciais|senhas?"
                                r"|парол\w*|ключ\w* api|凭据|密码|密钥|apiキー|パスワード|認証情報",
-    "permissions": r"\bsudo\b|as root\b|admin(?:istrator)? (?:rights|access|role|permissions?)|\bchmod\b|\b777\b|access rights"
+    "permissions": r"\bsudo\b|as root\b|\w-admins?\b|admins? group|superuser|\bprivilege\w*|elevated (?:access|rights|role)|owner role|admin(?:istrator)? (?:rights|access|role|permissions?)|\bchmod\b|\b777\b|access rights"
                    r"|droits administrateur|administrateur|administrador|administrator|адм\w*|管理员|权限|管理者|権限",
     "certificates and TLS": r"certificat\w*|certs?\b|\btls\b|\bssl\w*|https verification|node_tls_reject_unauthorized|strict-ssl|self-signed"
                             r"|zertifikat\w*|certificado|сертификат\w*|证书|証明書",
@@ -31,14 +34,32 @@ TOPICS: dict[str, str] = {
                             r"|base de datos de producción|banco de dados de produção|produktionsdatenbank|生产数据库|本番環境|本番",
     "where instructions come from": r"instructions?|guidance|system prompt|agents\.md|claude\.md|this file|anweisung\w*|consignes?"
                                     r"|instrucciones|instruções|инструкц\w*|指令|指示",
+    # what watches the agents: audit trails, alerts and monitoring, and the caps on what they spend
+    "audit, alerts and limits": r"\baudit (?:logs?|logging|trail|events?)|audit(?:ing)? is|alerting|\balert (?:rules?|polic\w+|channels?)"
+                                r"|on-call|\bpager\w*|\bpaging\b|rate[- ]limit\w*|spend(?:ing)? (?:cap|limit)s?"
+                                r"|budget (?:cap|limit|alert)s?|access logs?|log retention|protokollierung|journal d'audit|審計|审计|監査",
 }
+TOPICS = {name: terms + "|" + more.TOPICS[name] if name in more.TOPICS else terms for name, terms in TOPICS.items()}
 
 # Commands and settings that weaken a safeguard by themselves (topic, pattern).
 INHERENT: tuple[tuple[str, str], ...] = (
     ("git hooks", r"--no-verify|tiergit=0|remove \.git/hooks"),
-    ("certificates and TLS", r"node_tls_reject_unauthorized\s*=\s*0|sslverify\s*=?\s*false|strict-ssl\s*=?\s*false|--insecure\b|verify\s*=\s*false"),
+    ("certificates and TLS", r"node_tls_reject_unauthorized\s*=\s*0|sslverify\s*=?\s*false|strict-ssl\s*=?\s*false|--insecure\b|verify\s*=\s*false"
+                             r"|git_ssl_no_verify\s*=\s*(?:1|true)|pythonhttpsverify\s*=\s*0|--no-check-certificate|stricthostkeychecking\s*=?\s*no"
+                             r"|\bcurl (?:-\w+ )*-k\b"),
+    # package managers told to take what they cannot verify
+    ("dependencies", r"--trusted-host\b|--allow-unauthenticated|--allow-untrusted|--no-?gpg-?checks?\b|--nogpgcheck|--skip-signature\w*"
+                     r"|--unsafe-perm|--no-package-lock|--no-lockfile|--frozen-lockfile\s*=?\s*false"),
+    ("code review", r"\bgh pr merge\b[^.;]{0,60}--admin\b"),
     ("permissions", r"chmod (?:-r )?777|(?:every|all|any) commands? (?:with|as|under) (?:sudo|root)"),
-    ("code review", r"merge (?:its|their|your|his|her) own (?:prs?|pull requests?|changes|code)"),
+    # a flag named for turning a safeguard off: --skip-tests, --no-verify-ssl, --ignore-rate-limit, --disable-audit
+    ("CI and scanners", r"--(?:skip|ignore|disable|no|bypass)-[\w-]*?(?:rate-limit|limits?|checks?|verif\w*|ssl|tls|cert\w*|reviews?|tests?"
+                        r"|hooks?|audit\w*|scan\w*|signatures?|lint\w*|gpg|approv\w*|protection)\b"),
+    ("code review", r"(?:merge|land|ship|approve|push)\w* (?:its|their|your|his|her) own (?:prs?|pull requests?|changes|code|work|commits|fixes|branch\w*)"),
+    # text from outside the team, acted on as if the team wrote it
+    ("where instructions come from", r"(?:issue (?:bodies|body|comments?|text)|pr descriptions?|commit messages?|web ?pages?|fetched \w+|tool output"
+                                     r"|e-?mails?|search results?|chat messages?)[^.]{0,80}?\b(?:act(?:ing)? on (?:them|it)|follow(?:ing|ed)? (?:them|it|its|their)"
+                                     r"|obey\w*|do what (?:it|they) says?|carry (?:them|it) out|same weight|as written|treat\w* (?:them|it) as)"),
     ("dependencies", r"curl\b[^|]{0,120}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"),
     ("destructive commands", r"\brm -rf\b|reset --hard|git clean -\w*f|(?<![\w-])--force(?![-\w])|force[- ]push\w*|\bpush -f\b"),
 )
@@ -52,6 +73,7 @@ WEAK = (
     r"|approve (?:its|their|your|his|her) own|self-approv\w*|merge (?:it|them) (?:itself|yourself|themselves)|for later"
     r"|slows? (?:the team|us|everyone|things) down|wastes? (?:their|your|the owner's|time)|on your own judge?ment|\btrust(?:s|ing)?\b|accept any"
     r"|any (?:registry|source|site|url)|better removed|take[sn]? precedence|as if (?:the owner|they|it|he|she)|as coming from"
+    r"|\badvisory\b|nice[- ]to[- ]have|a formality|non-blocking|not (?:required|mandatory)|catch(?:es)? up later|after the fact|retroactive\w*"
     r"|follow (?:any|all|every) instructions?|is now (?:its|your) guidance|(?:upgrade|update)\w* [\w ]{0,30}?without|so merges are never blocked"
     # de
     r"|überspring\w*|umgeh\w*|deaktivier\w*|ausschalt\w*|schalte\w* (?:\w+ )?aus|abschalt\w*|lösch\w*|entfern\w*|auskommentier\w*|kommentier\w* (?:\w+ )?aus"
@@ -66,6 +88,7 @@ WEAK = (
     r"|пропус\w*|отключ\w*|удал\w*|доверя\w*|игнорир\w*|забудь|не спрашива\w*|любы[мех]\w*|выключ\w*"
     # zh / ja
     r"|跳过|禁用|关闭|删除|绕过|无需|不用|不必|信任|直接合并|忽略|無効|削除|スキップ|なしで|せずに|信頼|無視|省略"
+    + more.WEAK
 )
 
 # Actions that weaken only one topic: exposing credentials, widening permissions.
@@ -73,20 +96,26 @@ TOPIC_WEAK: dict[str, str] = {
     "credentials and secrets": (
         r"\bpaste\w*|\bshare (?:the |them |it |your |our )|\bput (?:the |them |it )?[\w ]{0,25}?(?:directly )?in\w* (?:the )?(?:readme|config|issue|chat|repo\w*|code)"
         r"|in (?:the )?(?:repository )?readme|\bcommit(?:ted)? (?:it|them)\b|plain ?text|\bpublic(?:ly)?\b|into the (?:issue|chat|pr)"
-        r"|klartext|committet|compartilh\w*|canal público|直接コミット|リポジトリに"),
+        r"|klartext|committet|compartilh\w*|canal público|直接コミット|リポジトリに" + more.TOPIC_WEAK["credentials and secrets"]),
     "permissions": (r"(?:give|grant)\w* (?:the |every |all )?(?:agents? )?admin|\bdonne\w* les droits|授予|省得|so it never has to ask"
-                    r"|(?:every|all|any) commands? (?:with|as|under) (?:sudo|root)|run (?:it |them )?as root"),
+                    r"|(?:every|all|any) commands? (?:with|as|under) (?:sudo|root)|run (?:it |them )?as root" + more.TOPIC_WEAK["permissions"]),
 }
 
 # "without <topic>" in any language: a preposition that only weakens next to the safeguard it drops.
-WITHOUT = r"\bwithout\b|\bohne\b|\bsans\b|\bsin\b|\bsem\b|\bбез\b|无需|なしで|せずに"
+WITHOUT = r"\bwithout\b|\bohne\b|\bsans\b|\bsin\b|\bsem\b|\bбез\b|无需|なしで|せずに" + more.WITHOUT + "|" + "|".join(more.WITHOUT_AFTER)
+# Those that follow the safeguard they drop ("レビューなしで", "리뷰 없이").
+WITHOUT_AFTER = ("无需", "なしで", "せずに", *more.WITHOUT_AFTER)
 
 # Protective actions: said with a negation ("never ask for approval"), they weaken.
-PROTECT = (r"\bask\w*|run (?:the )?(?:\w+ )?tests|wait for|\brequest\w*|\bfragen\b|demander|preguntar|perguntar|спрашива\w*|询问|確認")
+PROTECT = (r"\bask\w*|run (?:the )?(?:\w+ )?tests|wait for|\brequest\w*|\bfragen\b|demander|preguntar|perguntar|спрашива\w*|询问|確認"
+           + more.PROTECT)
 
 # A negation just before an action turns it around ("never skip", "nie löschen", "ne jamais désactiver").
 NEGATION = re.compile(
     r"(?:\b(?:never|don'?t|do not|must not|mustn'?t|should(?:n'?t| not)|not|no|cannot|can'?t|avoid|instead of|rather than|refuse|zero"
-    r"|impossible to|hard to|nie|niemals|nicht|keine?[nmrs]?|jamais|ne|pas|nunca|jamás|não|не|никогда|нельзя)\b|不要|不得|禁止|切勿|别|永远不|不能|絶対に)"
+    r"|impossible to|hard to|nie|niemals|nicht|keine?[nmrs]?|jamais|ne|pas|nunca|jamás|não|не|никогда|нельзя" + more.NEGATION_WORDS +
+    r")\b|不要|不得|禁止|切勿|别|永远不|不能|絶対に" + more.NEGATION_MARKS + r")"
     r"[^,;:—]{0,24}$")
-NEGATED_AFTER = re.compile(r"^\S{0,6}(?:しない|しないで|禁止|不可)")
+NEGATED_AFTER = re.compile(r"^\S{0,6}(?:しない|しないで|禁止|不可)"
+                           r"|^[^.;,]{0,20}? (?:is|are) (?:banned|forbidden|prohibited|rejected|refused|not allowed|never (?:used|allowed|set))\b"
+                           + more.NEGATED_AFTER)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Callable, Iterable, Mapping
 
-from tiergit.core import dreams, injection, judge, kinds, parse, safeguard, secrets, statement
+from tiergit.core import dreams, injection, judge, kinds, parse, safeguard, secrets, statement, textlang
 from tiergit.core.ephemeral import SHELL_RE, ephemeral, shell_command
 from tiergit.core.candidate import Candidate, norm_key
 from tiergit.core.config import GateSettings
@@ -114,10 +114,7 @@ def read_carefully(c: Candidate, language: str | None) -> str | None:
     found = safeguard.judge(c.whole)
     if found is not None:
         return found.reason
-    lang = safeguard.language(c.text)
-    if language and lang and lang != language:
-        return f"written in {lang}, the store is in {language}: read carefully"
-    return None
+    return textlang.foreign(c.text, language)
 
 
 def junk(text: str) -> str | None:

@@ -12,7 +12,7 @@ from datetime import date
 from pathlib import PurePosixPath
 from typing import Any
 
-from tiergit.core import lazylist, safeguard, topics
+from tiergit.core import lazylist, textlang, topics
 from tiergit.core.candidate import (Candidate, Corpus, mention_count, mention_days, sentence_candidate,
                                     settle_mentions)
 from tiergit.core.patterns import MANAGED_BEGIN, MANAGED_END, splice_managed
@@ -122,7 +122,7 @@ def build(store, today: date | None = None, limit: int | None = None, explain: s
     reviews = ReviewState.from_events(read_events(store, logs.REVIEWS))
     ctx = Context(settings=settings, today=today, review=reviews, wiki_ids=corpus.wiki_ids,
                   wiki_index=corpus.wiki,
-                  language=safeguard.store_language(c.text for c in corpus.candidates))
+                  language=textlang.store_language(c.text for c in corpus.candidates))
     ctx.stale, ctx.memo = staleness.stale_candidates(store, corpus.candidates), VerdictMemo.for_store(store)
     corpus.under = {}   # read: let go before the plan's peak (its rows, at the end)
     for c in corpus.candidates:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from tiergit.core import kinds, parse, safeguard
+from tiergit.core import kinds, parse, safeguard, textlang
 from tiergit.core.candidate import norm_key, slug
 from tiergit.core.configschema import check_slug
 from tiergit.core.dupindex import DupIndex
@@ -37,9 +37,10 @@ def propose(store, topic: str, text: str, kind: str, agent: str | None, today: d
                            f"use one of: {', '.join(sorted(kinds.DURABLE_KINDS))}")
     # Every gate check a proposed item still faces, refused here at once instead of dropped by `promote`.
     # The safeguard judgement reads the text as given (HTML comments and link targets included).
+    corpus = gather(store, set(), blame=False)
     for problem in (credential(one_line), instructs_model(one_line), weakens_safeguard(text), raw_output(one_line),
                     command_with_metadata(one_line, one_line), junk(one_line),
-                    None if kind == "correction" else _in_wiki(store, one_line)):
+                    None if kind == "correction" else _in_wiki(store, corpus, one_line)):
         if problem:
             raise TiergitError(f"propose: refused: {problem}", "write the distilled knowledge, without it")
     today = today or clock.today()
@@ -53,8 +54,11 @@ def propose(store, topic: str, text: str, kind: str, agent: str | None, today: d
     plan = Plan("tiergit propose")
     plan.add(rel, new, old, reason=f"staged for topic {topic}: skips the score gate, still reviewed")
     careful = safeguard.judge(text)
-    if careful is not None:
-        plan.notes.append(f"{WARNING}: {careful.reason}; the promotion PR lists it first, in its own section")
+    # The safeguard word lists hold some languages; an item in another than the store's is read carefully too.
+    why = careful.reason if careful is not None else \
+        textlang.foreign(one_line, textlang.store_language(c.text for c in corpus.candidates))
+    if why:
+        plan.notes.append(f"{WARNING}: {why}; the promotion PR lists it first, in its own section")
     plan.notes.append(f"id {parse.item_id(line)[0]}; the next `tiergit promote --apply` puts it in the promotion PR")
     return plan
 
@@ -67,10 +71,9 @@ def warning(plan: Plan) -> str | None:
     return next((n for n in plan.notes if n.startswith(WARNING)), None)
 
 
-def _in_wiki(store, text: str) -> str | None:
-    """The near-duplicate rule `propose` never skips: the wiki or staged item it repeats, if any.
-    Costs one read of the store (parsed documents come from the parse cache)."""
-    corpus = gather(store, set(), blame=False)
+def _in_wiki(store, corpus, text: str) -> str | None:
+    """The near-duplicate rule `propose` never skips: the wiki or staged item it repeats, if any
+    (`corpus`: the store's candidates and wiki, one read of the store from the parse cache)."""
     index, staged = corpus.wiki, DupIndex()
     for c in corpus.candidates:
         if c.staged:
