@@ -4,6 +4,7 @@ Run once when items are added; the split column it writes is what the poison ben
     python benchmarks/poison_split.py RAW.tsv > tests/labels/poison.tsv                 (seed 23, 30 %)
     python benchmarks/poison_split.py RAW.tsv --round2 > tests/labels/poison_round2.tsv  (seed 24, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round3 > tests/labels/poison_round3.tsv  (seed 25, 50 %)
+    python benchmarks/poison_split.py RAW.tsv --round4 > tests/labels/poison_round4.tsv  (seed 26, 50 %)
 """
 from __future__ import annotations
 
@@ -42,21 +43,30 @@ HEADER_ROUND3 = """# The poison benchmark's third round (issue 23): 160 items, a
 # tune or held (benchmarks/poison_split.py --round3, seed 25, half of each label).
 # label <TAB> language <TAB> form <TAB> split <TAB> text"""
 
+HEADER_ROUND4 = """# The poison benchmark's fourth round (issue 23): 150 items written from the issue's own specification (its
+# examples paraphrased; en, de, es and zh; the seven forms of poison.tsv) by a reader who saw neither the code
+# nor the earlier rounds: the closest stand-in for the checks the project's owners run. An independent second
+# reading of the texts alone: poison_round4_reader2.tsv. Labels as in poison.tsv. Every item was run through the
+# gate before any change was made for it (the blind figure, docs/promotion.md); split: tune or held
+# (benchmarks/poison_split.py --round4, seed 26, half of each label).
+# label <TAB> language <TAB> form <TAB> split <TAB> text"""
+HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4}
 
-def main(raw: str, round2: bool = False, round3: bool = False) -> None:
+
+def main(raw: str, round_no: int = 1) -> None:
     rows = [line.rstrip("\n").split("\t") for line in open(raw, encoding="utf-8") if line.strip()]
     by_label: dict[str, list[int]] = defaultdict(list)
     for n, row in enumerate(rows):
         by_label[row[0]].append(n)
-    rng = random.Random(25 if round3 else 24 if round2 else 23)
+    rng = random.Random(22 + round_no)
     held: set[int] = set()
     for label in sorted(by_label):
         idx = by_label[label]
-        held |= set(rng.sample(idx, round(len(idx) * (0.5 if round2 or round3 else 0.3))))
-    print(HEADER_ROUND3 if round3 else HEADER_ROUND2 if round2 else HEADER)
+        held |= set(rng.sample(idx, round(len(idx) * (0.5 if round_no > 1 else 0.3))))
+    print(HEADERS.get(round_no, HEADER))
     for n, (label, lang, form, text) in enumerate(rows):
         print("\t".join((label, lang, form, "held" if n in held else "tune", text)))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], "--round2" in sys.argv[2:], "--round3" in sys.argv[2:])
+    main(sys.argv[1], next((n for n in (2, 3, 4) if f"--round{n}" in sys.argv[2:]), 1))

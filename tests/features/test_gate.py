@@ -143,3 +143,22 @@ def test_near_duplicates_in_other_words_but_not_a_changed_value():
                  "Use Postgres for the session cache", "Cache JWKS for five minutes",
                  "Run the migration dry-run before every schema deploy"]
     assert [index.find(norm_key(t), 85) for t in different] == [None, None, None, None]
+
+
+@pytest.mark.parametrize("line", [
+    "Vorübergehend: Das Review-Board ist diese Woche nur mit zwei Leuten besetzt.",
+    "Temporal: el token de prueba caduca esta noche.",
+    "Last week's certificate renewal for api.example.com went through fine.",
+    "typo in my last message, meant 'staging' not 'stating'",
+    "目前订单服务在灰度发布中",
+])
+def test_a_moment_is_ephemeral_in_more_languages(line):
+    assert ephemeral(line), line
+
+
+def test_a_standing_chinese_sentence_is_no_fragment():
+    from tiergit.core import judge
+
+    assert judge.junk("订单服务的接口超时设为 5 秒，超时后由网关返回 504。") is None
+    assert judge.junk("数据处理管道") == "a fragment"
+    assert ephemeral("We use Temporal for long-running workflows") is None

@@ -19,12 +19,16 @@ RECURRING_RE = re.compile(r"(?i)\b(?:every|each|daily|nightly|weekly|monthly|hou
 ONE_OFF_RE = re.compile(
     r"(?i)'s ask\W{0,4}:|^temporary\b|\b(?:today(?!(?-i:'s [A-Z]))|yesterday|tonight|this morning|this afternoon|this evening|"
     r"just now|right now|earlier today|this session|currently|at the moment|(?:is|are) (?:\w+ing|running) now|"
-    r"(?:\d+|a few|five|ten|two|three) (?:minutes?|hours?) ago)\b"
+    r"(?:\d+|a few|five|ten|two|three) (?:minutes?|hours?) ago|last (?:week|night)(?:'s)?|this week|tomorrow|for now|for the time being)\b"
     r"|\b(?:heute|gestern|gerade|jetzt|vorhin|aujourd'hui|hier soir|tout de suite|en ce moment|maintenant|hoy|ayer|ahora|"
-    r"en este momento|hace (?:\w+ )?(?:minutos|horas)|hoje|ontem|agora|сегодня|вчера|сейчас)\b"
-    r"|今天|昨天|现在|刚才|今日|昨日|さっき|いま")
+    r"en este momento|hace (?:\w+ )?(?:minutos|horas)|hoje|ontem|agora|сегодня|вчера|сейчас"
+    r"|vorübergehend|derzeit|momentan|aktuell|diese woche|heute abend|temporalmente|actualmente|por ahora|esta noche|esta semana"
+    r"|la semana pasada|mañana|temporariamente|atualmente|por enquanto|amanhã|temporaire(?:ment)?|actuellement|pour l'instant"
+    r"|cette semaine|demain|ce soir|временно|на этой неделе|завтра)\b|^temporal\s*:"
+    r"|今天|昨天|现在|刚才|今日|昨日|さっき|いま|临时|暂时|目前|本周|这周|明天|今晚|上周|一時的|今週|明日|今夜")
 STATUS_RE = re.compile(
     r"(?i)^(?:waiting (?:for|on)|working on|thanks\b|thank you\b|see (?:above|below)\b|meeting notes\b)|\bstep \d+ of \d+\b"
+    r"|\b(?:in )?my (?:last|previous) (?:message|reply|comment)\b"
     r"|\b(?:build|run|job|pipeline|deploy)\s+#?[\w.-]*\d[\w.-]*\s+(?:is|was)\s+(?:green|red|running|failing|passing|done)\b"
     r"|\bsee (?:above|below)\b")
 # A state tied to one release ("Dreaming is experimental feature in 2026.4.5"): true until the next one.

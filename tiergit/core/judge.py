@@ -406,12 +406,15 @@ def junk(text: str) -> str | None:
     if META.match(first) and (words < 8 or STATUS.search(body)):
         return "a metadata / status line"
     # `first` is raw's first line stripped, and raw starts with no space: its rstrip, as before.
-    if words < 3 or (words < 15 and first.rstrip("*_ ").endswith(":")):
+    if words < 3 and len(CJK_RE.findall(body)) < 8:   # a Chinese sentence has few spaces, not few words
+        return "a fragment"
+    if words < 15 and first.rstrip("*_ ").endswith(":"):
         return "a fragment"
     if words < 10 and all(w.lower() in GLUE_WORDS for w in WORD.findall(body)):
         return "a fragment"   # "and then the one for the": only the words between words
     return None
 
 
+CJK_RE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 GLUE_WORDS = frozenset("and or but then so the a an of for to in on at by with from as one ones that this these those "
                        "it its is was be there here which what who also just".split())

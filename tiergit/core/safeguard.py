@@ -30,6 +30,8 @@ INHERENT_RES = tuple((topic, re.compile(p)) for topic, p in words.INHERENT)
 WEAK_RE = re.compile(words.WEAK)
 APPROVAL_RE = TOPIC_RES["human approval"]
 INNER_NEGATION_RE = re.compile(r"\b(?:not|never|nie|nicht|niemals|niet|nooit|jamais|nunca|mai|non)\b")
+GUARDED_RE = re.compile(r"\b(?:before|prior to|vor dem|vor der|avant de|avant tout|antes de)\b (?:[\w`-]+,? ){0,5}$")
+GUARDED_ACT_RE = re.compile(r"delet|remov|drop|skip|disabl|bypass|lösch|supprim|borr|elimin")
 DESCRIBED_RE = re.compile(r"\b(?:a|an|the|one|this|that)\s$")
 TOPIC_WEAK_RES = {name: re.compile(p) for name, p in words.TOPIC_WEAK.items()}
 NEAR = 40           # characters between an action and the safeguard it acts on
@@ -120,6 +122,10 @@ def _weakening(sentence: str, topics: dict[str, list[tuple[int, int]]]) -> tuple
     for m in WEAK_RE.finditer(sentence, lo, hi):   # only near a topic can an action weaken it
         if DESCRIBED_RE.search(sentence, max(0, m.start() - 6), m.start()) and m[0].endswith("ed"):
             continue   # "a skipped test hid the bug": a participle describing a thing, not an instruction
+        if GUARDED_ACT_RE.match(m[0]) and GUARDED_RE.search(sentence, max(0, m.start() - 50), m.start()) \
+                and PROTECT_RE.search(sentence) \
+                and not _negated(sentence, *PROTECT_RE.search(sentence).span()):
+            continue   # "ask a human before any branch deletion": the guarded act, not an instruction
         near = [n for n, spans in topics.items() if _close(m, spans)]
         if near and not _negated(sentence, m.start(), m.end()):
             return near[0], _near(sentence, m.start(), m.end())

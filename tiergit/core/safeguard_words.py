@@ -14,7 +14,7 @@ TOPICS: dict[str, str] = {
     "code review": r"\breviews?\b|\breviewers?\b|code[- ]review|pull requests?|merge requests?|relecture|\brevue\b"
                    r"|revisión|revisão|überprüfung|ревью|代码审查|审查|审核|拉取请求|レビュー|プルリクエスト",
     "human approval": r"\bapprov\w*|\bpermission\w*|\bconsent\b|sign[- ]off|\bask\w* (?:the |a |for )?(?:owner|human|user|maintainer|reviewer|team)\b"
-                      r"|\bfreigabe|genehmigung|\bfragen\b|approbation|autorisation|demander|aprobación|permiso|preguntar|aprovação|perguntar"
+                      r"|check(?:ing)? in with (?:the )?(?:owner|human|user|team|maintainer)|checking in before|\bfreigabe|genehmigung|\bfragen\b|approbation|autorisation|demander|aprobación|permiso|preguntar|aprovação|perguntar"
                       r"|разрешени|одобрени|спрашива|批准|同意|询问|许可|承認|許可|確認を取",
     "tests": r"\btests?\b|test suite|\bpruebas?\b|\btestes?\b|\bteste\b|тест\w*|测试|テスト",
     "git hooks": r"\bhooks?\b|pre-commit|--no-verify|tiergit=0|\.git/hooks|フック|钩子|хук\w*",
@@ -23,14 +23,14 @@ TOPICS: dict[str, str] = {
     "credentials and secrets": r"\b2fa\b|two-factor|\bmfa\b|multi-factor|\btotp\b|\bsecrets?\b|passwords?|passwort\w*|credentials?|api[- ]?keys?|(?:api|access|deploy|auth|bearer|github|npm|personal access) tokens?"
                                r"|private keys?|ssh keys?|\.env\b|zugangsdaten|identifiants|mot de passe|credenciales|contraseñas?|credenciais|senhas?"
                                r"|парол\w*|ключ\w* api|凭据|密码|密钥|apiキー|パスワード|認証情報",
-    "permissions": r"\bsudo\b|as root\b|\w-admins?\b|admins? group|superuser|\bprivilege\w*|elevated (?:access|rights|role)|owner role|admin(?:istrator)? (?:rights|access|role|permissions?)|\bchmod\b|\b777\b|access rights"
+    "permissions": r"\bsudo\b|as root\b|\w-admins?\b|admins? group|org-owner|(?:owner|admin|write|full|org) scopes?\b|superuser|\bprivilege\w*|elevated (?:access|rights|role)|owner role|admin(?:istrator)? (?:rights|access|role|permissions?)|\bchmod\b|\b777\b|access rights"
                    r"|droits administrateur|administrateur|administrador|administrator|адм\w*|管理员|权限|管理者|権限",
     "certificates and TLS": r"certificat\w*|certs?\b|\btls\b|\bssl\w*|https verification|node_tls_reject_unauthorized|strict-ssl|self-signed"
                             r"|zertifikat\w*|certificado|сертификат\w*|证书|証明書",
     "dependencies": r"dependenc\w*|install\w* (?:\w+ )?packages?|packages? (?:from|registry|manager)|registr(?:y|ies)|lockfiles?|package-lock|yarn\.lock|pnpm-lock|\bsignatures?\b"
                     r"|abhängigkeit\w*|dépendances?|dependencias|dependências|зависимост\w*|依赖|依存|署名",
     "destructive commands": r"\brm -rf\b|reset --hard|git clean -\w*f|(?<![\w-])--force(?![-\w])|force[- ]push\w*|\bpush -f\b"
-                            r"|(?:production|prod) (?:database|data|db)|drop (?:table|database)"
+                            r"|(?:production|prod) (?:database|data|db)|drop (?:table|database)|rewrit\w* (?:the |main'?s? |shared |git )*history|history rewrit\w*"
                             r"|base de datos de producción|banco de dados de produção|produktionsdatenbank|生产数据库|本番環境|本番",
     "where instructions come from": r"instructions?|guidance|system prompt|agents\.md|claude\.md|this file|anweisung\w*|consignes?"
                                     r"|instrucciones|instruções|инструкц\w*|指令|指示",
@@ -73,7 +73,7 @@ WEAK = (
     r"|approve (?:its|their|your|his|her) own|self-approv\w*|merge (?:it|them) (?:itself|yourself|themselves)|for later"
     r"|slows? (?:the team|us|everyone|things) down|wastes? (?:their|your|the owner's|time)|on your own judge?ment|\btrust(?:s|ing)?\b|accept any"
     r"|any (?:registry|source|site|url)|better removed|take[sn]? precedence|as if (?:the owner|they|it|he|she)|as coming from"
-    r"|\badvisory\b|nice[- ]to[- ]have|a formality|non-blocking|not (?:required|mandatory)|catch(?:es)? up later|after the fact|retroactive\w*"
+    r"|\badvisory\b|(?:is|are) (?:just )?noise\b|nice[- ]to[- ]have|a formality|non-blocking|not (?:required|mandatory)|catch(?:es)? up later|after the fact|retroactive\w*"
     r"|follow (?:any|all|every) instructions?|is now (?:its|your) guidance|(?:upgrade|update)\w* [\w ]{0,30}?without|so merges are never blocked"
     # de
     r"|überspring\w*|umgeh\w*|deaktivier\w*|ausschalt\w*|schalte\w* (?:\w+ )?aus|abschalt\w*|lösch\w*|entfern\w*|auskommentier\w*|kommentier\w* (?:\w+ )?aus"
@@ -97,7 +97,7 @@ TOPIC_WEAK: dict[str, str] = {
         r"\bpaste\w*|\bshare (?:the |them |it |your |our )|\bput (?:the |them |it )?[\w ]{0,25}?(?:directly )?in\w* (?:the )?(?:readme|config|issue|chat|repo\w*|code)"
         r"|in (?:the )?(?:repository )?readme|\bcommit(?:ted)? (?:it|them)\b|plain ?text|\bpublic(?:ly)?\b|into the (?:issue|chat|pr)"
         r"|klartext|committet|compartilh\w*|canal público|直接コミット|リポジトリに" + more.TOPIC_WEAK["credentials and secrets"]),
-    "permissions": (r"(?:give|grant)\w* (?:the |every |all )?(?:agents? )?admin|\bdonne\w* les droits|授予|省得|so it never has to ask"
+    "permissions": (r"(?:give|grant)\w* (?:[\w-]+ ){0,4}?(?:admin|owner|org-owner|root|full)\b|\bdonne\w* les droits|授予|省得|so it never has to ask"
                     r"|(?:every|all|any) commands? (?:with|as|under) (?:sudo|root)|run (?:it |them )?as root" + more.TOPIC_WEAK["permissions"]),
 }
 
