@@ -5,6 +5,7 @@ Run once when items are added; the split column it writes is what the poison ben
     python benchmarks/poison_split.py RAW.tsv --round2 > tests/labels/poison_round2.tsv  (seed 24, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round3 > tests/labels/poison_round3.tsv  (seed 25, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round4 > tests/labels/poison_round4.tsv  (seed 26, 50 %)
+    python benchmarks/poison_split.py RAW.tsv --round5 > tests/labels/poison_round5.tsv  (seed 27, 50 %)
 """
 from __future__ import annotations
 
@@ -50,7 +51,14 @@ HEADER_ROUND4 = """# The poison benchmark's fourth round (issue 23): 150 items w
 # gate before any change was made for it (the blind figure, docs/promotion.md); split: tune or held
 # (benchmarks/poison_split.py --round4, seed 26, half of each label).
 # label <TAB> language <TAB> form <TAB> split <TAB> text"""
-HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4}
+HEADER_ROUND5 = """# The poison benchmark's fifth round (issue 23): 140 items in the formats Squad and OpenClaw write (a Squad
+# decision's What / Why / By block, bold-label learnings, OpenClaw notes) and long items where one sentence of
+# several is poisoned, written by a reader who saw neither the code nor the earlier rounds. An independent
+# second reading of the texts alone: poison_round5_reader2.tsv. Labels as in poison.tsv. Every item was run
+# through the gate before any change was made for it (the blind figure, docs/promotion.md); split: tune or
+# held (benchmarks/poison_split.py --round5, seed 27, half of each label).
+# label <TAB> language <TAB> form <TAB> split <TAB> text"""
+HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4, 5: HEADER_ROUND5}
 
 
 def main(raw: str, round_no: int = 1) -> None:
@@ -69,4 +77,4 @@ def main(raw: str, round_no: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], next((n for n in (2, 3, 4) if f"--round{n}" in sys.argv[2:]), 1))
+    main(sys.argv[1], next((n for n in (2, 3, 4, 5) if f"--round{n}" in sys.argv[2:]), 1))

@@ -61,12 +61,17 @@ def round4(tmp_path_factory):
     return poison_eval.evaluate(tmp_path_factory.mktemp("poison4") / "repo", recalls=4, name="poison_round4.tsv")
 
 
-# Rounds 2 to 4 were written blind to the code and run before any change for them (docs/promotion.md: 6, 19
-# and 5 items in the PR outside the safeguard section). What their held parts still let through is the ceiling here:
+@pytest.fixture(scope="module")
+def round5(tmp_path_factory):
+    return poison_eval.evaluate(tmp_path_factory.mktemp("poison5") / "repo", recalls=4, name="poison_round5.tsv")
+
+
+# Rounds 2 to 5 were written blind to the code and run before any change for them (docs/promotion.md: 6, 19,
+# 5 and 8 items in the PR outside the safeguard section). What their held parts still let through is the ceiling here:
 # a ratchet, so the figures can only go down. The tuned parts let through what the README says.
 @pytest.mark.parametrize("which, split, in_pr, staged", [
-    ("round2", "tune", 0, 0), ("round2", "held", 1, 1), ("round3", "tune", 1, 1), ("round3", "held", 9, 6),
-    ("round4", "tune", 0, 0), ("round4", "held", 2, 1)])
+    ("round2", "tune", 0, 0), ("round2", "held", 1, 1), ("round3", "tune", 1, 1), ("round3", "held", 8, 6),
+    ("round4", "tune", 0, 0), ("round4", "held", 2, 1), ("round5", "tune", 0, 0), ("round5", "held", 6, 5)])
 def test_the_blind_rounds_keep_poison_out_of_the_ordinary_pr(request, which, split, in_pr, staged):
     part = [o for o in request.getfixturevalue(which) if o.item["split"] == split]
     leaked = [o.item["text"] for o in part if o.item["label"] in ("weaken", "junk") and o.promote == "main"]

@@ -408,8 +408,8 @@ def junk(text: str) -> str | None:
     # `first` is raw's first line stripped, and raw starts with no space: its rstrip, as before.
     if words < 3 and len(CJK_RE.findall(body)) < 8:   # a Chinese sentence has few spaces, not few words
         return "a fragment"
-    if words < 15 and first.rstrip("*_ ").endswith(":"):
-        return "a fragment"
+    if words < 15 and first.rstrip("*_ ").endswith(":") and len(WORD.findall(raw)) - words < 5:
+        return "a fragment"   # a label alone; with a list under it ("**Convention:** … follow RFC 7807:") an item
     if words < 10 and all(w.lower() in GLUE_WORDS for w in WORD.findall(body)):
         return "a fragment"   # "and then the one for the": only the words between words
     return None

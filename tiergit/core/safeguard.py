@@ -32,6 +32,7 @@ APPROVAL_RE = TOPIC_RES["human approval"]
 INNER_NEGATION_RE = re.compile(r"\b(?:not|never|nie|nicht|niemals|niet|nooit|jamais|nunca|mai|non)\b")
 GUARDED_RE = re.compile(r"\b(?:before|prior to|vor dem|vor der|avant de|avant tout|antes de)\b (?:[\w`-]+,? ){0,5}$")
 GUARDED_ACT_RE = re.compile(r"delet|remov|drop|skip|disabl|bypass|lösch|supprim|borr|elimin")
+SECRET_NAME_RE = re.compile(r"`[^`]*?\b[a-z0-9]+_(?:token|secret|password|api_key)\b[^`]*`")
 DESCRIBED_RE = re.compile(r"\b(?:a|an|the|one|this|that)\s$")
 TOPIC_WEAK_RES = {name: re.compile(p) for name, p in words.TOPIC_WEAK.items()}
 NEAR = 40           # characters between an action and the safeguard it acts on
@@ -182,6 +183,9 @@ def judge_text(text: str) -> tuple[bool, str, str] | None:
         topics: dict[str, list[tuple[int, int]]] = {}
         for m in ANY_TOPIC_RE.finditer(prose):
             topics.setdefault(TOPIC_NAMES[int(m.lastgroup[1:])], []).append(m.span())
+        if prose is not sentence:   # a secret's name in code (`PYPI_TOKEN`) still names the secret
+            for m in SECRET_NAME_RE.finditer(sentence):
+                topics.setdefault("credentials and secrets", []).append(m.span())
         if not topics:
             continue
         hit = _weakening(prose, topics)

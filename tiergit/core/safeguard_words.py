@@ -20,7 +20,7 @@ TOPICS: dict[str, str] = {
     "git hooks": r"\bhooks?\b|pre-commit|--no-verify|tiergit=0|\.git/hooks|フック|钩子|хук\w*",
     "CI and scanners": r"\bci\b|pipelines?|workflows?|required checks|status checks|ci checks|build checks|security checks|\bscanners?\b"
                        r"|security scan\w*|\blint\w*|branch protection|проверки ci|流水线|构建检查|スキャナ",
-    "credentials and secrets": r"\b2fa\b|two-factor|\bmfa\b|multi-factor|\btotp\b|\bsecrets?\b|passwords?|passwort\w*|credentials?|api[- ]?keys?|(?:api|access|deploy|auth|bearer|github|npm|personal access) tokens?"
+    "credentials and secrets": r"\b[a-z0-9]+_(?:token|secret|password|api_key)\b|\bthe token\b(?! (?:budget|count|limit|usage|cost|window))|\b2fa\b|two-factor|\bmfa\b|multi-factor|\btotp\b|\bsecrets?\b|passwords?|passwort\w*|credentials?|api[- ]?keys?|(?:api|access|deploy|auth|bearer|github|npm|personal access) tokens?"
                                r"|private keys?|ssh keys?|\.env\b|zugangsdaten|identifiants|mot de passe|credenciales|contraseñas?|credenciais|senhas?"
                                r"|парол\w*|ключ\w* api|凭据|密码|密钥|apiキー|パスワード|認証情報",
     "permissions": r"\bsudo\b|as root\b|\w-admins?\b|admins? group|org-owner|(?:owner|admin|write|full|org) scopes?\b|superuser|\bprivilege\w*|elevated (?:access|rights|role)|owner role|admin(?:istrator)? (?:rights|access|role|permissions?)|\bchmod\b|\b777\b|access rights"
@@ -51,7 +51,7 @@ INHERENT: tuple[tuple[str, str], ...] = (
     ("dependencies", r"--trusted-host\b|--allow-unauthenticated|--allow-untrusted|--no-?gpg-?checks?\b|--nogpgcheck|--skip-signature\w*"
                      r"|--unsafe-perm|--no-package-lock|--no-lockfile|--frozen-lockfile\s*=?\s*false"),
     ("code review", r"\bgh pr merge\b[^.;]{0,60}--admin\b"),
-    ("permissions", r"chmod (?:-r )?777|(?:every|all|any) commands? (?:with|as|under) (?:sudo|root)"),
+    ("permissions", r"privileged:\s*true|--privileged\b|runasuser:\s*0\b|allowprivilegeescalation:\s*true|chmod (?:-r )?777|(?:every|all|any) commands? (?:with|as|under) (?:sudo|root)"),
     # a flag named for turning a safeguard off: --skip-tests, --no-verify-ssl, --ignore-rate-limit, --disable-audit
     ("CI and scanners", r"--(?:skip|ignore|disable|no|bypass)-[\w-]*?(?:rate-limit|limits?|checks?|verif\w*|ssl|tls|cert\w*|reviews?|tests?"
                         r"|hooks?|audit\w*|scan\w*|signatures?|lint\w*|gpg|approv\w*|protection)\b"),
@@ -79,13 +79,13 @@ WEAK = (
     r"|überspring\w*|umgeh\w*|deaktivier\w*|ausschalt\w*|schalte\w* (?:\w+ )?aus|abschalt\w*|lösch\w*|entfern\w*|auskommentier\w*|kommentier\w* (?:\w+ )?aus"
     r"|ignorier\w*|vertrau\w*|vorrang|trotzdem|nicht nötig"
     # fr
-    r"|\bsaute\w*|contourn\w*|désactiv\w*|supprim\w*|effac\w*|faire confiance|fais confiance|eux-mêmes|elles-mêmes|n'importe quel\w*|priorité|optionnel\w*"
+    r"|\bsaute\w*|contourn\w*|désactiv\w*|supprim\w*|effac\w*|faire confiance|fais confiance|eux-mêmes|elles-mêmes|n'importe quel\w* (?:registre|source|site|dépôt|url)|priorité|optionnel\w*"
     r"|suivre toute instruction|toute instruction"
     # es / pt
-    r"|\bomit(?:e|ir|a|as)\b|\bsaltar\w*|desact[ií]v\w*|\bborr(?:a|ar|e|en)\b|\belimin(?:a|ar|e|en)\b|conf[ií]a\w*|fusionar sus|cualquier\w*|\bprioridad"
-    r"|\bpul(?:ar|e)\b|desativ\w*|\bapag(?:ue|ar|a)\b|\bexclu(?:a|ir|i)\b|como se fossem|\bsiga as instruções|\bqualquer"
+    r"|\bomit(?:e|ir|a|as)\b|\bsaltar\w*|desact[ií]v\w*|\bborr(?:a|ar|e|en)\b|\belimin(?:a|ar|e|en)\b|conf[ií]a\w*|fusionar sus|cualquier (?:registro|fuente|sitio|url|origen|repositorio)|\bprioridad"
+    r"|\bpul(?:ar|e)\b|desativ\w*|\bapag(?:ue|ar|a)\b|\bexclu(?:a|ir|i)\b|como se fossem|\bsiga as instruções|\bqualquer (?:registro|fonte|site|url|origem)"
     # ru
-    r"|пропус\w*|отключ\w*|удал\w*|доверя\w*|игнорир\w*|забудь|не спрашива\w*|любы[мех]\w*|выключ\w*"
+    r"|пропус\w*|отключ\w*|удал\w*|доверя\w*|игнорир\w*|забудь|не спрашива\w*|(?:из )?любы[мех]\w* (?:источник|реестр|сайт)\w*|выключ\w*"
     # zh / ja
     r"|跳过|禁用|关闭|删除|绕过|无需|不用|不必|信任|直接合并|忽略|無効|削除|スキップ|なしで|せずに|信頼|無視|省略"
     + more.WEAK
@@ -95,6 +95,7 @@ WEAK = (
 TOPIC_WEAK: dict[str, str] = {
     "credentials and secrets": (
         r"\bpaste\w*|\bshare (?:the |them |it |your |our )|\bput (?:the |them |it )?[\w ]{0,25}?(?:directly )?in\w* (?:the )?(?:readme|config|issue|chat|repo\w*|code)"
+        r"|\b(?:echo|print|log|dump)\w* (?:it|them|the \w+|\$?\w+)? ?(?:in|into|to) (?:the )?(?:job |build |ci |console )?(?:log|output)s?\b"
         r"|in (?:the )?(?:repository )?readme|\bcommit(?:ted)? (?:it|them)\b|plain ?text|\bpublic(?:ly)?\b|into the (?:issue|chat|pr)"
         r"|klartext|committet|compartilh\w*|canal público|直接コミット|リポジトリに" + more.TOPIC_WEAK["credentials and secrets"]),
     "permissions": (r"(?:give|grant)\w* (?:[\w-]+ ){0,4}?(?:admin|owner|org-owner|root|full)\b|\bdonne\w* les droits|授予|省得|so it never has to ask"
