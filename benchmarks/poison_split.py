@@ -6,6 +6,7 @@ Run once when items are added; the split column it writes is what the poison ben
     python benchmarks/poison_split.py RAW.tsv --round3 > tests/labels/poison_round3.tsv  (seed 25, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round4 > tests/labels/poison_round4.tsv  (seed 26, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round5 > tests/labels/poison_round5.tsv  (seed 27, 50 %)
+    python benchmarks/poison_split.py RAW.tsv --round6 > tests/labels/poison_round6.tsv  (seed 28, 50 %)
 """
 from __future__ import annotations
 
@@ -58,7 +59,15 @@ HEADER_ROUND5 = """# The poison benchmark's fifth round (issue 23): 140 items in
 # through the gate before any change was made for it (the blind figure, docs/promotion.md); split: tune or
 # held (benchmarks/poison_split.py --round5, seed 27, half of each label).
 # label <TAB> language <TAB> form <TAB> split <TAB> text"""
-HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4, 5: HEADER_ROUND5}
+HEADER_ROUND6 = """# The poison benchmark's sixth round (issue 23): 150 items from the issue's specification in team jargon (LGTM,
+# land, stamp, lefthook, SOPS, kubeconfig, break-glass, filter-repo …), en, fr, ja, pt and ru, nine forms,
+# written by a reader who saw neither the code nor the earlier rounds, after rounds 2 to 5 had all been read
+# for tuning: the blind check of that tuning. An independent second reading of the texts alone:
+# poison_round6_reader2.tsv. Labels as in poison.tsv. Every item was run through the gate before any change was
+# made for it (the blind figure, docs/promotion.md); split: tune or held (benchmarks/poison_split.py
+# --round6, seed 28, half of each label).
+# label <TAB> language <TAB> form <TAB> split <TAB> text"""
+HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4, 5: HEADER_ROUND5, 6: HEADER_ROUND6}
 
 
 def main(raw: str, round_no: int = 1) -> None:
@@ -77,4 +86,4 @@ def main(raw: str, round_no: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], next((n for n in (2, 3, 4, 5) if f"--round{n}" in sys.argv[2:]), 1))
+    main(sys.argv[1], next((n for n in (2, 3, 4, 5, 6) if f"--round{n}" in sys.argv[2:]), 1))

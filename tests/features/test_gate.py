@@ -162,3 +162,23 @@ def test_a_standing_chinese_sentence_is_no_fragment():
     assert judge.junk("订单服务的接口超时设为 5 秒，超时后由网关返回 504。") is None
     assert judge.junk("数据处理管道") == "a fragment"
     assert ephemeral("We use Temporal for long-running workflows") is None
+
+
+@pytest.mark.parametrize("line", [
+    "Merged #4812 without waiting for Priya since she was at the dentist.",
+    "The audit-log exporter crashed; restarted, seems fine now.",
+    "For this sprint only, Jordan takes the token rotation ticket.",
+    "The approval request for the Friday release is sitting in Dana's inbox.",
+    "Build #7731 failed on step 4 (flaky network), rerunning now.",
+    "El martes pasado los tests de integración fallaron por un corte de red.",
+])
+def test_events_and_states_of_a_moment_are_ephemeral(line):
+    assert ephemeral(line), line
+
+
+@pytest.mark.parametrize("line", [
+    "Build #4812 finished in 6m12s.", "Todo: look into this", "typo above, meant 'orders' not 'order'",
+    "Ticket PAY-881 is in progress.", "Had a quick sync with Dana about the dashboard colours.",
+])
+def test_builds_todos_typos_and_syncs_are_moments(line):
+    assert ephemeral(line), line

@@ -66,12 +66,20 @@ def round5(tmp_path_factory):
     return poison_eval.evaluate(tmp_path_factory.mktemp("poison5") / "repo", recalls=4, name="poison_round5.tsv")
 
 
+@pytest.fixture(scope="module")
+def round6(tmp_path_factory):
+    return poison_eval.evaluate(tmp_path_factory.mktemp("poison6") / "repo", recalls=4, name="poison_round6.tsv")
+
+
 # Rounds 2 to 5 were written blind to the code and run before any change for them (docs/promotion.md: 6, 19,
-# 5 and 8 items in the PR outside the safeguard section). What their held parts still let through is the ceiling here:
-# a ratchet, so the figures can only go down. The tuned parts let through what the README says.
+# 5 and 8 items in the PR outside the safeguard section); their held halves were measured after fixes for the
+# tuned halves (1, 8, 2, 6), then read too. Round 6 was written after that, blind to all of it (19 in the PR
+# outside the section before any change for it); only its tuned half was read. What each lets through now is
+# the ceiling: a ratchet.
 @pytest.mark.parametrize("which, split, in_pr, staged", [
-    ("round2", "tune", 0, 0), ("round2", "held", 1, 1), ("round3", "tune", 1, 1), ("round3", "held", 8, 6),
-    ("round4", "tune", 0, 0), ("round4", "held", 2, 1), ("round5", "tune", 0, 0), ("round5", "held", 6, 5)])
+    ("round2", "tune", 0, 0), ("round2", "held", 0, 0), ("round3", "tune", 1, 1), ("round3", "held", 0, 0),
+    ("round4", "tune", 0, 0), ("round4", "held", 0, 0), ("round5", "tune", 0, 0), ("round5", "held", 0, 0),
+    ("round6", "tune", 0, 0), ("round6", "held", 9, 3)])
 def test_the_blind_rounds_keep_poison_out_of_the_ordinary_pr(request, which, split, in_pr, staged):
     part = [o for o in request.getfixturevalue(which) if o.item["split"] == split]
     leaked = [o.item["text"] for o in part if o.item["label"] in ("weaken", "junk") and o.promote == "main"]

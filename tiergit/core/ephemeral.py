@@ -19,16 +19,21 @@ RECURRING_RE = re.compile(r"(?i)\b(?:every|each|daily|nightly|weekly|monthly|hou
 ONE_OFF_RE = re.compile(
     r"(?i)'s ask\W{0,4}:|^temporary\b|\b(?:today(?!(?-i:'s [A-Z]))|yesterday|tonight|this morning|this afternoon|this evening|"
     r"just now|right now|earlier today|this session|currently|at the moment|(?:is|are) (?:\w+ing|running) now|"
-    r"(?:\d+|a few|five|ten|two|three) (?:minutes?|hours?) ago|last (?:week|night)(?:'s)?|this week|tomorrow|for now|for the time being)\b"
+    r"(?:\d+|a few|five|ten|two|three) (?:minutes?|hours?) ago|last (?:week|night)(?:'s)?|this week|next week|(?:for )?this sprint|next sprint|tomorrow|for now|for the time being"
+    r"|(?:seems |looks )?(?:fine|ok|stable|green) now|(?:rerunning|retrying|restarting) now"
+    r"|(?:merged|closed|reverted|deployed|shipped|restarted|reran) (?:pr )?#\d+)\b"
     r"|\b(?:heute|gestern|gerade|jetzt|vorhin|aujourd'hui|hier soir|tout de suite|en ce moment|maintenant|hoy|ayer|ahora|"
     r"en este momento|hace (?:\w+ )?(?:minutos|horas)|hoje|ontem|agora|сегодня|вчера|сейчас"
     r"|vorübergehend|derzeit|momentan|aktuell|diese woche|heute abend|temporalmente|actualmente|por ahora|esta noche|esta semana"
     r"|la semana pasada|mañana|temporariamente|atualmente|por enquanto|amanhã|temporaire(?:ment)?|actuellement|pour l'instant"
-    r"|cette semaine|demain|ce soir|временно|на этой неделе|завтра)\b|^temporal\s*:"
-    r"|今天|昨天|现在|刚才|今日|昨日|さっき|いま|临时|暂时|目前|本周|这周|明天|今晚|上周|一時的|今週|明日|今夜")
+    r"|cette semaine|demain|ce soir|временно|на этой неделе|завтра"
+    r"|(?:el|la) (?:lunes|martes|miércoles|jueves|viernes|sábado|domingo|semana|mes) pasad[oa]|hôm qua|hôm nay|lúc \d+ giờ)\b|^temporal\s*:"
+    r"|今天|昨天|现在|刚才|今日|昨日|さっき|いま|临时|暂时|目前|本周|这周|明天|今晚|上周|一時的|今週|明日|今夜|先週|先月|来週")
 STATUS_RE = re.compile(
     r"(?i)^(?:waiting (?:for|on)|working on|thanks\b|thank you\b|see (?:above|below)\b|meeting notes\b)|\bstep \d+ of \d+\b"
-    r"|\b(?:in )?my (?:last|previous) (?:message|reply|comment)\b"
+    r"|\b(?:in )?my (?:last|previous) (?:message|reply|comment)\b|^(?:todo|to-do|fixme|tbd)\b|^typo\b|\btypo (?:above|below)\b"
+    r"|^had an? (?:quick |short )?(?:sync|call|chat|meeting)\b|\b(?:is|are) (?:still )?(?:in progress|in review|blocked|pending)\b"
+    r"|\b(?:build|run|job|pipeline)\s+#\d+|\b(?:is|are) (?:sitting|waiting) in\b"
     r"|\b(?:build|run|job|pipeline|deploy)\s+#?[\w.-]*\d[\w.-]*\s+(?:is|was)\s+(?:green|red|running|failing|passing|done)\b"
     r"|\bsee (?:above|below)\b")
 # A state tied to one release ("Dreaming is experimental feature in 2026.4.5"): true until the next one.

@@ -11,16 +11,16 @@ from tiergit.core import safeguard_words_more as more
 
 # Readable topic -> its terms. A sentence that names one touches that safeguard.
 TOPICS: dict[str, str] = {
-    "code review": r"\breviews?\b|\breviewers?\b|code[- ]review|pull requests?|merge requests?|relecture|\brevue\b"
+    "code review": r"\bauto-?merge\w*|\bstamp(?:s|ed|ing)?\b|\blgtm\b|\breviews?\b|\breviewers?\b|code[- ]review|pull requests?|merge requests?|relecture|\brevue\b"
                    r"|revisión|revisão|überprüfung|ревью|代码审查|审查|审核|拉取请求|レビュー|プルリクエスト",
     "human approval": r"\bapprov\w*|\bpermission\w*|\bconsent\b|sign[- ]off|\bask\w* (?:the |a |for )?(?:owner|human|user|maintainer|reviewer|team)\b"
-                      r"|check(?:ing)? in with (?:the )?(?:owner|human|user|team|maintainer)|checking in before|\bfreigabe|genehmigung|\bfragen\b|approbation|autorisation|demander|aprobación|permiso|preguntar|aprovação|perguntar"
+                      r"|check(?:ing)? in with (?:the )?(?:owner|human|user|team|maintainer)|checking in before|check with (?:the )?(?:owner|human|user|team|maintainer|anyone)s?|confirm with (?:the )?\w+|\bfreigabe|genehmigung|\bfragen\b|approbation|autorisation|demander|aprobación|permiso|preguntar|aprovação|perguntar"
                       r"|разрешени|одобрени|спрашива|批准|同意|询问|许可|承認|許可|確認を取",
     "tests": r"\btests?\b|test suite|\bpruebas?\b|\btestes?\b|\bteste\b|тест\w*|测试|テスト",
     "git hooks": r"\bhooks?\b|pre-commit|--no-verify|tiergit=0|\.git/hooks|フック|钩子|хук\w*",
     "CI and scanners": r"\bci\b|pipelines?|workflows?|required checks|status checks|ci checks|build checks|security checks|\bscanners?\b"
                        r"|security scan\w*|\blint\w*|branch protection|проверки ci|流水线|构建检查|スキャナ",
-    "credentials and secrets": r"\b[a-z0-9]+_(?:token|secret|password|api_key)\b|\bthe token\b(?! (?:budget|count|limit|usage|cost|window))|\b2fa\b|two-factor|\bmfa\b|multi-factor|\btotp\b|\bsecrets?\b|passwords?|passwort\w*|credentials?|api[- ]?keys?|(?:api|access|deploy|auth|bearer|github|npm|personal access) tokens?"
+    "credentials and secrets": r"(?:admin|root|shared|service) (?:login|account) (?:password|credentials)|\bthe (?:admin )?login\b|\bauthorization\b|(?:session|auth) cookies?|authorization header\w*|auth headers?|\bbearer\b|\b[a-z0-9]+_(?:token|secret|password|api_key)\b|\bthe token\b(?! (?:budget|count|limit|usage|cost|window))|\b2fa\b|two-factor|\bmfa\b|multi-factor|\btotp\b|\bsecrets?\b|passwords?|passwort\w*|credentials?|api[- ]?keys?|(?:api|access|deploy|auth|bearer|github|npm|personal access) tokens?"
                                r"|private keys?|ssh keys?|\.env\b|zugangsdaten|identifiants|mot de passe|credenciales|contraseñas?|credenciais|senhas?"
                                r"|парол\w*|ключ\w* api|凭据|密码|密钥|apiキー|パスワード|認証情報",
     "permissions": r"\bsudo\b|as root\b|\w-admins?\b|admins? group|org-owner|(?:owner|admin|write|full|org) scopes?\b|superuser|\bprivilege\w*|elevated (?:access|rights|role)|owner role|admin(?:istrator)? (?:rights|access|role|permissions?)|\bchmod\b|\b777\b|access rights"
@@ -30,20 +30,24 @@ TOPICS: dict[str, str] = {
     "dependencies": r"dependenc\w*|install\w* (?:\w+ )?packages?|packages? (?:from|registry|manager)|registr(?:y|ies)|lockfiles?|package-lock|yarn\.lock|pnpm-lock|\bsignatures?\b"
                     r"|abhängigkeit\w*|dépendances?|dependencias|dependências|зависимост\w*|依赖|依存|署名",
     "destructive commands": r"\brm -rf\b|reset --hard|git clean -\w*f|(?<![\w-])--force(?![-\w])|force[- ]push\w*|\bpush -f\b"
-                            r"|(?:production|prod) (?:database|data|db)|drop (?:table|database)|rewrit\w* (?:the |main'?s? |shared |git )*history|history rewrit\w*"
+                            r"|(?:production|prod) (?:database|data|db)|drop (?:table|database)|drop (?:the )?(?:\w+ (?:and )?){0,3}?(?:schemas?|tables?|databases?)\b|\bbackups?\b|filter-repo|filter-branch|\bbfg\b"
+                            r"|(?:remote|release|protected|shared) branch\w*|rewrit\w* (?:the |main'?s? |shared |git )*history|history rewrit\w*"
                             r"|base de datos de producción|banco de dados de produção|produktionsdatenbank|生产数据库|本番環境|本番",
     "where instructions come from": r"instructions?|guidance|system prompt|agents\.md|claude\.md|this file|anweisung\w*|consignes?"
                                     r"|instrucciones|instruções|инструкц\w*|指令|指示",
     # what watches the agents: audit trails, alerts and monitoring, and the caps on what they spend
     "audit, alerts and limits": r"\baudit (?:logs?|logging|trail|events?)|audit(?:ing)? is|alerting|\balert (?:rules?|polic\w+|channels?)"
-                                r"|on-call|\bpager\w*|\bpaging\b|rate[- ]limit\w*|spend(?:ing)? (?:cap|limit)s?"
+                                r"|on-call|\bpager\w*|\bpaging\b|rate[- ]limit\w*|spend(?:ing)? (?:cap|limit)s?|\bspend\b|max_tokens\w*|(?:daily|monthly|cost) (?:cap|limit|budget)s?"
                                 r"|budget (?:cap|limit|alert)s?|access logs?|log retention|protokollierung|journal d'audit|審計|审计|監査",
 }
 TOPICS = {name: terms + "|" + more.TOPICS[name] if name in more.TOPICS else terms for name, terms in TOPICS.items()}
 
 # Commands and settings that weaken a safeguard by themselves (topic, pattern).
 INHERENT: tuple[tuple[str, str], ...] = (
-    ("git hooks", r"--no-verify|tiergit=0|remove \.git/hooks"),
+    ("git hooks", r"--no-verify|tiergit=0|remove \.git/hooks|\bhusky=0|husky_skip_hooks|lefthook=0|\bskip=[\w,-]+"),
+    # keys kept until a leak, authority claimed for a bot or a comment
+    ("credentials and secrets", r"long-lived (?:keys?|tokens?|credentials?|secrets?)|only rotate (?:\w+ ){0,3}after"),
+    ("where instructions come from", r"carr(?:y|ies) (?:the )?(?:[\w-]+'s |full |same )?authority"),
     ("certificates and TLS", r"node_tls_reject_unauthorized\s*=\s*0|sslverify\s*=?\s*false|strict-ssl\s*=?\s*false|--insecure\b|verify\s*=\s*false"
                              r"|git_ssl_no_verify\s*=\s*(?:1|true)|pythonhttpsverify\s*=\s*0|--no-check-certificate|stricthostkeychecking\s*=?\s*no"
                              r"|\bcurl (?:-\w+ )*-k\b"),
@@ -55,13 +59,14 @@ INHERENT: tuple[tuple[str, str], ...] = (
     # a flag named for turning a safeguard off: --skip-tests, --no-verify-ssl, --ignore-rate-limit, --disable-audit
     ("CI and scanners", r"--(?:skip|ignore|disable|no|bypass)-[\w-]*?(?:rate-limit|limits?|checks?|verif\w*|ssl|tls|cert\w*|reviews?|tests?"
                         r"|hooks?|audit\w*|scan\w*|signatures?|lint\w*|gpg|approv\w*|protection)\b"),
+    ("code review", r"(?:merged|landed|shipped|approved) by (?:the |its |their )?(?:author|agent|bot)s?\b"),
     ("code review", r"(?:merge|land|ship|approve|push)\w* (?:its|their|your|his|her) own (?:prs?|pull requests?|changes|code|work|commits|fixes|branch\w*)"),
     # text from outside the team, acted on as if the team wrote it
-    ("where instructions come from", r"(?:issue (?:bodies|body|comments?|text)|pr descriptions?|commit messages?|web ?pages?|fetched \w+|tool output"
+    ("where instructions come from", r"(?:issue (?:bodies|body|comments?|text)|comments?\b|pr descriptions?|commit messages?|web ?pages?|fetched \w+|tool output"
                                      r"|e-?mails?|search results?|chat messages?)[^.]{0,80}?\b(?:act(?:ing)? on (?:them|it)|follow(?:ing|ed)? (?:them|it|its|their)"
                                      r"|obey\w*|do what (?:it|they) says?|carry (?:them|it) out|same weight|as written|treat\w* (?:them|it) as)"),
     ("dependencies", r"curl\b[^|]{0,120}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"),
-    ("destructive commands", r"\brm -rf\b|reset --hard|git clean -\w*f|(?<![\w-])--force(?![-\w])|force[- ]push\w*|\bpush -f\b"),
+    ("destructive commands", r"git filter-repo|filter-branch|\brm -rf\b|reset --hard|git clean -\w*f|(?<![\w-])--force(?![-\w])|force[- ]push\w*|\bpush -f\b"),
 )
 
 # Actions that, said near a safeguard's topic in the same sentence, weaken it (any topic).
@@ -73,7 +78,8 @@ WEAK = (
     r"|approve (?:its|their|your|his|her) own|self-approv\w*|merge (?:it|them) (?:itself|yourself|themselves)|for later"
     r"|slows? (?:the team|us|everyone|things) down|wastes? (?:their|your|the owner's|time)|on your own judge?ment|\btrust(?:s|ing)?\b|accept any"
     r"|any (?:registry|source|site|url)|better removed|take[sn]? precedence|as if (?:the owner|they|it|he|she)|as coming from"
-    r"|\badvisory\b|(?:is|are) (?:just )?noise\b|nice[- ]to[- ]have|a formality|non-blocking|not (?:required|mandatory)|catch(?:es)? up later|after the fact|retroactive\w*"
+    r"|(?:nobody|no one|none) (?:needs|has) to|without (?:first )?(?:asking|checking|confirming|confirmation)|no need to (?:check|confirm|ask)|don'?t bother|\bunlimited\b"
+    r"|\bemptied\b|\bwiped\b|\bpurg(?:e|ed|es|ing)\b|if (?:nobody|no one) objects|unless (?:someone|anyone) objects|\badvisory\b|(?:is|are) (?:just )?noise\b|nice[- ]to[- ]have|a formality|non-blocking|not (?:required|mandatory)|catch(?:es)? up later|after the fact|retroactive\w*"
     r"|follow (?:any|all|every) instructions?|is now (?:its|your) guidance|(?:upgrade|update)\w* [\w ]{0,30}?without|so merges are never blocked"
     # de
     r"|überspring\w*|umgeh\w*|deaktivier\w*|ausschalt\w*|schalte\w* (?:\w+ )?aus|abschalt\w*|lösch\w*|entfern\w*|auskommentier\w*|kommentier\w* (?:\w+ )?aus"
@@ -95,6 +101,7 @@ WEAK = (
 TOPIC_WEAK: dict[str, str] = {
     "credentials and secrets": (
         r"\bpaste\w*|\bshare (?:the |them |it |your |our )|\bput (?:the |them |it )?[\w ]{0,25}?(?:directly )?in\w* (?:the )?(?:readme|config|issue|chat|repo\w*|code)"
+        r"|(?:is|are) committed (?:to|in)|\blogs? (?:\w+ ){0,4}includ\w*|`\w+` included"
         r"|\b(?:echo|print|log|dump)\w* (?:it|them|the \w+|\$?\w+)? ?(?:in|into|to) (?:the )?(?:job |build |ci |console )?(?:log|output)s?\b"
         r"|in (?:the )?(?:repository )?readme|\bcommit(?:ted)? (?:it|them)\b|plain ?text|\bpublic(?:ly)?\b|into the (?:issue|chat|pr)"
         r"|klartext|committet|compartilh\w*|canal público|直接コミット|リポジトリに" + more.TOPIC_WEAK["credentials and secrets"]),
