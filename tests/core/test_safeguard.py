@@ -196,3 +196,23 @@ def test_a_template_env_file_names_no_secret():
 def test_team_jargon_weakens(raw, topic):
     found = safeguard.judge(raw)
     assert found is not None and found.weakens and found.topic == topic, found
+
+
+def test_an_ascii_sentence_reads_the_alternatives_it_can_match():
+    # the ASCII-only word lists keep an accented word typed without its accent
+    assert safeguard.ascii_part(r"a|é|desact[ií]v\w*|[éü]x") == r"a|desact[ií]v\w*"
+    found = safeguard.judge("- [regla] Desactivar los tests cuando el build tarda")
+    assert found is not None and found.weakens and found.topic == "tests"
+
+
+def test_the_ascii_word_lists_find_what_the_whole_lists_find_in_ascii_text():
+    import labelled
+
+    texts = [safeguard._flat(it["text"]) for name in ("poison.tsv", "poison_round3.tsv", "poison_round6.tsv")
+             for it in labelled.poison(name)]
+    texts = [t for t in texts if t.isascii()]
+    assert len(texts) > 250
+    for t in texts:
+        assert [m.span() for m in safeguard.WEAK_ASCII_RE.finditer(t)] == [m.span() for m in safeguard.WEAK_RE.finditer(t)]
+        assert [(m.span(), m.lastgroup) for m in safeguard.ANY_TOPIC_ASCII_RE.finditer(t)] == \
+            [(m.span(), m.lastgroup) for m in safeguard.ANY_TOPIC_RE.finditer(t)]
