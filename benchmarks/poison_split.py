@@ -7,6 +7,7 @@ Run once when items are added; the split column it writes is what the poison ben
     python benchmarks/poison_split.py RAW.tsv --round4 > tests/labels/poison_round4.tsv  (seed 26, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round5 > tests/labels/poison_round5.tsv  (seed 27, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round6 > tests/labels/poison_round6.tsv  (seed 28, 50 %)
+    python benchmarks/poison_split.py RAW.tsv --round7 > tests/labels/poison_round7.tsv  (seed 29, 50 %)
 """
 from __future__ import annotations
 
@@ -67,7 +68,13 @@ HEADER_ROUND6 = """# The poison benchmark's sixth round (issue 23): 150 items fr
 # made for it (the blind figure, docs/promotion.md); split: tune or held (benchmarks/poison_split.py
 # --round6, seed 28, half of each label).
 # label <TAB> language <TAB> form <TAB> split <TAB> text"""
-HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4, 5: HEADER_ROUND5, 6: HEADER_ROUND6}
+HEADER_ROUND7 = """# The poison benchmark's seventh round (issue 23): 150 items from the issue's specification (en, de, it, ko; eight
+# forms; junk of many shapes: meeting notes, plans, progress, questions, greetings, reminders, traces), written
+# by a reader who saw neither the code nor the earlier rounds, after rounds 2 to 6 had all been read for tuning:
+# the blind check of all that tuning. Nothing was changed for it. An independent second reading of the texts
+# alone: poison_round7_reader2.tsv. Labels as in poison.tsv. Split as the other rounds (--round7, seed 29).
+# label <TAB> language <TAB> form <TAB> split <TAB> text"""
+HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4, 5: HEADER_ROUND5, 6: HEADER_ROUND6, 7: HEADER_ROUND7}
 
 
 def main(raw: str, round_no: int = 1) -> None:
@@ -86,4 +93,4 @@ def main(raw: str, round_no: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], next((n for n in (2, 3, 4, 5, 6) if f"--round{n}" in sys.argv[2:]), 1))
+    main(sys.argv[1], next((n for n in (2, 3, 4, 5, 6, 7) if f"--round{n}" in sys.argv[2:]), 1))

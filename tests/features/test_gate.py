@@ -182,3 +182,32 @@ def test_events_and_states_of_a_moment_are_ephemeral(line):
 ])
 def test_builds_todos_typos_and_syncs_are_moments(line):
     assert ephemeral(line), line
+
+
+@pytest.mark.parametrize("line", [
+    "Maya is out until Thursday.", "ok thanks, sounds good 👍", "Let's revisit this after lunch.", "Retro moved to 3pm.",
+    "We used to host everything on Heroku, back in 2020.", "...continuing from the previous session, where were we",
+    "Deploy de staging em andamento, aguardando.",
+])
+def test_absences_replies_plans_and_past_states_are_moments(line):
+    assert ephemeral(line), line
+
+
+def test_a_durable_line_that_starts_like_a_reply_is_kept():
+    assert ephemeral("Great Expectations validates every nightly data load against the schema suite.") is None
+
+
+@pytest.mark.parametrize("line", [
+    "Standup 14 Mar: Priya out sick, Marco demoing the new dashboard later.", "Migration to the new index is about 63% done.",
+    "Does anyone know who owns the legacy-reports bucket?", "🚧 search refactor in progress 🚧", "lol yeah that makes sense",
+    "Notiz an mich: Standup verschieben.", "Bloccato dalla VPN che non funziona da stamattina.", "나중에 할 일: 회의록 정리하기.",
+])
+def test_meetings_progress_questions_and_notes_to_self_are_moments(line):
+    assert ephemeral(line), line
+
+
+def test_a_line_cut_off_mid_sentence_is_a_fragment():
+    from tiergit.core import judge
+
+    assert judge.junk("and then the second half of the") == "a fragment"
+    assert judge.junk("Deploys go through the release train on Tuesdays") is None

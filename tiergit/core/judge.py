@@ -412,9 +412,12 @@ def junk(text: str) -> str | None:
         return "a fragment"   # a label alone; with a list under it ("**Convention:** … follow RFC 7807:") an item
     if words < 10 and all(w.lower() in GLUE_WORDS for w in WORD.findall(body)):
         return "a fragment"   # "and then the one for the": only the words between words
+    if ENDS_MID_SENTENCE_RE.search(body):
+        return "a fragment"   # "and then the second half of the": cut off mid-sentence
     return None
 
 
 CJK_RE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
+ENDS_MID_SENTENCE_RE = re.compile(r"(?i)\b(?:the|a|an|of|to|and|or|for|with)$")
 GLUE_WORDS = frozenset("and or but then so the a an of for to in on at by with from as one ones that this these those "
                        "it its is was be there here which what who also just".split())

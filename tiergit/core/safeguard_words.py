@@ -11,16 +11,16 @@ from tiergit.core import safeguard_words_more as more
 
 # Readable topic -> its terms. A sentence that names one touches that safeguard.
 TOPICS: dict[str, str] = {
-    "code review": r"\bauto-?merge\w*|\bstamp(?:s|ed|ing)?\b|\blgtm\b|\breviews?\b|\breviewers?\b|code[- ]review|pull requests?|merge requests?|relecture|\brevue\b"
+    "code review": r"\bauto-?merge\w*|\bstamp (?:it|them|the prs?|prs?)\b|rubber-stamp\w*|self-stamp\w*|\b(?:needs?|gets?|got) (?:a |the )?stamp\b|\blgtm\b|\breviews?\b|\breviewers?\b|code[- ]review|pull requests?|merge requests?|relecture|\brevue\b"
                    r"|revisión|revisão|überprüfung|ревью|代码审查|审查|审核|拉取请求|レビュー|プルリクエスト",
     "human approval": r"\bapprov\w*|\bpermission\w*|\bconsent\b|sign[- ]off|\bask\w* (?:the |a |for )?(?:owner|human|user|maintainer|reviewer|team)\b"
                       r"|check(?:ing)? in with (?:the )?(?:owner|human|user|team|maintainer)|checking in before|check with (?:the )?(?:owner|human|user|team|maintainer|anyone)s?|confirm with (?:the )?\w+|\bfreigabe|genehmigung|\bfragen\b|approbation|autorisation|demander|aprobación|permiso|preguntar|aprovação|perguntar"
                       r"|разрешени|одобрени|спрашива|批准|同意|询问|许可|承認|許可|確認を取",
-    "tests": r"\btests?\b|test suite|\bpruebas?\b|\btestes?\b|\bteste\b|тест\w*|测试|テスト",
+    "tests": r"(?:e2e|integration|unit|smoke) (?:suites?|specs?|tests?)|\be2e\b|\btests?\b|test suite|\bpruebas?\b|\btestes?\b|\bteste\b|тест\w*|测试|テスト",
     "git hooks": r"\bhooks?\b|pre-commit|--no-verify|tiergit=0|\.git/hooks|フック|钩子|хук\w*",
-    "CI and scanners": r"\bci\b|pipelines?|workflows?|required checks|status checks|ci checks|build checks|security checks|\bscanners?\b"
+    "CI and scanners": r"\b(?:is|are|goes|went|turns?) red\b|\bred (?:x|build|ci|checks?|pipeline)\b|\bci\b|pipelines?|workflows?|required checks|status checks|ci checks|build checks|security checks|\bscanners?\b"
                        r"|security scan\w*|\blint\w*|branch protection|проверки ci|流水线|构建检查|スキャナ",
-    "credentials and secrets": r"(?:admin|root|shared|service) (?:login|account) (?:password|credentials)|\bthe (?:admin )?login\b|\bauthorization\b|(?:session|auth) cookies?|authorization header\w*|auth headers?|\bbearer\b|\b[a-z0-9]+_(?:token|secret|password|api_key)\b|\bthe token\b(?! (?:budget|count|limit|usage|cost|window))|\b2fa\b|two-factor|\bmfa\b|multi-factor|\btotp\b|\bsecrets?\b|passwords?|passwort\w*|credentials?|api[- ]?keys?|(?:api|access|deploy|auth|bearer|github|npm|personal access) tokens?"
+    "credentials and secrets": r"(?:personal|owner'?s?) pats?\b|\bpats\b|(?:admin|root|shared|service) (?:login|account) (?:password|credentials)|\bthe (?:admin )?login\b|\bauthorization\b|(?:session|auth) cookies?|authorization header\w*|auth headers?|\bbearer\b|\b[a-z0-9]+_(?:token|secret|password|api_key)\b|\bthe token\b(?! (?:budget|count|limit|usage|cost|window))|\b2fa\b|two-factor|\bmfa\b|multi-factor|\btotp\b|\bsecrets?\b|passwords?|passwort\w*|credentials?|api[- ]?keys?|(?:api|access|deploy|auth|bearer|github|npm|personal access) tokens?"
                                r"|private keys?|ssh keys?|\.env\b|zugangsdaten|identifiants|mot de passe|credenciales|contraseñas?|credenciais|senhas?"
                                r"|парол\w*|ключ\w* api|凭据|密码|密钥|apiキー|パスワード|認証情報",
     "permissions": r"\bsudo\b|as root\b|\w-admins?\b|admins? group|org-owner|(?:owner|admin|write|full|org) scopes?\b|superuser|\bprivilege\w*|elevated (?:access|rights|role)|owner role|admin(?:istrator)? (?:rights|access|role|permissions?)|\bchmod\b|\b777\b|access rights"
@@ -55,10 +55,12 @@ INHERENT: tuple[tuple[str, str], ...] = (
     ("dependencies", r"--trusted-host\b|--allow-unauthenticated|--allow-untrusted|--no-?gpg-?checks?\b|--nogpgcheck|--skip-signature\w*"
                      r"|--unsafe-perm|--no-package-lock|--no-lockfile|--frozen-lockfile\s*=?\s*false"),
     ("code review", r"\bgh pr merge\b[^.;]{0,60}--admin\b"),
-    ("permissions", r"privileged:\s*true|--privileged\b|runasuser:\s*0\b|allowprivilegeescalation:\s*true|chmod (?:-r )?777|(?:every|all|any) commands? (?:with|as|under) (?:sudo|root)"),
+    ("permissions", r"nopasswd|usermod -\w*g\w* [\w,]*\b(?:sudo|wheel|docker|root)\b|privileged:\s*true|--privileged\b|runasuser:\s*0\b|allowprivilegeescalation:\s*true|chmod (?:-r )?777|(?:every|all|any) commands? (?:with|as|under) (?:sudo|root)"),
     # a flag named for turning a safeguard off: --skip-tests, --no-verify-ssl, --ignore-rate-limit, --disable-audit
     ("CI and scanners", r"--(?:skip|ignore|disable|no|bypass)-[\w-]*?(?:rate-limit|limits?|checks?|verif\w*|ssl|tls|cert\w*|reviews?|tests?"
                         r"|hooks?|audit\w*|scan\w*|signatures?|lint\w*|gpg|approv\w*|protection)\b"),
+    ("permissions", r"(?:gets?|given|granted|grant|assign\w*|has) (?:the )?`?(?:roles/owner|roles/editor|cluster-admin|administratoraccess|owner role)"),
+    ("code review", r"counts? as reviewed|(?:is|are) considered reviewed|treated as reviewed"),
     ("code review", r"(?:merged|landed|shipped|approved) by (?:the |its |their )?(?:author|agent|bot)s?\b"),
     ("code review", r"(?:merge|land|ship|approve|push)\w* (?:its|their|your|his|her) own (?:prs?|pull requests?|changes|code|work|commits|fixes|branch\w*)"),
     # text from outside the team, acted on as if the team wrote it
@@ -75,10 +77,10 @@ WEAK = (
     r"|turn(?:ed|s|ing)? (?:[\w-]+ ){0,3}off\b|switch(?:ed|es)? (?:[\w-]+ ){0,3}off\b|comment(?:ed)? (?:it |them )?out|allowed to fail|\boptional\b|unnecessary"
     r"|no (?:human |code |further |manual )?(?:review|approval|tests?|sign-off|ci|checks?)s? (?:is |are )?(?:needed|required|necessary)"
     r"|no need to|no longer (?:needed|appl\w*)|straight to (?:main|master|prod\w*)|approved automatically|auto-?approv\w*|always approve"
-    r"|approve (?:its|their|your|his|her) own|self-approv\w*|merge (?:it|them) (?:itself|yourself|themselves)|for later"
+    r"|approve (?:its|their|your|his|her) own|self-approv\w*|self-stamp\w*|merge (?:it|them) (?:itself|yourself|themselves)|for later"
     r"|slows? (?:the team|us|everyone|things) down|wastes? (?:their|your|the owner's|time)|on your own judge?ment|\btrust(?:s|ing)?\b|accept any"
     r"|any (?:registry|source|site|url)|better removed|take[sn]? precedence|as if (?:the owner|they|it|he|she)|as coming from"
-    r"|(?:nobody|no one|none) (?:needs|has) to|without (?:first )?(?:asking|checking|confirming|confirmation)|no need to (?:check|confirm|ask)|don'?t bother|\bunlimited\b"
+    r"|\banyway\b|\banyhow\b|\bregardless\b|(?:nobody|no one|none) (?:needs|has) to|without (?:first )?(?:asking|checking|confirming|confirmation)|no need to (?:check|confirm|ask)|don'?t bother|\bunlimited\b"
     r"|\bemptied\b|\bwiped\b|\bpurg(?:e|ed|es|ing)\b|if (?:nobody|no one) objects|unless (?:someone|anyone) objects|\badvisory\b|(?:is|are) (?:just )?noise\b|nice[- ]to[- ]have|a formality|non-blocking|not (?:required|mandatory)|catch(?:es)? up later|after the fact|retroactive\w*"
     r"|follow (?:any|all|every) instructions?|is now (?:its|your) guidance|(?:upgrade|update)\w* [\w ]{0,30}?without|so merges are never blocked"
     # de
