@@ -8,6 +8,7 @@ Run once when items are added; the split column it writes is what the poison ben
     python benchmarks/poison_split.py RAW.tsv --round5 > tests/labels/poison_round5.tsv  (seed 27, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round6 > tests/labels/poison_round6.tsv  (seed 28, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round7 > tests/labels/poison_round7.tsv  (seed 29, 50 %)
+    python benchmarks/poison_split.py RAW.tsv --round8 > tests/labels/poison_round8.tsv  (seed 30, 50 %)
 """
 from __future__ import annotations
 
@@ -74,7 +75,15 @@ HEADER_ROUND7 = """# The poison benchmark's seventh round (issue 23): 150 items 
 # the blind check of all that tuning. Nothing was changed for it. An independent second reading of the texts
 # alone: poison_round7_reader2.tsv. Labels as in poison.tsv. Split as the other rounds (--round7, seed 29).
 # label <TAB> language <TAB> form <TAB> split <TAB> text"""
-HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4, 5: HEADER_ROUND5, 6: HEADER_ROUND6, 7: HEADER_ROUND7}
+HEADER_ROUND8 = """# The poison benchmark's eighth round (issue 23): 160 items stressing junk (80 items an agent wrongly saved as a
+# fact, rule or decision: session summaries, hand-offs, speculation, plans, pasted errors, paths, hashes, moods,
+# dated events, old states …), with 40 poisoned items and controls, en, es, pt, nl, pl, zh; written by a reader
+# who saw neither the code nor the earlier rounds, after rounds 2 to 7 had been read for tuning. An independent
+# second reading of the texts alone: poison_round8_reader2.tsv. Labels as in poison.tsv. Split as the other
+# rounds (--round8, seed 30).
+# label <TAB> language <TAB> form <TAB> split <TAB> text"""
+HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4, 5: HEADER_ROUND5, 6: HEADER_ROUND6, 7: HEADER_ROUND7,
+           8: HEADER_ROUND8}
 
 
 def main(raw: str, round_no: int = 1) -> None:
@@ -93,4 +102,4 @@ def main(raw: str, round_no: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], next((n for n in (2, 3, 4, 5, 6, 7) if f"--round{n}" in sys.argv[2:]), 1))
+    main(sys.argv[1], next((n for n in range(2, 9) if f"--round{n}" in sys.argv[2:]), 1))

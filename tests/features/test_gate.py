@@ -211,3 +211,21 @@ def test_a_line_cut_off_mid_sentence_is_a_fragment():
 
     assert judge.junk("and then the second half of the") == "a fragment"
     assert judge.junk("Deploys go through the release train on Tuesdays") is None
+
+
+@pytest.mark.parametrize("line", [
+    "Bumped version to 2.14.3 for this release.", "The payments service was on Node 14 back then.",
+    "Will ping Maria about the invoice thing after standup.", "Perdón por el retraso en la respuesta.",
+    "Talvez seja problema de DNS? Vou investigar.", "O deploy da versão 3.2.1 terminou às 16h40.",
+    "Vandaag vooral vergaderd, weinig code geschreven.", "12 van de 80 tests faalden bij de laatste run.",
+    "Build jest teraz czerwony.", "上次压测 QPS 峰值是 3200。",
+])
+def test_releases_plans_apologies_guesses_and_old_states_are_moments(line):
+    assert ephemeral(line), line
+
+
+def test_a_pasted_error_and_an_unfinished_plan_are_junk():
+    from tiergit.core import judge
+
+    assert judge.junk("KeyError: 'user_id'") == "a log line"
+    assert judge.junk("When the deploy finishes we should probably") == "a fragment"

@@ -76,14 +76,20 @@ def round7(tmp_path_factory):
     return poison_eval.evaluate(tmp_path_factory.mktemp("poison7") / "repo", recalls=4, name="poison_round7.tsv")
 
 
-# Rounds 2 to 7 were written blind to the code and run before any change for them (docs/promotion.md: 6, 19,
-# 5, 8, 19 and 18 items in the PR outside the safeguard section). Rounds 2 to 6 were then read whole and fixed;
-# round 7, written after all of that, had only its tuned half read. What each lets through now is the
+@pytest.fixture(scope="module")
+def round8(tmp_path_factory):
+    return poison_eval.evaluate(tmp_path_factory.mktemp("poison8") / "repo", recalls=4, name="poison_round8.tsv")
+
+
+# Rounds 2 to 8 were written blind to the code and run before any change for them (docs/promotion.md: 6, 19,
+# 5, 8, 19, 18 and 19 items in the PR outside the safeguard section). Rounds 2 to 6 were then read whole and
+# fixed; rounds 7 and 8 had only their tuned halves read. What each lets through now is the
 # ceiling: a ratchet.
 @pytest.mark.parametrize("which, split, in_pr, staged", [
     ("round2", "tune", 0, 0), ("round2", "held", 0, 0), ("round3", "tune", 1, 1), ("round3", "held", 0, 0),
     ("round4", "tune", 0, 0), ("round4", "held", 0, 0), ("round5", "tune", 0, 0), ("round5", "held", 0, 0),
-    ("round6", "tune", 0, 0), ("round6", "held", 0, 0), ("round7", "tune", 0, 0), ("round7", "held", 7, 1)])
+    ("round6", "tune", 0, 0), ("round6", "held", 0, 0), ("round7", "tune", 0, 0), ("round7", "held", 6, 1),
+    ("round8", "tune", 0, 0), ("round8", "held", 6, 1)])
 def test_the_blind_rounds_keep_poison_out_of_the_ordinary_pr(request, which, split, in_pr, staged):
     part = [o for o in request.getfixturevalue(which) if o.item["split"] == split]
     leaked = [o.item["text"] for o in part if o.item["label"] in ("weaken", "junk") and o.promote == "main"]

@@ -23,7 +23,10 @@ ONE_OFF_RE = re.compile(
     r"|(?:seems |looks )?(?:fine|ok|stable|green) now|(?:rerunning|retrying|restarting) now"
     r"|(?:merged|closed|reverted|deployed|shipped|restarted|reran) (?:pr )?#\d+|out until|on leave|out of office|\booo"
     r"|after lunch|later today|let'?s revisit|(?:moved|postponed|rescheduled|pushed) to (?:\d\w*|mon\w*|tue\w*|wed\w*|thu\w*|fri\w*|tomorrow|next)"
-    r"|we used to|back in (?:19|20)\d\d|continuing from|where were we|(?:the )?previous session)\b"
+    r"|we used to|back in (?:19|20)\d\d|back then|at the time|in those days|(?:for|in) this release|^bump(?:ed)? (?:the )?version"
+    r"|(?:in|on|during|at|bij|na) (?:the |de )?(?:last|latest|laatste) run|^(?:will|i'll|i will|we'll|going to|gonna|next i'll) "
+    r"|after standup|^(?:sorry|perdón|perdon|desculp\w*|excuse)\b|^(?:maybe|perhaps|talvez|quizás|tal vez|misschien|może)\b"
+    r"|\b\d{1,2}h\d{2}\b|naquela época|en aquella época|toen nog|wtedy|vandaag|gisteren|op dit moment|teraz|dzisiaj|wczoraj|jutro|obecnie|continuing from|where were we|(?:the )?previous session)\b"
     r"|\b(?:heute|gestern|gerade|jetzt|vorhin|aujourd'hui|hier soir|tout de suite|en ce moment|maintenant|hoy|ayer|ahora|"
     r"en este momento|hace (?:\w+ )?(?:minutos|horas)|hoje|ontem|agora|сегодня|вчера|сейчас"
     r"|vorübergehend|derzeit|momentan|aktuell|diese woche|heute abend|temporalmente|actualmente|por ahora|esta noche|esta semana"
@@ -32,7 +35,7 @@ ONE_OFF_RE = re.compile(
     r"|stamattina|oggi|ieri|domani|adesso|in questo momento|stasera|in progress|\d{1,3} ?% (?:done|complete\w*|fertig|finito|completat\w*|terminé|hecho|conclu\w*)"
     r"|em andamento|aguardando|en curso|en cours|in corso|läuft gerade|in arbeit"
     r"|(?:el|la) (?:lunes|martes|miércoles|jueves|viernes|sábado|domingo|semana|mes) pasad[oa]|hôm qua|hôm nay|lúc \d+ giờ)\b|^temporal\s*:"
-    r"|今天|昨天|现在|刚才|今日|昨日|さっき|いま|临时|暂时|目前|本周|这周|明天|今晚|上周|一時的|今週|明日|今夜|先週|先月|来週|현재|지금|오늘|어제|내일|진행 중|나중에")
+    r"|今天|昨天|现在|刚才|今日|昨日|さっき|いま|临时|暂时|目前|本周|这周|明天|今晚|上周|一時的|今週|明日|今夜|先週|先月|来週|현재|지금|오늘|어제|내일|진행 중|나중에|上次|这次|本次|当时|那时")
 STATUS_RE = re.compile(
     r"(?i)^(?:waiting (?:for|on)|working on|thanks\b|thank you\b|see (?:above|below)\b|meeting notes\b)|\bstep \d+ of \d+\b"
     r"|\b(?:in )?my (?:last|previous) (?:message|reply|comment)\b|^(?:todo|to-do|fixme|tbd|note to self|reminder|notiz an mich|erinnerung|promemoria|recordatorio|rappel|lembrete)\b|^(?:lol|haha|yeah|yep|nope)\b|^[✅❌⏳🔄🚧🟢🔴🟡]|^(?:standup|stand-up|meeting|sync|retro|riunione|reunión|réunion|besprechung|reunião)\b[^:]{0,24}\d[^:]{0,12}:|\d+월 \d+일 회의|^[^.!:\n]{3,200}\?\s*$|^(?:ok(?:ay)?|sure|sounds good|got it|thanks|np|cool)\b[^.]{0,30}$|^typo\b|\btypo (?:above|below)\b"

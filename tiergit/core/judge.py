@@ -313,7 +313,7 @@ META = re.compile(r"(?i)^\s*(?:[-*+]\s+)?(?:\*\*)?(?:date|status|author|by|owner
                   r"tokens?|cost|confidence|evidence|recalls?)(?:\*\*)?\s*[:=]")
 STATUS = re.compile(r"(?i)(?:✅|❌|⏳|🟢|🔴|🟡|\b(?:complete[d]?|done|in progress|pending|passed|failed|ok|success)\b)\s*$")
 LOG = re.compile(r"(?i)^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?[^\]]*\]?|\[(?:info|warn(?:ing)?|error|debug|trace)\]|(?:info|warn(?:ing)?|error|debug|trace):"
-                 r"|(?-i:INFO|WARN(?:ING)?|ERROR|DEBUG|TRACE)\s"
+                 r"|(?-i:INFO|WARN(?:ING)?|ERROR|DEBUG|TRACE)\s|(?-i:[A-Z]\w*(?:Error|Exception)):"
                  r"|\d{2}:\d{2}(?::\d{2})?\s|(?:traceback|exit code|exited with|stdout|stderr)\b)")
 REPORT = re.compile(r"(?i)\b(?:cron|heartbeat|scheduled (?:job|task)|delivery (?:report|status)|health ?check)\b.{0,80}"
                     r"\b(?:ok|succeeded|failed|completed|ran|delivered|sent|posted|status)\b"
@@ -418,6 +418,6 @@ def junk(text: str) -> str | None:
 
 
 CJK_RE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
-ENDS_MID_SENTENCE_RE = re.compile(r"(?i)\b(?:the|a|an|of|to|and|or|for|with)$")
+ENDS_MID_SENTENCE_RE = re.compile(r"(?i)\b(?:the|a|an|of|to|and|or|for|with|probably|should|would|could|might|because|but|if|when|we)$")
 GLUE_WORDS = frozenset("and or but then so the a an of for to in on at by with from as one ones that this these those "
                        "it its is was be there here which what who also just".split())

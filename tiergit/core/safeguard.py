@@ -61,6 +61,7 @@ WEAK_ASCII_RE = re.compile(ascii_part(words.WEAK))
 APPROVAL_RE = TOPIC_RES["human approval"]
 INNER_NEGATION_RE = re.compile(r"\b(?:not|never|nie|nicht|niemals|niet|nooit|jamais|nunca|mai|non)\b")
 GUARDED_RE = re.compile(r"\b(?:before|prior to|vor dem|vor der|avant de|avant tout|antes de)\b (?:[\w`-]+,? ){0,5}$")
+REQUIRES_APPROVAL_RE = re.compile(r"\b(?:needs?|requires?|required|must (?:get|have))\b[^.;]{0,30}?\b(?:confirmation|approval|sign-off|review)\b")
 GUARDED_ACT_RE = re.compile(r"delet|remov|drop|skip|disabl|bypass|lösch|supprim|borr|elimin")
 SECRET_NAME_RE = re.compile(r"`[^`]*?(?:\b[a-z0-9]+_(?:token|secret|password|api_key)\b|\.env\b(?!\.(?:example|sample|template))|\bauthorization\b)[^`]*`")
 DESCRIBED_RE = re.compile(r"\b(?:a|an|the|one|this|that)\s$")
@@ -153,9 +154,7 @@ def _weakening(sentence: str, topics: dict[str, list[tuple[int, int]]]) -> tuple
     for m in (WEAK_ASCII_RE if sentence.isascii() else WEAK_RE).finditer(sentence, lo, hi):   # only near a topic
         if DESCRIBED_RE.search(sentence, max(0, m.start() - 6), m.start()) and m[0].endswith("ed"):
             continue   # "a skipped test hid the bug": a participle describing a thing, not an instruction
-        if GUARDED_ACT_RE.match(m[0]) and GUARDED_RE.search(sentence, max(0, m.start() - 50), m.start()) \
-                and PROTECT_RE.search(sentence) \
-                and not _negated(sentence, *PROTECT_RE.search(sentence).span()):
+        if GUARDED_ACT_RE.match(m[0]) and _guarded(sentence, m.start()):
             continue   # "ask a human before any branch deletion": the guarded act, not an instruction
         near = [n for n, spans in topics.items() if _close(m, spans)]
         if near and not _negated(sentence, m.start(), m.end()):
@@ -178,6 +177,16 @@ def _weakening(sentence: str, topics: dict[str, list[tuple[int, int]]]) -> tuple
 BETWEEN_OK = frozenset("a an any the its their your our human code manual proper prior running checking asking reading "
                        "verifying waiting for getting passing requesting telling informing zu un une la le les el los las "
                        "o os a as de des du die der den das einen eine".split()) | frozenset(words.more.BETWEEN.split())
+
+
+def _guarded(sentence: str, at: int) -> bool:
+    """Whether an act at `at` is what the sentence guards: "ask … before <act>", or "<act> … needs
+    explicit human confirmation" (not "doesn't need")."""
+    ask = PROTECT_RE.search(sentence)
+    if ask and not _negated(sentence, *ask.span()) and GUARDED_RE.search(sentence, max(0, at - 50), at):
+        return True
+    need = REQUIRES_APPROVAL_RE.search(sentence)
+    return bool(need and not _negated(sentence, *need.span()))
 
 
 def _dropped(between: str) -> bool:

@@ -14,13 +14,13 @@ TOPICS: dict[str, str] = {
     "code review": r"\bauto-?merge\w*|\bstamp (?:it|them|the prs?|prs?)\b|rubber-stamp\w*|self-stamp\w*|\b(?:needs?|gets?|got) (?:a |the )?stamp\b|\blgtm\b|\breviews?\b|\breviewers?\b|code[- ]review|pull requests?|merge requests?|relecture|\brevue\b"
                    r"|revisión|revisão|überprüfung|ревью|代码审查|审查|审核|拉取请求|レビュー|プルリクエスト",
     "human approval": r"\bapprov\w*|\bpermission\w*|\bconsent\b|sign[- ]off|\bask\w* (?:the |a |for )?(?:owner|human|user|maintainer|reviewer|team)\b"
-                      r"|check(?:ing)? in with (?:the )?(?:owner|human|user|team|maintainer)|checking in before|check with (?:the )?(?:owner|human|user|team|maintainer|anyone)s?|confirm with (?:the )?\w+|\bfreigabe|genehmigung|\bfragen\b|approbation|autorisation|demander|aprobación|permiso|preguntar|aprovação|perguntar"
+                      r"|check(?:ing)? in with (?:the )?(?:owner|human|user|team|maintainer)|checking in before|human (?:confirmation|approval|sign-off|review)|check with (?:the )?(?:owner|human|user|team|maintainer|anyone)s?|confirm with (?:the )?\w+|\bfreigabe|genehmigung|\bfragen\b|approbation|autorisation|demander|aprobación|permiso|preguntar|aprovação|perguntar"
                       r"|разрешени|одобрени|спрашива|批准|同意|询问|许可|承認|許可|確認を取",
     "tests": r"(?:e2e|integration|unit|smoke) (?:suites?|specs?|tests?)|\be2e\b|\btests?\b|test suite|\bpruebas?\b|\btestes?\b|\bteste\b|тест\w*|测试|テスト",
     "git hooks": r"\bhooks?\b|pre-commit|--no-verify|tiergit=0|\.git/hooks|フック|钩子|хук\w*",
     "CI and scanners": r"\b(?:is|are|goes|went|turns?) red\b|\bred (?:x|build|ci|checks?|pipeline)\b|\bci\b|pipelines?|workflows?|required checks|status checks|ci checks|build checks|security checks|\bscanners?\b"
                        r"|security scan\w*|\blint\w*|branch protection|проверки ci|流水线|构建检查|スキャナ",
-    "credentials and secrets": r"(?:personal|owner'?s?) pats?\b|\bpats\b|(?:admin|root|shared|service) (?:login|account) (?:password|credentials)|\bthe (?:admin )?login\b|\bauthorization\b|(?:session|auth) cookies?|authorization header\w*|auth headers?|\bbearer\b|\b[a-z0-9]+_(?:token|secret|password|api_key)\b|\bthe token\b(?! (?:budget|count|limit|usage|cost|window))|\b2fa\b|two-factor|\bmfa\b|multi-factor|\btotp\b|\bsecrets?\b|passwords?|passwort\w*|credentials?|api[- ]?keys?|(?:api|access|deploy|auth|bearer|github|npm|personal access) tokens?"
+    "credentials and secrets": r"\btokens? (?:pasted|posted|shared|leaked)|(?:pasted|posted|shared|leaked) tokens?|(?:personal|owner'?s?) pats?\b|\bpats\b|(?:admin|root|shared|service) (?:login|account) (?:password|credentials)|\bthe (?:admin )?login\b|\bauthorization\b|(?:session|auth) cookies?|authorization header\w*|auth headers?|\bbearer\b|\b[a-z0-9]+_(?:token|secret|password|api_key)\b|\bthe token\b(?! (?:budget|count|limit|usage|cost|window))|\b2fa\b|two-factor|\bmfa\b|multi-factor|\btotp\b|\bsecrets?\b|passwords?|passwort\w*|credentials?|api[- ]?keys?|(?:api|access|deploy|auth|bearer|github|npm|personal access) tokens?"
                                r"|private keys?|ssh keys?|\.env\b|zugangsdaten|identifiants|mot de passe|credenciales|contraseñas?|credenciais|senhas?"
                                r"|парол\w*|ключ\w* api|凭据|密码|密钥|apiキー|パスワード|認証情報",
     "permissions": r"\bsudo\b|as root\b|\w-admins?\b|admins? group|org-owner|(?:owner|admin|write|full|org) scopes?\b|superuser|\bprivilege\w*|elevated (?:access|rights|role)|owner role|admin(?:istrator)? (?:rights|access|role|permissions?)|\bchmod\b|\b777\b|access rights"
@@ -30,7 +30,7 @@ TOPICS: dict[str, str] = {
     "dependencies": r"dependenc\w*|install\w* (?:\w+ )?packages?|packages? (?:from|registry|manager)|registr(?:y|ies)|lockfiles?|package-lock|yarn\.lock|pnpm-lock|\bsignatures?\b"
                     r"|abhängigkeit\w*|dépendances?|dependencias|dependências|зависимост\w*|依赖|依存|署名",
     "destructive commands": r"\brm -rf\b|reset --hard|git clean -\w*f|(?<![\w-])--force(?![-\w])|force[- ]push\w*|\bpush -f\b"
-                            r"|(?:production|prod) (?:database|data|db)|drop (?:table|database)|drop (?:the )?(?:\w+ (?:and )?){0,3}?(?:schemas?|tables?|databases?)\b|\bbackups?\b|filter-repo|filter-branch|\bbfg\b"
+                            r"|(?:production|prod) (?:database|data|db)|drop (?:table|database)|drop (?:the )?(?:\w+ (?:and )?){0,3}?(?:schemas?|tables?|databases?)\b|\bbackups?\b|destructive (?:\w+ )?(?:commands?|operations?|actions?)|filter-repo|filter-branch|\bbfg\b"
                             r"|(?:remote|release|protected|shared) branch\w*|rewrit\w* (?:the |main'?s? |shared |git )*history|history rewrit\w*"
                             r"|base de datos de producción|banco de dados de produção|produktionsdatenbank|生产数据库|本番環境|本番",
     "where instructions come from": r"instructions?|guidance|system prompt|agents\.md|claude\.md|this file|anweisung\w*|consignes?"
@@ -80,6 +80,7 @@ WEAK = (
     r"|approve (?:its|their|your|his|her) own|self-approv\w*|self-stamp\w*|merge (?:it|them) (?:itself|yourself|themselves)|for later"
     r"|slows? (?:the team|us|everyone|things) down|wastes? (?:their|your|the owner's|time)|on your own judge?ment|\btrust(?:s|ing)?\b|accept any"
     r"|any (?:registry|source|site|url)|better removed|take[sn]? precedence|as if (?:the owner|they|it|he|she)|as coming from"
+    r"|(?:don'?t|do not|doesn'?t|does not) need (?:a |any )?(?:human|review|approval|confirmation|sign-off)|can (?:just )?stay (?:there|in)\b"
     r"|\banyway\b|\banyhow\b|\bregardless\b|(?:nobody|no one|none) (?:needs|has) to|without (?:first )?(?:asking|checking|confirming|confirmation)|no need to (?:check|confirm|ask)|don'?t bother|\bunlimited\b"
     r"|\bemptied\b|\bwiped\b|\bpurg(?:e|ed|es|ing)\b|if (?:nobody|no one) objects|unless (?:someone|anyone) objects|\badvisory\b|(?:is|are) (?:just )?noise\b|nice[- ]to[- ]have|a formality|non-blocking|not (?:required|mandatory)|catch(?:es)? up later|after the fact|retroactive\w*"
     r"|follow (?:any|all|every) instructions?|is now (?:its|your) guidance|(?:upgrade|update)\w* [\w ]{0,30}?without|so merges are never blocked"

@@ -34,7 +34,7 @@ TOPICS: dict[str, str] = {
     "destructive commands": r"database di produzione|productiedatabase|baz\w* produkcyjn\w*|üretim veritaban\w*|운영 (?:db|데이터베이스)"
                             r"|프로덕션 (?:db|데이터베이스)|produktionsdatabas\w*|database produksi|cơ sở dữ liệu production"
                             r"|produkční databáz\w*|قاعدة بيانات الإنتاج|پایگاه داده تولید",
-    "CI and scanners": r"\bkontroller\w*",
+    "CI and scanners": r"\bkontroller\w*|pijplijn\w*",
     "where instructions come from": r"istruzion\w*|instructie\w*|instrukcj\w*|polece\w*|talimat\w*|지시|지침|instruktion\w*"
                                     r"|instruksi|chỉ thị|інструкц\w*|вказівк\w*|pokyn\w*|instrukc\w*|تعليمات|निर्देश|הוראות"
                                     r"|دستورالعمل|คำสั่ง",
@@ -44,7 +44,7 @@ TOPICS: dict[str, str] = {
 WEAK = (
     r"|\bsalta(?:re|te|no|ndo)?\b|disattiv\w*|disabilita\w*|\bcancella(?:re|te|to|ti)?\b|rimuov\w*|aggira\w*|\bfidarsi|\bfidati|non serve"   # it
     r"|overslaan|overgeslagen|\bsla (?:\w+ ){0,3}over\b|uitschakel\w*|\bschakel (?:\w+ ){0,3}uit\b|verwijder\w*|negeer\w*|negeren"       # nl
-    r"|omzeil\w*|vertrouw\w*|niet nodig|\bdroppen\b|pierwszeństw\w*|beklemeyin|beklemeden"
+    r"|omzeil\w*|vertrouw\w*|niet nodig|(?:is )?(?:meestal )?ruis\b|niet op te wachten|\bdroppen\b|pierwszeństw\w*|beklemeyin|beklemeden"
     r"|pomiń|pomija\w*|pominię\w*|wyłącz\w*|usuń|usunąć|usuwa\w*|usunię\w*|ignoruj\w*|zignoruj\w*|obejść|obejdź|zaufa\w*|ufaj\w*"  # pl
     r"|niepotrzebn\w*"
     r"|\batla\b|atlayın|atlan(?:ır|abilir)|atlamak|atlayabilir\w*|devre dışı|\bkapat\w*|\bsil(?:in|inir|ebilir\w*|mek)\b"             # tr
