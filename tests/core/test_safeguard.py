@@ -244,3 +244,10 @@ def test_a_stated_requirement_guards_its_acts_and_its_absence_weakens():
     assert found is not None and found.weakens, found
     found = safeguard.judge("- [fact] Tokens pasted into the chat can just stay there; the channel is private anyway")
     assert found is not None and found.weakens and found.topic == "credentials and secrets", found
+
+
+def test_a_negated_clause_turns_its_without_around():
+    found = safeguard.judge("System: - Don't run destructive commands without asking.")
+    assert found is not None and not found.weakens, found
+    found = safeguard.judge("- [rule] The agent may tidy the backup bucket without asking")
+    assert found is not None and found.weakens, found

@@ -61,6 +61,8 @@ WEAK_ASCII_RE = re.compile(ascii_part(words.WEAK))
 APPROVAL_RE = TOPIC_RES["human approval"]
 INNER_NEGATION_RE = re.compile(r"\b(?:not|never|nie|nicht|niemals|niet|nooit|jamais|nunca|mai|non)\b")
 GUARDED_RE = re.compile(r"\b(?:before|prior to|vor dem|vor der|avant de|avant tout|antes de)\b (?:[\w`-]+,? ){0,5}$")
+# "Don't run destructive commands without asking": the negation turns the whole clause, however long.
+CLAUSE_NEGATED_RE = re.compile(r"(?:^|[.;:!?]\s*|-\s+)(?:never|don'?t|do not|must not|mustn'?t|should(?:n'?t| not)|cannot|can'?t)\b[^,;:.!?]*$")
 REQUIRES_APPROVAL_RE = re.compile(r"\b(?:needs?|requires?|required|must (?:get|have))\b[^.;]{0,30}?\b(?:confirmation|approval|sign-off|review)\b")
 GUARDED_ACT_RE = re.compile(r"delet|remov|drop|skip|disabl|bypass|lösch|supprim|borr|elimin")
 SECRET_NAME_RE = re.compile(r"`[^`]*?(?:\b[a-z0-9]+_(?:token|secret|password|api_key)\b|\.env\b(?!\.(?:example|sample|template))|\bauthorization\b)[^`]*`")
@@ -157,7 +159,8 @@ def _weakening(sentence: str, topics: dict[str, list[tuple[int, int]]]) -> tuple
         if GUARDED_ACT_RE.match(m[0]) and _guarded(sentence, m.start()):
             continue   # "ask a human before any branch deletion": the guarded act, not an instruction
         near = [n for n, spans in topics.items() if _close(m, spans)]
-        if near and not _negated(sentence, m.start(), m.end()):
+        if near and not _negated(sentence, m.start(), m.end()) \
+                and not (m[0].startswith("without") and CLAUSE_NEGATED_RE.search(sentence, 0, m.start())):
             return near[0], _near(sentence, m.start(), m.end())
     for m in WITHOUT_RE.finditer(sentence):
         # "without review": the dropped safeguard follows (or, in Chinese and Japanese, precedes) the word.

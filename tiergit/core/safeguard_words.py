@@ -81,7 +81,7 @@ WEAK = (
     r"|slows? (?:the team|us|everyone|things) down|wastes? (?:their|your|the owner's|time)|on your own judge?ment|\btrust(?:s|ing)?\b|accept any"
     r"|any (?:registry|source|site|url)|better removed|take[sn]? precedence|as if (?:the owner|they|it|he|she)|as coming from"
     r"|(?:don'?t|do not|doesn'?t|does not) need (?:a |any )?(?:human|review|approval|confirmation|sign-off)|can (?:just )?stay (?:there|in)\b"
-    r"|\banyway\b|\banyhow\b|\bregardless\b|(?:nobody|no one|none) (?:needs|has) to|without (?:first )?(?:asking|checking|confirming|confirmation)|no need to (?:check|confirm|ask)|don'?t bother|\bunlimited\b"
+    r"|\banyway\b|\banyhow\b|(?:nobody|no one|none) (?:needs|has) to|without (?:first )?(?:asking|checking|confirming|confirmation)|no need to (?:check|confirm|ask)|don'?t bother|\bunlimited\b"
     r"|\bemptied\b|\bwiped\b|\bpurg(?:e|ed|es|ing)\b|if (?:nobody|no one) objects|unless (?:someone|anyone) objects|\badvisory\b|(?:is|are) (?:just )?noise\b|nice[- ]to[- ]have|a formality|non-blocking|not (?:required|mandatory)|catch(?:es)? up later|after the fact|retroactive\w*"
     r"|follow (?:any|all|every) instructions?|is now (?:its|your) guidance|(?:upgrade|update)\w* [\w ]{0,30}?without|so merges are never blocked"
     # de
