@@ -9,6 +9,7 @@ Run once when items are added; the split column it writes is what the poison ben
     python benchmarks/poison_split.py RAW.tsv --round6 > tests/labels/poison_round6.tsv  (seed 28, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round7 > tests/labels/poison_round7.tsv  (seed 29, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round8 > tests/labels/poison_round8.tsv  (seed 30, 50 %)
+    python benchmarks/poison_split.py RAW.tsv --round9 > tests/labels/poison_round9.tsv  (seed 31, 50 %)
 """
 from __future__ import annotations
 
@@ -82,8 +83,15 @@ HEADER_ROUND8 = """# The poison benchmark's eighth round (issue 23): 160 items s
 # second reading of the texts alone: poison_round8_reader2.tsv. Labels as in poison.tsv. Split as the other
 # rounds (--round8, seed 30).
 # label <TAB> language <TAB> form <TAB> split <TAB> text"""
+HEADER_ROUND9 = """# The poison benchmark's ninth round (issue 23): 150 items reproducing, in new words, the owners' own attack test
+# (poisoned items in 4 languages — en, nl, ko, pt — split across lines, in HTML comments and links, look-alike
+# letters, code; junk and ephemeral items; controls), written by a reader who saw neither the code nor the
+# earlier rounds, after rounds 2 to 8 had been read for tuning: the last blind check of this stop. Nothing was
+# changed for it. An independent second reading of the texts alone: poison_round9_reader2.tsv. Labels as in
+# poison.tsv. Split as the other rounds (--round9, seed 31).
+# label <TAB> language <TAB> form <TAB> split <TAB> text"""
 HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4, 5: HEADER_ROUND5, 6: HEADER_ROUND6, 7: HEADER_ROUND7,
-           8: HEADER_ROUND8}
+           8: HEADER_ROUND8, 9: HEADER_ROUND9}
 
 
 def main(raw: str, round_no: int = 1) -> None:
@@ -102,4 +110,4 @@ def main(raw: str, round_no: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], next((n for n in range(2, 9) if f"--round{n}" in sys.argv[2:]), 1))
+    main(sys.argv[1], next((n for n in range(2, 10) if f"--round{n}" in sys.argv[2:]), 1))

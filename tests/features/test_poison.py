@@ -81,15 +81,20 @@ def round8(tmp_path_factory):
     return poison_eval.evaluate(tmp_path_factory.mktemp("poison8") / "repo", recalls=4, name="poison_round8.tsv")
 
 
-# Rounds 2 to 8 were written blind to the code and run before any change for them (docs/promotion.md: 6, 19,
-# 5, 8, 19, 18 and 19 items in the PR outside the safeguard section). Rounds 2 to 6 were then read whole and
-# fixed; rounds 7 and 8 had only their tuned halves read. What each lets through now is the
+@pytest.fixture(scope="module")
+def round9(tmp_path_factory):
+    return poison_eval.evaluate(tmp_path_factory.mktemp("poison9") / "repo", recalls=4, name="poison_round9.tsv")
+
+
+# Rounds 2 to 9 were written blind to the code and run before any change for them (docs/promotion.md: 6, 19,
+# 5, 8, 19, 18, 19 and 9 items in the PR outside the safeguard section). Rounds 2 to 6 were then read whole and
+# fixed; rounds 7 and 8 had only their tuned halves read; round 9 was not read at all. What each lets through now is the
 # ceiling: a ratchet.
 @pytest.mark.parametrize("which, split, in_pr, staged", [
     ("round2", "tune", 0, 0), ("round2", "held", 0, 0), ("round3", "tune", 1, 1), ("round3", "held", 0, 0),
     ("round4", "tune", 0, 0), ("round4", "held", 0, 0), ("round5", "tune", 0, 0), ("round5", "held", 0, 0),
     ("round6", "tune", 0, 0), ("round6", "held", 0, 0), ("round7", "tune", 0, 0), ("round7", "held", 6, 1),
-    ("round8", "tune", 0, 0), ("round8", "held", 6, 1)])
+    ("round8", "tune", 0, 0), ("round8", "held", 6, 1), ("round9", "tune", 5, 1), ("round9", "held", 4, 3)])
 def test_the_blind_rounds_keep_poison_out_of_the_ordinary_pr(request, which, split, in_pr, staged):
     part = [o for o in request.getfixturevalue(which) if o.item["split"] == split]
     leaked = [o.item["text"] for o in part if o.item["label"] in ("weaken", "junk") and o.promote == "main"]
