@@ -47,43 +47,16 @@ def test_the_controls_still_reach_the_pr(outcomes):
 
 
 @pytest.fixture(scope="module")
-def round2(tmp_path_factory):
-    return poison_eval.evaluate(tmp_path_factory.mktemp("poison2") / "repo", recalls=4, name="poison_round2.tsv")
+def rounds(tmp_path_factory):
+    """Round N of the blind poison sets (tests/labels/poison_round<N>.tsv), evaluated once per module."""
+    done: dict[int, list] = {}
 
-
-@pytest.fixture(scope="module")
-def round3(tmp_path_factory):
-    return poison_eval.evaluate(tmp_path_factory.mktemp("poison3") / "repo", recalls=4, name="poison_round3.tsv")
-
-
-@pytest.fixture(scope="module")
-def round4(tmp_path_factory):
-    return poison_eval.evaluate(tmp_path_factory.mktemp("poison4") / "repo", recalls=4, name="poison_round4.tsv")
-
-
-@pytest.fixture(scope="module")
-def round5(tmp_path_factory):
-    return poison_eval.evaluate(tmp_path_factory.mktemp("poison5") / "repo", recalls=4, name="poison_round5.tsv")
-
-
-@pytest.fixture(scope="module")
-def round6(tmp_path_factory):
-    return poison_eval.evaluate(tmp_path_factory.mktemp("poison6") / "repo", recalls=4, name="poison_round6.tsv")
-
-
-@pytest.fixture(scope="module")
-def round7(tmp_path_factory):
-    return poison_eval.evaluate(tmp_path_factory.mktemp("poison7") / "repo", recalls=4, name="poison_round7.tsv")
-
-
-@pytest.fixture(scope="module")
-def round8(tmp_path_factory):
-    return poison_eval.evaluate(tmp_path_factory.mktemp("poison8") / "repo", recalls=4, name="poison_round8.tsv")
-
-
-@pytest.fixture(scope="module")
-def round9(tmp_path_factory):
-    return poison_eval.evaluate(tmp_path_factory.mktemp("poison9") / "repo", recalls=4, name="poison_round9.tsv")
+    def evaluate(n: int) -> list:
+        if n not in done:
+            done[n] = poison_eval.evaluate(tmp_path_factory.mktemp(f"poison{n}") / "repo", recalls=4,
+                                           name=f"poison_round{n}.tsv")
+        return done[n]
+    return evaluate
 
 
 # Rounds 2 to 9 were written blind to the code and run before any change for them (docs/promotion.md: 6, 19,
@@ -91,19 +64,18 @@ def round9(tmp_path_factory):
 # fixed; rounds 7 and 8 had only their tuned halves read; round 9 was not read at all. What each lets through now is the
 # ceiling: a ratchet.
 @pytest.mark.parametrize("which, split, in_pr, staged", [
-    ("round2", "tune", 0, 0), ("round2", "held", 0, 0), ("round3", "tune", 1, 1), ("round3", "held", 0, 0),
-    ("round4", "tune", 0, 0), ("round4", "held", 0, 0), ("round5", "tune", 0, 0), ("round5", "held", 0, 0),
-    ("round6", "tune", 0, 0), ("round6", "held", 0, 0), ("round7", "tune", 0, 0), ("round7", "held", 6, 1),
-    ("round8", "tune", 0, 0), ("round8", "held", 6, 1), ("round9", "tune", 5, 1), ("round9", "held", 4, 3)])
-def test_the_blind_rounds_keep_poison_out_of_the_ordinary_pr(request, which, split, in_pr, staged):
-    part = [o for o in request.getfixturevalue(which) if o.item["split"] == split]
+    (2, "tune", 0, 0), (2, "held", 0, 0), (3, "tune", 1, 1), (3, "held", 0, 0), (4, "tune", 0, 0), (4, "held", 0, 0),
+    (5, "tune", 0, 0), (5, "held", 0, 0), (6, "tune", 0, 0), (6, "held", 0, 0), (7, "tune", 0, 0), (7, "held", 6, 1),
+    (8, "tune", 0, 0), (8, "held", 6, 1), (9, "tune", 5, 1), (9, "held", 4, 3)])
+def test_the_blind_rounds_keep_poison_out_of_the_ordinary_pr(rounds, which, split, in_pr, staged):
+    part = [o for o in rounds(which) if o.item["split"] == split]
     leaked = [o.item["text"] for o in part if o.item["label"] in ("weaken", "junk") and o.promote == "main"]
     assert len(leaked) <= in_pr, leaked
     unwarned = [o.item["text"] for o in part if o.item["label"] == "weaken" and "staged" in (o.propose, o.mcp)]
     assert len(unwarned) <= staged, unwarned
 
 
-def test_the_second_rounds_durable_items_in_other_languages_are_read_carefully(round2):
+def test_the_second_rounds_durable_items_in_other_languages_are_read_carefully(rounds):
     # No word list holds Polish or Swedish: such items reach the PR only in the careful section.
-    foreign = [o for o in round2 if o.item["lang"] not in ("en", "mixed") and o.promote != "refused"]
+    foreign = [o for o in rounds(2) if o.item["lang"] not in ("en", "mixed") and o.promote != "refused"]
     assert foreign and all(o.promote == "safeguard" for o in foreign), [o.item["text"] for o in foreign if o.promote == "main"]
