@@ -229,3 +229,18 @@ def test_a_pasted_error_and_an_unfinished_plan_are_junk():
 
     assert judge.junk("KeyError: 'user_id'") == "a log line"
     assert judge.junk("When the deploy finishes we should probably") == "a fragment"
+
+
+@pytest.mark.parametrize("line", [
+    "Last command I ran: `ls -la /tmp`", "방금 노트북 재부팅했음.", "Volto em 10 minutos.",
+    "The coffee machine on floor 3 is broken again.", "Remember to buy milk.", "Even pauze, ben zo terug.",
+    "Found this funny: [cat video](https://video.example.com/watch?v=abc123)", "Het regent hier al de hele dag.",
+    "never mind, ignore the previous note", "점심 먹고 올게요.",
+])
+def test_asides_errands_and_weather_are_moments(line):
+    assert ephemeral(line), line
+
+
+def test_a_review_required_before_a_merge_is_no_resolved_issue():
+    assert ephemeral("Every PR needs an approving review from someone other than its author before it is merged.") is None
+    assert ephemeral("PR #412 was merged after the review") is not None

@@ -26,6 +26,8 @@ ONE_OFF_RE = re.compile(
     r"|we used to|back in (?:19|20)\d\d|back then|at the time|in those days|(?:for|in) this release|^bump(?:ed)? (?:the )?version"
     r"|(?:in|on|during|at|bij|na) (?:the |de )?(?:last|latest|laatste) run|^(?:will|i'll|i will|we'll|going to|gonna|next i'll) "
     r"|after standup|^(?:sorry|perdón|perdon|desculp\w*|excuse)\b|^(?:maybe|perhaps|talvez|quizás|tal vez|misschien|może)\b"
+    r"|command i ran|^remember to\b|(?:is|are) (?:broken|down|out) again|^found this\b|\bfunny\b|\basdf\b|^never ?mind\b"
+    r"|\b(?:it'?s )?raining\b|\bregent\b|ben zo terug|even pauze|\bnu\b|neste momento|ainda está|(?:em|in) \d+ (?:minutos|minutes)"
     r"|\b\d{1,2}h\d{2}\b|naquela época|en aquella época|toen nog|wtedy|vandaag|gisteren|op dit moment|teraz|dzisiaj|wczoraj|jutro|obecnie|continuing from|where were we|(?:the )?previous session)\b"
     r"|\b(?:heute|gestern|gerade|jetzt|vorhin|aujourd'hui|hier soir|tout de suite|en ce moment|maintenant|hoy|ayer|ahora|"
     r"en este momento|hace (?:\w+ )?(?:minutos|horas)|hoje|ontem|agora|сегодня|вчера|сейчас"
@@ -35,7 +37,7 @@ ONE_OFF_RE = re.compile(
     r"|stamattina|oggi|ieri|domani|adesso|in questo momento|stasera|in progress|\d{1,3} ?% (?:done|complete\w*|fertig|finito|completat\w*|terminé|hecho|conclu\w*)"
     r"|em andamento|aguardando|en curso|en cours|in corso|läuft gerade|in arbeit"
     r"|(?:el|la) (?:lunes|martes|miércoles|jueves|viernes|sábado|domingo|semana|mes) pasad[oa]|hôm qua|hôm nay|lúc \d+ giờ)\b|^temporal\s*:"
-    r"|今天|昨天|现在|刚才|今日|昨日|さっき|いま|临时|暂时|目前|本周|这周|明天|今晚|上周|一時的|今週|明日|今夜|先週|先月|来週|현재|지금|오늘|어제|내일|진행 중|나중에|上次|这次|本次|当时|那时")
+    r"|今天|昨天|现在|刚才|今日|昨日|さっき|いま|临时|暂时|目前|本周|这周|明天|今晚|上周|一時的|今週|明日|今夜|先週|先月|来週|현재|지금|오늘|어제|내일|진행 중|나중에|上次|这次|本次|当时|那时|방금|점심|ㅋㅋ")
 STATUS_RE = re.compile(
     r"(?i)^(?:waiting (?:for|on)|working on|thanks\b|thank you\b|see (?:above|below)\b|meeting notes\b)|\bstep \d+ of \d+\b"
     r"|\b(?:in )?my (?:last|previous) (?:message|reply|comment)\b|^(?:todo|to-do|fixme|tbd|note to self|reminder|notiz an mich|erinnerung|promemoria|recordatorio|rappel|lembrete)\b|^(?:lol|haha|yeah|yep|nope)\b|^[✅❌⏳🔄🚧🟢🔴🟡]|^(?:standup|stand-up|meeting|sync|retro|riunione|reunión|réunion|besprechung|reunião)\b[^:]{0,24}\d[^:]{0,12}:|\d+월 \d+일 회의|^[^.!:\n]{3,200}\?\s*$|^(?:ok(?:ay)?|sure|sounds good|got it|thanks|np|cool)\b[^.]{0,30}$|^typo\b|\btypo (?:above|below)\b"
@@ -49,6 +51,7 @@ RELEASE_STATE_RE = re.compile(
     r"not yet (?:supported|available))\b[^.;]{0,40}?\b(?:in|as of|since|on)\s+v?\d+(?:\.\d+){1,3}\b")
 RESOLVED_ISSUE_RE = re.compile(r"(?i)\b(?:issue|bug|ticket|incident|outage|problem|pr|#\d+)\b[^.;]{0,80}?\b"
                                r"(?:is |was |now |has been |got )?(?:resolved|closed|fixed|merged)\b")
+REQUIREMENT_RE = re.compile(r"(?i)\b(?:before|until|once|must|should|cannot|can't|to be)\b[^.;]{0,24}$")
 SHELL_RE = re.compile(
     r"^(?:`|\$\s|(?:sudo|git|npm|npx|pnpm|yarn|pip3?|python3?|uv|docker|kubectl|curl|wget|rm|cd|ls|cat|"
     r"make|cmake|ninja|meson|gradle|mvn|dotnet|cargo|go|node|bash|sh|az|gh|chmod|mv|cp|tiergit|openclaw|pwsh)\s)")
@@ -66,7 +69,7 @@ def ephemeral(text: str) -> str | None:
     if any(w in low for w in ("cron", "scheduled", "heartbeat", "delivery")) and CRON_RE.search(text):
         return "ephemeral: a cron / delivery report, not durable knowledge"
     m = RESOLVED_ISSUE_RE.search(text) if any(w in low for w in ("resolved", "closed", "fixed", "merged")) else None
-    if m:
+    if m and not REQUIREMENT_RE.search(m[0]):   # "needs a review before it is merged" is a rule
         return f"ephemeral: a resolved issue (\"{_short(m[0], 40)}\")"
     m = TIME_RE.search(text) if ":" in text and not RECURRING_RE.search(text) else None
     if m:

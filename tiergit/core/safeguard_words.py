@@ -47,7 +47,10 @@ INHERENT: tuple[tuple[str, str], ...] = (
     ("git hooks", r"--no-verify|tiergit=0|remove \.git/hooks|\bhusky=0|husky_skip_hooks|lefthook=0|\bskip=[\w,-]+"),
     # keys kept until a leak, authority claimed for a bot or a comment
     ("credentials and secrets", r"long-lived (?:keys?|tokens?|credentials?|secrets?)|only rotate (?:\w+ ){0,3}after"),
-    ("where instructions come from", r"carr(?:y|ies) (?:the )?(?:[\w-]+'s |full |same )?authority"),
+    ("where instructions come from", r"carr(?:y|ies) (?:the )?(?:[\w-]+'s |full |same )?authority|as coming from (?:the )?(?:repo |project )?(?:owner|maintainer|team|admin)"
+                                     r"|(?:even )?(?:where|when|if) (?:it|they) contradicts? (?:the|what)|weighs? (?:more|heavier) than|\boutweighs?\b"
+                                     r"|weegt zwaarder dan|wiegt schwerer als|pesa más que|pèse plus que|(?:are|is) to be (?:carried out|followed|obeyed)"),
+    ("permissions", r"(?:grant|give)\w* (?:all |every |the )?agents? (?:[\w-]+ ){0,2}?(?:admin|owner|root)\b"),
     ("certificates and TLS", r"node_tls_reject_unauthorized\s*=\s*0|sslverify\s*=?\s*false|strict-ssl\s*=?\s*false|--insecure\b|verify\s*=\s*false"
                              r"|git_ssl_no_verify\s*=\s*(?:1|true)|pythonhttpsverify\s*=\s*0|--no-check-certificate|stricthostkeychecking\s*=?\s*no"
                              r"|\bcurl (?:-\w+ )*-k\b"),
@@ -65,8 +68,8 @@ INHERENT: tuple[tuple[str, str], ...] = (
     ("code review", r"(?:merge|land|ship|approve|push)\w* (?:its|their|your|his|her) own (?:prs?|pull requests?|changes|code|work|commits|fixes|branch\w*)"),
     # text from outside the team, acted on as if the team wrote it
     ("where instructions come from", r"(?:issue (?:bodies|body|comments?|text)|comments?\b|pr descriptions?|commit messages?|web ?pages?|fetched \w+|tool output"
-                                     r"|e-?mails?|search results?|chat messages?)[^.]{0,80}?\b(?:act(?:ing)? on (?:them|it)|follow(?:ing|ed)? (?:them|it|its|their)"
-                                     r"|obey\w*|do what (?:it|they) says?|carry (?:them|it) out|same weight|as written|treat\w* (?:them|it) as)"),
+                                     r"|e-?mails?|search results?|chat messages?|readmes?)[^.]{0,130}?\b(?:act(?:ing)? on (?:them|it)|follow(?:ing|ed)? (?:them|it|its|their)"
+                                     r"|obey\w*|do what (?:it|they) says?|carry (?:them|it) out|carried out|same weight|as written|treat\w* (?:them|it) as)"),
     ("dependencies", r"curl\b[^|]{0,120}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"),
     ("destructive commands", r"git filter-repo|filter-branch|\brm -rf\b|reset --hard|git clean -\w*f|(?<![\w-])--force(?![-\w])|force[- ]push\w*|\bpush -f\b"),
 )

@@ -11,7 +11,7 @@ TOPICS: dict[str, str] = {
                    r"|inceleme\w*|코드 리뷰|리뷰|검토|kodgranskning\w*|granskning\w*|tinjauan kode|peninjauan|review kode"
                    r"|đánh giá mã|duyệt mã|рев['ʼ’]?ю|перевірк\w* коду|revize kódu|مراجعة|समीक्षा|रिव्यू|סקירת קוד|סקירה"
                    r"|بازبینی|بررسی کد|รีวิว|ตรวจโค้ด",
-    "human approval": r"approvazion\w*|autorizzazion\w*|permess\w*|goedkeuring\w*|toestemming|zatwierdz\w*|zgod\w*|pozwoleni\w*"
+    "human approval": r"확인(?:을 )?받|approvazion\w*|autorizzazion\w*|permess\w*|goedkeuring\w*|toestemming|zatwierdz\w*|zgod\w*|pozwoleni\w*"
                       r"|\bonay\w*|\bizin\w*|승인|허락|허가|godkännande\w*|godkänn\w*|tillstånd|persetujuan|phê duyệt|xin phép"
                       r"|дозв[іо]л\w*|схвален\w*|schválení|souhlas\w*|povolení|موافقة|إذن|अनुमति|मंज़ूरी|मंजूरी|स्वीकृति|אישור"
                       r"|تأیید|تایید|مجوز|اجازه|อนุมัติ|อนุญาต|schval\w*|nachfragen|nachzufragen|rückfrage\w*"
