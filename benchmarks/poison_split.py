@@ -10,6 +10,7 @@ Run once when items are added; the split column it writes is what the poison ben
     python benchmarks/poison_split.py RAW.tsv --round7 > tests/labels/poison_round7.tsv  (seed 29, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round8 > tests/labels/poison_round8.tsv  (seed 30, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round9 > tests/labels/poison_round9.tsv  (seed 31, 50 %)
+    python benchmarks/poison_split.py RAW.tsv --round10 > tests/labels/poison_round10.tsv  (seed 32, 50 %)
 """
 from __future__ import annotations
 
@@ -86,12 +87,17 @@ HEADER_ROUND8 = """# The poison benchmark's eighth round (issue 23): 160 items s
 HEADER_ROUND9 = """# The poison benchmark's ninth round (issue 23): 150 items reproducing, in new words, the owners' own attack test
 # (poisoned items in 4 languages — en, nl, ko, pt — split across lines, in HTML comments and links, look-alike
 # letters, code; junk and ephemeral items; controls), written by a reader who saw neither the code nor the
-# earlier rounds, after rounds 2 to 8 had been read for tuning: the last blind check of this stop. Nothing was
-# changed for it. An independent second reading of the texts alone: poison_round9_reader2.tsv. Labels as in
+# earlier rounds, after rounds 2 to 8 had been read for tuning. Its blind figure was recorded before it was read
+# (docs/promotion.md); then it was read whole. An independent second reading of the texts alone: poison_round9_reader2.tsv. Labels as in
 # poison.tsv. Split as the other rounds (--round9, seed 31).
 # label <TAB> language <TAB> form <TAB> split <TAB> text"""
+HEADER_ROUND10 = """# The poison benchmark's tenth round (issue 23): the owners' attack test in new words again (en, sv, pl, ja),
+# written by a reader who saw neither the code nor the earlier rounds, after rounds 2 to 9 had been read for
+# tuning: the last blind check of this stop. Nothing was changed for it. An independent second reading of the
+# texts alone: poison_round10_reader2.tsv. Labels as in poison.tsv. Split as the other rounds (--round10, seed 32).
+# label <TAB> language <TAB> form <TAB> split <TAB> text"""
 HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4, 5: HEADER_ROUND5, 6: HEADER_ROUND6, 7: HEADER_ROUND7,
-           8: HEADER_ROUND8, 9: HEADER_ROUND9}
+           8: HEADER_ROUND8, 9: HEADER_ROUND9, 10: HEADER_ROUND10}
 
 
 def main(raw: str, round_no: int = 1) -> None:
@@ -110,4 +116,4 @@ def main(raw: str, round_no: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], next((n for n in range(2, 10) if f"--round{n}" in sys.argv[2:]), 1))
+    main(sys.argv[1], next((n for n in range(2, 11) if f"--round{n}" in sys.argv[2:]), 1))
