@@ -172,7 +172,7 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
                 skip_lines: frozenset[int], cold_text: str) -> dict[tuple[int, int], tuple[str | None, list[Item]]]:
     """Put each item where it goes: KEEP_KINDS into `out.kept` (unless cold has its id), logs
     dropped, repeats counted; the context left, grouped by (section, sub-heading) with its heading."""
-    seen = set(cold_ids)
+    seen = set(cold_ids)   # long: one pass places every item: kept, dropped, duplicate or context
     told = told_fragments(cold_text)
     last_key = None
     repeats: set[str] = set()   # sentences of context kept so far: a repeat is a duplicate
@@ -212,6 +212,7 @@ def _sort_items(doc: MemoryDoc, out: Compaction, cold_ids: set[str], labels: dic
                     out.keep(comments, comments_id)
                 out.dropped += 1
             elif item.id in seen or item.id in keep_ids or already_told(summary_sentence(item), told):
+                out.kept_words += "|" + word_run(item.text) if item.id in cold_ids else ""   # in cold: repeats of it are too
                 out.duplicates += 1
             else:
                 seen.add(item.id)
