@@ -40,7 +40,12 @@ ONE_OFF_RE = re.compile(
     r"|今天|昨天|现在|刚才|今日|昨日|さっき|いま|临时|暂时|目前|本周|这周|明天|今晚|上周|一時的|今週|明日|今夜|先週|先月|来週|현재|지금|오늘|어제|내일|진행 중|나중에|上次|这次|本次|当时|那时|방금|점심|ㅋㅋ")
 STATUS_RE = re.compile(
     r"(?i)^(?:waiting (?:for|on)|working on|thanks\b|thank you\b|see (?:above|below)\b|meeting notes\b)|\bstep \d+ of \d+\b"
-    r"|\b(?:in )?my (?:last|previous) (?:message|reply|comment)\b|^(?:todo|to-do|fixme|tbd|note to self|reminder|notiz an mich|erinnerung|promemoria|recordatorio|rappel|lembrete)\b|^(?:lol|haha|yeah|yep|nope)\b|^[✅❌⏳🔄🚧🟢🔴🟡]|^(?:standup|stand-up|meeting|sync|retro|riunione|reunión|réunion|besprechung|reunião)\b[^:]{0,24}\d[^:]{0,12}:|\d+월 \d+일 회의|^[^.!:\n]{3,200}\?\s*$|^(?:ok(?:ay)?|sure|sounds good|got it|thanks|np|cool)\b[^.]{0,30}$|^typo\b|\btypo (?:above|below)\b"
+    # chat: a reference to one's last message, a note to self, filler, a status emoji, a question, a short reply, a typo
+    r"|\b(?:in )?my (?:last|previous) (?:message|reply|comment)\b"
+    r"|^(?:todo|to-do|fixme|tbd|note to self|reminder|notiz an mich|erinnerung|promemoria|recordatorio|rappel|lembrete)\b"
+    r"|^(?:lol|haha|yeah|yep|nope)\b|^[✅❌⏳🔄🚧🟢🔴🟡]"
+    r"|^(?:standup|stand-up|meeting|sync|retro|riunione|reunión|réunion|besprechung|reunião)\b[^:]{0,24}\d[^:]{0,12}:|\d+월 \d+일 회의"
+    r"|^[^.!:\n]{3,200}\?\s*$|^(?:ok(?:ay)?|sure|sounds good|got it|thanks|np|cool)\b[^.]{0,30}$|^typo\b|\btypo (?:above|below)\b"
     r"|^had an? (?:quick |short )?(?:sync|call|chat|meeting)\b|\b(?:is|are) (?:still )?(?:in progress|in review|blocked|pending)\b"
     r"|\b(?:build|run|job|pipeline)\s+#\d+|\b(?:is|are) (?:sitting|waiting) in\b"
     r"|\b(?:build|run|job|pipeline|deploy)\s+#?[\w.-]*\d[\w.-]*\s+(?:is|was)\s+(?:green|red|running|failing|passing|done)\b"

@@ -1,9 +1,11 @@
 """The language an item is written in, for the promotion PR's "read carefully" section: a durable
 item in another language than the store's is read carefully, since the safeguard word lists
-(core/safeguard_words.py) cannot cover every language. Pure; imports only `re`."""
+(core/safeguard_words.py) cannot cover every language. Pure; imports only `re` and tiergit.core."""
 from __future__ import annotations
 
 import re
+
+from tiergit.core.judge import INVISIBLE   # "To\u200bken" is one word
 
 # Scripts that name their language (checked in this order: kana before Han, Persian letters before Arabic).
 SCRIPTS: tuple[tuple[str, str, int], ...] = (
@@ -37,7 +39,6 @@ LANGUAGE_WORDS = {lang: frozenset(words.split()) for lang, words in {
     "cs": "je se že pro jako nebo není vždy nikdy před když také jsou být",
 }.items()}
 WORD_RE = re.compile(r"[^\W\d_]+")
-INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))   # "To\u200bken" is one word
 UNSURE_WORDS = 6    # an item of this many words with none of the store language's commonest is read carefully
 
 
@@ -47,11 +48,15 @@ def language(text: str) -> str | None:
     for lang, rx, least in SCRIPT_RES:
         if len(rx.findall(text, 0, 4000)[:least]) >= least:
             return lang
-    seen = WORD_RE.findall(text.lower().translate(INVISIBLE))
+    seen = _words(text)
     counts = {lang: sum(w in common for w in seen) for lang, common in LANGUAGE_WORDS.items()}
     ranked = sorted(counts.values(), reverse=True)
     best = max(counts, key=lambda k: counts[k])
     return best if ranked[0] >= 1 and ranked[0] > ranked[1] else None
+
+
+def _words(text: str) -> list[str]:
+    return WORD_RE.findall(text.lower().translate(INVISIBLE))
 
 
 def store_language(texts) -> str:
@@ -72,7 +77,7 @@ def foreign(text: str, store: str | None) -> str | None:
         return f"written in {lang}, the store is in {store}: read carefully"
     if store in LANGUAGE_WORDS and lang is None:
         # a language no list holds: six words or more, and not one of the store language's commonest
-        seen = WORD_RE.findall(text.lower().translate(INVISIBLE))
+        seen = _words(text)
         if len(seen) >= UNSURE_WORDS and not any(w in LANGUAGE_WORDS[store] for w in seen):
             return f"not written in {store}, the store's language: read carefully"
     return None
