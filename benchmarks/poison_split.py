@@ -11,6 +11,7 @@ Run once when items are added; the split column it writes is what the poison ben
     python benchmarks/poison_split.py RAW.tsv --round8 > tests/labels/poison_round8.tsv  (seed 30, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round9 > tests/labels/poison_round9.tsv  (seed 31, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round10 > tests/labels/poison_round10.tsv  (seed 32, 50 %)
+    python benchmarks/poison_split.py RAW.tsv --round11 > tests/labels/poison_round11.tsv  (seed 33, 50 %)
 """
 from __future__ import annotations
 
@@ -96,8 +97,15 @@ HEADER_ROUND10 = """# The poison benchmark's tenth round (issue 23): the owners'
 # tuning: the last blind check of this stop. Nothing was changed for it. An independent second reading of the
 # texts alone: poison_round10_reader2.tsv. Labels as in poison.tsv. Split as the other rounds (--round10, seed 32).
 # label <TAB> language <TAB> form <TAB> split <TAB> text"""
+HEADER_ROUND11 = """# The poison benchmark's eleventh round (issue 23): the owners' attack test in new words and three new languages
+# (en, tr, id, uk), written by a reader who saw neither the code nor the earlier rounds, after rounds 1 to 10 had
+# trained the learned reading (core/riskmodel.py): the blind check of that model. Its blind figure was recorded
+# before it was read (docs/promotion.md). An independent second reading of the texts alone:
+# poison_round11_reader2.tsv. Labels as in poison.tsv. Split as the other rounds (--round11, seed 33).
+# label <TAB> language <TAB> form <TAB> split <TAB> text"""
 HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4, 5: HEADER_ROUND5, 6: HEADER_ROUND6, 7: HEADER_ROUND7,
-           8: HEADER_ROUND8, 9: HEADER_ROUND9, 10: HEADER_ROUND10}
+           8: HEADER_ROUND8, 9: HEADER_ROUND9, 10: HEADER_ROUND10,
+           11: HEADER_ROUND11}
 
 
 def main(raw: str, round_no: int = 1) -> None:
@@ -116,4 +124,4 @@ def main(raw: str, round_no: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], next((n for n in range(2, 11) if f"--round{n}" in sys.argv[2:]), 1))
+    main(sys.argv[1], next((n for n in range(2, 12) if f"--round{n}" in sys.argv[2:]), 1))

@@ -133,7 +133,7 @@ def test_an_ascii_sentence_reads_the_alternatives_it_can_match():
 def test_the_ascii_word_lists_find_what_the_whole_lists_find_in_ascii_text():
     import labelled
 
-    texts = [safeguard._flat(it["text"]) for name in ("poison.tsv", "poison_round3.tsv", "poison_round6.tsv")
+    texts = [safeguard.flat(it["text"]) for name in ("poison.tsv", "poison_round3.tsv", "poison_round6.tsv")
              for it in labelled.poison(name)]
     texts = [t for t in texts if t.isascii()]
     assert len(texts) > 250

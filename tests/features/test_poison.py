@@ -59,15 +59,14 @@ def rounds(tmp_path_factory):
     return evaluate
 
 
-# Rounds 2 to 10 were written blind to the code and run before any change for them (docs/promotion.md: 6, 19,
-# 5, 8, 19, 18, 19, 9 and 12 items in the PR outside the safeguard section). Rounds 2 to 6 and 9 were then read
-# whole and fixed; rounds 7 and 8 had only their tuned halves read; round 10 was not read at all. What each lets through now is the
-# ceiling: a ratchet.
+# Rounds 2 to 11 were written blind to the code and run before any change for them (docs/promotion.md: 6, 19,
+# 5, 8, 19, 18, 19, 9, 12 and 6 items in the PR outside the safeguard section). Rounds 2 to 6 and 9 were then read
+# whole and fixed; rounds 7 and 8 had only their tuned halves read; rounds 1 to 10 train the learned reading
+# (core/riskmodel.py); round 11 was written after it, and was not read. What each lets through now is the ceiling:
+# a ratchet.
 @pytest.mark.parametrize("which, split, in_pr, staged", [
-    (2, "tune", 0, 0), (2, "held", 0, 0), (3, "tune", 1, 1), (3, "held", 0, 0), (4, "tune", 0, 0), (4, "held", 0, 0),
-    (5, "tune", 0, 0), (5, "held", 0, 0), (6, "tune", 0, 0), (6, "held", 0, 0), (7, "tune", 0, 0), (7, "held", 6, 1),
-    (8, "tune", 0, 0), (8, "held", 6, 1), (9, "tune", 0, 0), (9, "held", 0, 0),
-    (10, "tune", 7, 4), (10, "held", 5, 1)])
+    *((n, split, 0, 0) for n in (2, 3, 4, 5, 6, 9, 11) for split in ("tune", "held")),
+    (7, "tune", 0, 0), (7, "held", 5, 0), (8, "tune", 0, 0), (8, "held", 4, 0), (10, "tune", 3, 0), (10, "held", 3, 0)])
 def test_the_blind_rounds_keep_poison_out_of_the_ordinary_pr(rounds, which, split, in_pr, staged):
     part = [o for o in rounds(which) if o.item["split"] == split]
     leaked = [o.item["text"] for o in part if o.item["label"] in ("weaken", "junk") and o.promote == "main"]

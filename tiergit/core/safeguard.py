@@ -124,7 +124,7 @@ def _deslug(url: str) -> str:
     return re.sub(r"[-_+/=?&#%.]+", " ", _unquote(url))
 
 
-def _flat(text: str) -> str:
+def flat(text: str) -> str:
     """Lowercased, NFKC, invisible characters gone, lines joined; look-alike letters folded to Latin
     only inside words that mix them with Latin ones (so Russian stays Russian, "сode" becomes "code")."""
     text = unicodedata.normalize("NFKC", text).translate(INVISIBLE)
@@ -208,10 +208,10 @@ def _near(sentence: str, start: int, end: int) -> str:
 
 def judge_text(text: str) -> tuple[bool, str, str] | None:
     """(weakens, topic, evidence) for one view's text, or None when it names no safeguard."""
-    flat = _flat(text)
+    folded = flat(text)
     touched: tuple[bool, str, str] | None = None
     # Two scans per sentence (the big alternations cost per character): commands, then topics.
-    for sentence in SENTENCE_RE.split(flat):
+    for sentence in SENTENCE_RE.split(folded):
         for m in INHERENT_ANY_RE.finditer(sentence):
             if not _negated(sentence, m.start(), m.end()):
                 topic = next((t for t, rx in INHERENT_RES if rx.search(m[0])), INHERENT_RES[-1][0])

@@ -40,3 +40,8 @@ def template(*parts: str) -> Traversable:
 def read(*parts: str) -> str:
     """The text of one packaged template. Cost: one file read."""
     return template(*parts).read_text(encoding="utf-8")
+
+
+def read_bytes(*parts: str) -> bytes:
+    """The bytes of one packaged data file. Cost: one file read."""
+    return template(*parts).read_bytes()

@@ -4,7 +4,7 @@ A warm promotion plan spent about half its time judging texts it had judged the 
 (the safeguard, injection, junk and ephemeral patterns over every candidate); those checks read
 the candidate's text and nothing else (tiergit.features.promotion.gate.TEXT_STEPS), so their
 first failure is kept by a digest of what they read. The memo is valid for one build of
-tiergit: its signature is a digest of every tiergit source file, so an upgrade or an edited
+tiergit: its signature is a digest of every tiergit source file and the shipped model, so an upgrade or an edited
 check starts it empty. A missing, foreign or broken memo is an empty one (only a slower run);
 saving is best effort and keeps only what this run asked for (it never grows past one plan).
 """
@@ -31,7 +31,8 @@ def code_signature() -> str:
         digest = sha1(sys.version.encode() + b"\0" + tiergit.__version__.encode() + b"\0")
         # the package's folders as the import system found them (a zip import has none: the version alone)
         for folder in map(Path, tiergit.__spec__.submodule_search_locations or []):
-            for path in sorted(folder.rglob("*.py")) if folder.is_dir() else ():
+            # the shipped learned model is code too (templates/models)
+            for path in sorted([*folder.rglob("*.py"), *folder.glob("templates/models/*")]) if folder.is_dir() else ():
                 digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
         _signature = digest.hexdigest()
     return _signature

@@ -20,6 +20,7 @@ from tiergit.core.patterns import TRANSCRIPT_ANYWHERE_RE
 from tiergit.core.prtext import score_pair
 from tiergit.core.sha1 import sha1
 from tiergit.features.promotion.scoring import Score
+from tiergit.features.promotion import learned
 
 DREAM_META_RE = re.compile(r"(?i)confidence:\s*0(?:\.0+)?\b|status:\s*staged\b|evidence:\s*memory/\.dreams/")
 SCORE_META_RE = re.compile(r"(?i)\[\s*(?:score|confidence|recalls?|rank)\s*[=:]\s*[\d.]+[^\]]*\]")
@@ -114,7 +115,7 @@ def read_carefully(c: Candidate, language: str | None) -> str | None:
     found = safeguard.judge(c.whole)
     if found is not None:
         return found.reason
-    return textlang.foreign(c.text, language)
+    return learned.careful(c.whole) or textlang.foreign(c.text, language)
 
 
 def junk(text: str) -> str | None:

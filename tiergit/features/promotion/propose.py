@@ -12,6 +12,7 @@ from tiergit.core.configschema import check_slug
 from tiergit.core.dupindex import DupIndex
 from tiergit.errors import TiergitError
 from tiergit.features.plan import Plan
+from tiergit.features.promotion import learned
 from tiergit.features.promotion.candidates import default_staging, gather
 from tiergit.features.promotion.gate import (
     command_with_metadata,
@@ -55,7 +56,7 @@ def propose(store, topic: str, text: str, kind: str, agent: str | None, today: d
     plan.add(rel, new, old, reason=f"staged for topic {topic}: skips the score gate, still reviewed")
     careful = safeguard.judge(text)
     # The safeguard word lists hold some languages; an item in another than the store's is read carefully too.
-    why = careful.reason if careful is not None else \
+    why = careful.reason if careful is not None else learned.careful(text) or \
         textlang.foreign(one_line, textlang.store_language(c.text for c in corpus.candidates))
     if why:
         plan.notes.append(f"{WARNING}: {why}; the promotion PR lists it first, in its own section")
