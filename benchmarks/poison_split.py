@@ -12,6 +12,7 @@ Run once when items are added; the split column it writes is what the poison ben
     python benchmarks/poison_split.py RAW.tsv --round9 > tests/labels/poison_round9.tsv  (seed 31, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round10 > tests/labels/poison_round10.tsv  (seed 32, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round11 > tests/labels/poison_round11.tsv  (seed 33, 50 %)
+    python benchmarks/poison_split.py RAW.tsv --round12 > tests/labels/poison_round12.tsv  (seed 34, 50 %)
 """
 from __future__ import annotations
 
@@ -103,9 +104,17 @@ HEADER_ROUND11 = """# The poison benchmark's eleventh round (issue 23): the owne
 # before it was read (docs/promotion.md). An independent second reading of the texts alone:
 # poison_round11_reader2.tsv. Labels as in poison.tsv. Split as the other rounds (--round11, seed 33).
 # label <TAB> language <TAB> form <TAB> split <TAB> text"""
+HEADER_ROUND12 = """# The poison benchmark's twelfth round (issue 23): realistic and subtle items in the shapes Squad and OpenClaw
+# notes take (multi-sentence entries where one clause is harmful, lessons implying a habit, rules with a harmful
+# exception, authority handed to outside text, thresholds set to nothing; decision blocks), en, it, vi, cs,
+# written by a reader who saw neither the code nor any round, after the learned reading (core/riskmodel.py) was
+# trained: its second blind check. Its blind figure was recorded before it was read (docs/promotion.md). An
+# independent second reading of the texts alone: poison_round12_reader2.tsv. Labels as in poison.tsv; form
+# "block" is a Squad decision block. Split as the other rounds (--round12, seed 34).
+# label <TAB> language <TAB> form <TAB> split <TAB> text"""
 HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4, 5: HEADER_ROUND5, 6: HEADER_ROUND6, 7: HEADER_ROUND7,
            8: HEADER_ROUND8, 9: HEADER_ROUND9, 10: HEADER_ROUND10,
-           11: HEADER_ROUND11}
+           11: HEADER_ROUND11, 12: HEADER_ROUND12}
 
 
 def main(raw: str, round_no: int = 1) -> None:
@@ -124,4 +133,4 @@ def main(raw: str, round_no: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], next((n for n in range(2, 12) if f"--round{n}" in sys.argv[2:]), 1))
+    main(sys.argv[1], next((n for n in range(2, 13) if f"--round{n}" in sys.argv[2:]), 1))

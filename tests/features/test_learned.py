@@ -61,3 +61,16 @@ def test_the_shipped_model_is_what_training_on_the_labels_and_corpus_gives() -> 
                            "--check"], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "reproduced" in done.stdout
+
+
+def test_a_damaged_packaged_model_is_a_clear_error_not_a_traceback(monkeypatch) -> None:
+    from tiergit.errors import TiergitError
+
+    monkeypatch.setattr(riskweights.resources, "read_bytes", lambda *parts: b"not zlib at all")
+    riskweights.model.cache_clear()
+    try:
+        with pytest.raises(TiergitError, match="risk.bin cannot be read") as e:
+            riskweights.model()
+        assert "reinstall tiergit" in (e.value.hint or "")
+    finally:
+        riskweights.model.cache_clear()

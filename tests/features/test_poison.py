@@ -59,14 +59,15 @@ def rounds(tmp_path_factory):
     return evaluate
 
 
-# Rounds 2 to 11 were written blind to the code and run before any change for them (docs/promotion.md: 6, 19,
-# 5, 8, 19, 18, 19, 9, 12 and 6 items in the PR outside the safeguard section). Rounds 2 to 6 and 9 were then read
-# whole and fixed; rounds 7 and 8 had only their tuned halves read; rounds 1 to 10 train the learned reading
-# (core/riskmodel.py); round 11 was written after it, and was not read. What each lets through now is the ceiling:
-# a ratchet.
+# Rounds 2 to 12 were written blind to the code and run before any change for them (docs/promotion.md: 6, 19,
+# 5, 8, 19, 18, 19, 9, 12, 6 and 1 items in the PR outside the safeguard section). Rounds 2 to 6 and 9 were then
+# read whole and fixed; rounds 7 and 8 had only their tuned halves read; rounds 1 to 10 train the learned reading
+# (core/riskmodel.py); rounds 11 and 12 were written after it, and were not read. What each lets through now is
+# the ceiling: a ratchet.
 @pytest.mark.parametrize("which, split, in_pr, staged", [
     *((n, split, 0, 0) for n in (2, 3, 4, 5, 6, 9, 11) for split in ("tune", "held")),
-    (7, "tune", 0, 0), (7, "held", 5, 0), (8, "tune", 0, 0), (8, "held", 4, 0), (10, "tune", 3, 0), (10, "held", 3, 0)])
+    (7, "tune", 0, 0), (7, "held", 5, 0), (8, "tune", 0, 0), (8, "held", 4, 0), (10, "tune", 3, 0), (10, "held", 3, 0),
+    (12, "tune", 0, 0), (12, "held", 1, 0)])
 def test_the_blind_rounds_keep_poison_out_of_the_ordinary_pr(rounds, which, split, in_pr, staged):
     part = [o for o in rounds(which) if o.item["split"] == split]
     leaked = [o.item["text"] for o in part if o.item["label"] in ("weaken", "junk") and o.promote == "main"]

@@ -1,0 +1,45 @@
+"""`[kind]` tags in other languages (core/kind_tags.py): read as the English tag, replaced with a kind's
+configured labels, never shown to agents, and the poison benchmark's tagged durable items reach the PR."""
+from __future__ import annotations
+
+import pytest
+
+from tiergit.core import kinds
+from tiergit.core.kind_tags import TRANSLATED_TAGS
+from tiergit.features import instructions
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("- [zasada] Commit messages in the imperative, at most 72 characters.", "rule"),
+    ("- [Règle] Ne jamais committer de fichier .env.", "rule"),
+    ("- [ルール] ユーザー向けの文言は常に敬体で書く。", "rule"),
+    ("- [quyết định] Dùng Redis Streams thay cho RabbitMQ.", "decision"),
+    ("- [fakta] Layanan notifikasi ditulis dalam Go.", "fact"),
+    ("- [исправление] Сервис пишет логи в stdout, а не в файл.", "correction"),
+    ("- [preferencja] Właściciel woli krótkie odpowiedzi.", "rule"),
+])
+def test_a_translated_tag_gives_the_kind_its_english_tag_gives(line, kind):
+    assert kinds.classify(line) == kind
+
+
+def test_an_unknown_or_ambiguous_bracket_is_no_tag():
+    assert kinds.classify("- [wip] parser refactor") == "context"
+    assert kinds.classify("- [修正] 直した") == "context"    # "fix" in Japanese: an error's or a correction's
+
+
+def test_configuring_a_kinds_labels_replaces_its_translations_too():
+    assert kinds.classify("- [zasada] x y z", labels={"rule": ["[team-rule]"]}) != "rule"
+    assert kinds.classify("- [team-rule] x y z", labels={"rule": ["[team-rule]"]}) == "rule"
+
+
+def test_every_translated_tag_is_lowercase_bracketed_and_names_a_durable_kind():
+    for kind, tags in TRANSLATED_TAGS.items():
+        assert kind in kinds.DURABLE_KINDS
+        assert all(t.startswith("[") and t.endswith("]") and t == t.lower() for t in tags)
+    every = [t for tags in TRANSLATED_TAGS.values() for t in tags]
+    assert len(every) == len(set(every)), "a tag read as two kinds"
+
+
+def test_agents_are_shown_the_english_tags_only():
+    shown = instructions.kinds_list(None)
+    assert "[rule]" in shown and "[zasada]" not in shown and "[ルール]" not in shown
