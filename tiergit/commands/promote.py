@@ -239,7 +239,8 @@ def propose(ctx: click.Context, topic: str, kind: str, agent: str | None, do_app
     wiki/<topic>.md in the pull request, where a human accepts or deletes it.
     Credentials, prompt injections, raw transcript lines and text that weakens a
     safeguard (review, tests, hooks, CI, secrets, TLS…) are refused; text that
-    touches one is staged with a "⚠ changes a safeguard" warning.
+    touches one, that the learned reading doubts, or that is in another language
+    than the store's is staged with a "⚠ changes a safeguard" warning.
 
     \b
     Example:
