@@ -110,12 +110,16 @@ def weakens_safeguard(raw: str) -> str | None:
     return f"{why}; refused, a person may write it by hand" if why else None
 
 
+def careful_by_content(raw: str) -> str | None:
+    """Why what an item says sends it to the read-carefully section (the PR's, `propose`'s warning): the
+    word lists' finding, else the learned reading's doubt; None when neither speaks."""
+    found = safeguard.judge(raw)
+    return found.reason if found is not None else learned.careful(raw)
+
+
 def read_carefully(c: Candidate, language: str | None) -> str | None:
     """Why an accepted item goes to the PR's "⚠ changes a safeguard" section, or None."""
-    found = safeguard.judge(c.whole)
-    if found is not None:
-        return found.reason
-    return learned.careful(c.whole) or textlang.foreign(c.text, language)
+    return careful_by_content(c.whole) or textlang.foreign(c.text, language)
 
 
 def junk(text: str) -> str | None:

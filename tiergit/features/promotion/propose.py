@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from datetime import date
 
-from tiergit.core import kinds, parse, safeguard, textlang
+from tiergit.core import kinds, parse, textlang
 from tiergit.core.candidate import norm_key, slug
 from tiergit.core.configschema import check_slug
 from tiergit.core.dupindex import DupIndex
 from tiergit.errors import TiergitError
 from tiergit.features.plan import Plan
-from tiergit.features.promotion import learned
 from tiergit.features.promotion.candidates import default_staging, gather
 from tiergit.features.promotion.gate import (
+    careful_by_content,
     command_with_metadata,
     credential,
     instructs_model,
@@ -54,9 +54,8 @@ def propose(store, topic: str, text: str, kind: str, agent: str | None, today: d
     new = base + ("" if base.endswith("\n") else "\n") + line
     plan = Plan("tiergit propose")
     plan.add(rel, new, old, reason=f"staged for topic {topic}: skips the score gate, still reviewed")
-    careful = safeguard.judge(text)
     # The safeguard word lists hold some languages; an item in another than the store's is read carefully too.
-    why = careful.reason if careful is not None else learned.careful(text) or \
+    why = careful_by_content(text) or \
         textlang.foreign(one_line, textlang.store_language(c.text for c in corpus.candidates))
     if why:
         plan.notes.append(f"{WARNING}: {why}; the promotion PR lists it first, in its own section")
