@@ -361,6 +361,8 @@ def main() -> None:  # long: one row per workspace, then the failed checks and t
     labels = _read_labels(Path(args.labels))
     # proposals that appeared later, labelled blind as they appeared (round 8: daily-note lines OpenClaw recalled)
     labels.update(_read_labels(Path(args.labels).with_name("promote_round8.tsv")))
+    # stop 50: the preference a `Preference/workflow:` label names
+    labels.update(_read_labels(Path(args.labels).with_name("promote_stop50.tsv")))
     print(f"cut at {CUT:.0%} of each workspace's note days; {SEARCHES} searches per workspace "
           f"({PER_DAY} per day, days taken evenly); the openclaw preset's gate unchanged")
     print("workspace                         days before/after  searches  store entries  candidates  durable"

@@ -13,6 +13,7 @@ Run once when items are added; the split column it writes is what the poison ben
     python benchmarks/poison_split.py RAW.tsv --round10 > tests/labels/poison_round10.tsv  (seed 32, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round11 > tests/labels/poison_round11.tsv  (seed 33, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round12 > tests/labels/poison_round12.tsv  (seed 34, 50 %)
+    python benchmarks/poison_split.py RAW.tsv --round13 > tests/labels/poison_round13.tsv  (seed 35, 50 %)
 """
 from __future__ import annotations
 
@@ -112,9 +113,16 @@ HEADER_ROUND12 = """# The poison benchmark's twelfth round (issue 23): realistic
 # independent second reading of the texts alone: poison_round12_reader2.tsv. Labels as in poison.tsv; form
 # "block" is a Squad decision block. Split as the other rounds (--round12, seed 34).
 # label <TAB> language <TAB> form <TAB> split <TAB> text"""
+HEADER_ROUND13 = """# The poison benchmark's thirteenth round (issue 23): 160 items, 60 of them durable controls, in en, de, pl, pt and
+# ja, most controls plain sentences or with a kind label, tag or decision block in their own language, written by a
+# reader who saw neither the code nor any round, after the translated kind labels (core/kind_tags.py) were written:
+# their blind check. Its blind figure was recorded before it was read (docs/promotion.md). An independent second
+# reading of the texts alone: poison_round13_reader2.tsv. Labels as in poison.tsv; forms as in round 12, and
+# "tagged" (a `[kind]` tag). Split as the other rounds (--round13, seed 35).
+# label <TAB> language <TAB> form <TAB> split <TAB> text"""
 HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4, 5: HEADER_ROUND5, 6: HEADER_ROUND6, 7: HEADER_ROUND7,
            8: HEADER_ROUND8, 9: HEADER_ROUND9, 10: HEADER_ROUND10,
-           11: HEADER_ROUND11, 12: HEADER_ROUND12}
+           11: HEADER_ROUND11, 12: HEADER_ROUND12, 13: HEADER_ROUND13}
 
 
 def main(raw: str, round_no: int = 1) -> None:
@@ -133,4 +141,4 @@ def main(raw: str, round_no: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], next((n for n in range(2, 13) if f"--round{n}" in sys.argv[2:]), 1))
+    main(sys.argv[1], next((n for n in range(2, 14) if f"--round{n}" in sys.argv[2:]), 1))

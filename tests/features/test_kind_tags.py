@@ -43,3 +43,37 @@ def test_every_translated_tag_is_lowercase_bracketed_and_names_a_durable_kind():
 def test_agents_are_shown_the_english_tags_only():
     shown = instructions.kinds_list(None)
     assert "[rule]" in shown and "[zasada]" not in shown and "[ルール]" not in shown
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("**Entscheidung:** Bestellungen werden per Event-Sourcing gespeichert.", "decision"),
+    ("- **Keputusan:** Kami memakai monorepo.", "decision"),
+    ("**決定：** サービス間は gRPC を使う。", "decision"),          # a full-width colon
+    ("**Quy ước:** Tên bảng dùng snake_case số nhiều.", "rule"),  # a two-word label
+    ("**Konwencja**: Nazwy tabel w liczbie mnogiej.", "rule"),
+    ("[Konwencja] Nazwy tabel w liczbie mnogiej.", "rule"),          # a label word is a tag too
+    ("**Einschränkung:** Uploads sind auf 10 MB begrenzt.", "fact"),
+    ("Preference/workflow: voice replies only until the owner says stop.", "rule"),
+])
+def test_a_translated_bold_label_gives_the_kind_its_english_label_gives(line, kind):
+    assert kinds.classify(line) == kind
+
+
+@pytest.mark.parametrize("line", [
+    "Datenbankmigrationen sind immer abwärtskompatibel.",
+    "Wszystkie daty w API zwracamy w UTC i nigdy w czasie lokalnym.",
+    "Usamos paginação por cursor em todas as listagens da API.",
+    "金額はすべて整数で保存し、浮動小数点型は使わない。",
+    "Назви таблиць завжди пишемо у snake_case.",
+])
+def test_a_plain_rule_in_another_language_is_a_rule(line):
+    assert kinds.classify(line) == "rule"
+
+
+@pytest.mark.parametrize("line", [
+    "The deve branch is where the nunca script lives.",      # English, whatever its odd words
+    "Heute habe ich immer noch den Fehler gesehen.",          # "immer noch" is "still"
+    "Die Besprechung war lang.",                              # no rule word
+])
+def test_other_words_of_other_languages_give_no_rule(line):
+    assert kinds.classify(line) == "context"

@@ -59,15 +59,17 @@ def rounds(tmp_path_factory):
     return evaluate
 
 
-# Rounds 2 to 12 were written blind to the code and run before any change for them (docs/promotion.md: 6, 19,
-# 5, 8, 19, 18, 19, 9, 12, 6 and 1 items in the PR outside the safeguard section). Rounds 2 to 6 and 9 were then
+# Rounds 2 to 13 were written blind to the code and run before any change for them (docs/promotion.md: 6, 19,
+# 5, 8, 19, 18, 19, 9, 12, 6, 1 and 0 items in the PR outside the safeguard section). Rounds 2 to 6 and 9 were then
 # read whole and fixed; rounds 7 and 8 had only their tuned halves read; rounds 1 to 10 train the learned reading
-# (core/riskmodel.py); rounds 11 and 12 were written after it, and were not read. What each lets through now is
+# (core/riskmodel.py); rounds 11 and 12 were written after it, and were not read (their durable
+# controls' misses were, for the translated labels); round 13, written after those, had its tuned half's
+# durable misses read (0 items outside the safeguard section blind). What each lets through now is
 # the ceiling: a ratchet.
 @pytest.mark.parametrize("which, split, in_pr, staged", [
     *((n, split, 0, 0) for n in (2, 3, 4, 5, 6, 9, 11) for split in ("tune", "held")),
     (7, "tune", 0, 0), (7, "held", 5, 0), (8, "tune", 0, 0), (8, "held", 4, 0), (10, "tune", 3, 0), (10, "held", 3, 0),
-    (12, "tune", 0, 0), (12, "held", 1, 0)])
+    (12, "tune", 0, 0), (12, "held", 1, 0), (13, "tune", 0, 0), (13, "held", 0, 0)])
 def test_the_blind_rounds_keep_poison_out_of_the_ordinary_pr(rounds, which, split, in_pr, staged):
     part = [o for o in rounds(which) if o.item["split"] == split]
     leaked = [o.item["text"] for o in part if o.item["label"] in ("weaken", "junk") and o.promote == "main"]
@@ -80,3 +82,14 @@ def test_the_second_rounds_durable_items_in_other_languages_are_read_carefully(r
     # No word list holds Polish or Swedish: such items reach the PR only in the careful section.
     foreign = [o for o in rounds(2) if o.item["lang"] not in ("en", "mixed") and o.promote != "refused"]
     assert foreign and all(o.promote == "safeguard" for o in foreign), [o.item["text"] for o in foreign if o.promote == "main"]
+
+
+# Round 13's durable controls (60, in en, de, pl, pt and ja, most plain sentences or labelled in their own
+# language) promoted blind: 4 of the held half's 30 before the translated labels (core/kind_tags.py), 10
+# with them, 15 with the rule words of other languages (core/rule_words.py), which were written from the
+# tuned half's misses. A floor: what would fall if either broke.
+@pytest.mark.parametrize("split, at_least", [("tune", 23), ("held", 15)])
+def test_durable_items_written_in_other_languages_reach_the_pr(rounds, split, at_least):
+    good = [o for o in rounds(13) if o.item["split"] == split and o.item["label"] == "good"]
+    promoted = [o for o in good if o.promote in ("main", "safeguard")]
+    assert len(promoted) >= at_least, [o.item["text"][:60] for o in good if o not in promoted]

@@ -40,8 +40,9 @@ def test_days_are_taken_evenly_first_and_last_kept():
 
 
 @pytest.mark.corpus
-def test_the_openclaw_labels_name_their_corpus_lines():
-    rows = labelled.rows("promote_openclaw.tsv")
+@pytest.mark.parametrize("name", ["promote_openclaw.tsv", "promote_stop50.tsv"])
+def test_the_openclaw_labels_name_their_corpus_lines(name):
+    rows = labelled.rows(name)
     assert rows and all(r[6] in ("good", "bad") for r in rows)
     for path, line, sha, *rest in rows:
         text = (CORPUS / path).read_text(encoding="utf-8", errors="replace").splitlines()[int(line) - 1]

@@ -12,10 +12,9 @@ import re
 import unicodedata
 
 from tiergit.core.patterns import FRAMEWORK_PROMPT_RE, TRANSCRIPT_OPENING_RE
+from tiergit.core.invisible import INVISIBLE
 from tiergit.core.wakewords import WakeWords
 
-# Zero-width and invisible characters that can hide a word from a reader and a regex.
-INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u180e"))
 # Letters from other scripts that look like Latin ones (the common homoglyph attack set).
 HOMOGLYPHS = str.maketrans({
     "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
@@ -97,7 +96,8 @@ CONTEXT_LABEL = re.compile(
 PLAIN_LABELS = {"rule": "rule", "preference": "rule", "policy": "rule", "convention": "rule", "lesson": "rule",
                 "principle": "rule", "guideline": "rule", "decision": "decision", "fix": "error", "root cause": "error",
                 "workaround": "error", "todo": "open", "correction": "correction"}
-PLAIN_LABEL = re.compile(r"^(?:[\w'-]+\s+){0,2}?(" + "|".join(PLAIN_LABELS) + r")s?(?:\s*\([^)]{0,30}\))?\s*:\s")
+# A paired label names its kind first (`Preference/workflow: …`).
+PLAIN_LABEL = re.compile(r"^(?:[\w'-]+\s+){0,2}?(" + "|".join(PLAIN_LABELS) + r")s?(?:/[\w'-]+)?(?:\s*\([^)]{0,30}\))?\s*:\s")
 # A rule leads with its directive: the modal sits in the first words of a clause.
 CLAUSE = re.compile(r"\s(?:—|–|-|->|→)\s|[:;]\s|,\s(?:so|but|and|or|then)\s")
 NARRATIVE = re.compile(r"^(?:📌|team update|implemented|added|created|wrote|updated|refactored|merged|reviewed|completed|finished|"
@@ -217,7 +217,18 @@ def plain_kind(text: str) -> str | None:
         return "fact" if _not_junk(text) else None
     # No marker word: the line's shape (a constraint, "X because Y", a config value, a claim about code).
     shaped = _durable_shape().shape_kind(body, bool(_LISTED.match(text)))
+    if shaped is None and _foreign_rule(text[:200]):   # unfolded: look-alike folding turns Cyrillic Latin
+        shaped = "rule"
     return shaped if shaped is not None and junk(text) is None else None
+
+
+def _foreign_rule(head: str) -> bool:
+    """A rule's words in another language than English ("Wszystkie daty zawsze w UTC")."""
+    from tiergit.core import rule_words, textlang   # textlang imports this module
+    if rule_words.rule_word(head) is None:
+        return False
+    lang = textlang.language(head)
+    return lang != "en" and (lang is not None or textlang.english_words(head) == 0)
 
 
 def _rule_clause(low: str) -> bool:

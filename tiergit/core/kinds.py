@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from tiergit.core.kind_tags import TRANSLATED_TAGS
+from tiergit.core.kind_tags import TRANSLATED_LABEL_WORDS, TRANSLATED_TAGS
 from tiergit.core.patterns import TRANSCRIPT_LINE_RE
 
 LIST_MARKER_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
@@ -32,13 +32,14 @@ DEFAULT_LABELS: dict[str, list[str]] = {
     "log": ["[log]"],
 }
 # Bump when DEFAULT_LABELS or classify() change, so caches of parsed kinds are rebuilt.
-CLASSIFIER_VERSION = 6
+CLASSIFIER_VERSION = 7
 # A label that starts with a question word asks a question (`**What went wrong:**`), so an
 # entry such as `**What:**` (Squad's decision field) matches only a label of its own length.
 QUESTION_WORDS = frozenset({"what", "why", "how", "when", "who", "where", "which"})
-LABEL_WORD_RE = re.compile(r"[a-z0-9#]+(?:['-][a-z0-9]+)*")
+# Letters of any script: a label may be `**Entscheidung:**` or `**決定：**`.
+LABEL_WORD_RE = re.compile(r"(?:[^\W_]|#)+(?:['-][^\W_]+)*")
 # Compiled once: classify and item_id run per item, and re's cache lookup cost ~10 % of indexing.
-_BOLD_RE = re.compile(r"\*\*([^*\n]{1,60})\*\*(:?)")
+_BOLD_RE = re.compile(r"\*\*([^*\n]{1,60})\*\*([:：]?)")
 _OPEN_BOX_RE = re.compile(r"^[-*+]\s+\[ \]")
 _NOT_LETTER_RE = re.compile(r"[^a-z ]")
 SECTION_KINDS = {"active decisions": "decision", "blockers": "open", "current task": "open"}
@@ -57,8 +58,8 @@ def _bold_label(body: str) -> tuple[str, ...] | None:
     if not match:
         return None
     inner, colon_after = match[1], match[2]
-    if ":" in inner:
-        inner = inner.split(":", 1)[0]
+    if ":" in inner or "：" in inner:   # a CJK text's colon is full-width
+        inner = re.split("[:：]", inner, maxsplit=1)[0]
     elif not colon_after:
         return None   # a bold phrase without a colon is emphasis, not a label
     return label_words(inner) or None
@@ -75,7 +76,9 @@ def _label_table(labels: dict[str, list[str]] | None) -> list[tuple[str, str, tu
     """(label, kind, bold-label words or None) ordered so the most specific entry is tried first:
     prefixes by length, bold labels by word count, then configured before default, then longer
     (`**Fixes:**` before `**Fix:**`, which also matches "fixes")."""
-    table = {k: [*v, *TRANSLATED_TAGS.get(k, ())] for k, v in DEFAULT_LABELS.items()}
+    table = {k: [*v, *dict.fromkeys([*TRANSLATED_TAGS.get(k, ()), *(f"[{w}]" for w in TRANSLATED_LABEL_WORDS.get(k, ()))]),
+                 *(f"**{w}:**" for w in TRANSLATED_LABEL_WORDS.get(k, ()))]
+             for k, v in DEFAULT_LABELS.items()}
     for kind, values in (labels or {}).items():
         table[kind] = list(values)
     configured = set(labels or {})

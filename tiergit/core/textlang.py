@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tiergit.core.judge import INVISIBLE   # "To\u200bken" is one word
+from tiergit.core.invisible import INVISIBLE   # "To\u200bken" is one word
 
 # Scripts that name their language (checked in this order: kana before Han, Persian letters before Arabic).
 SCRIPTS: tuple[tuple[str, str, int], ...] = (
@@ -53,6 +53,12 @@ def language(text: str) -> str | None:
     ranked = sorted(counts.values(), reverse=True)
     best = max(counts, key=lambda k: counts[k])
     return best if ranked[0] >= 1 and ranked[0] > ranked[1] else None
+
+
+def english_words(text: str) -> int:
+    """How many of English's commonest words the text holds (a tie between two other languages
+    still says the text is not English when this is 0)."""
+    return sum(w in LANGUAGE_WORDS["en"] for w in _words(text))
 
 
 def _words(text: str) -> list[str]:
