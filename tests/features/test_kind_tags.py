@@ -78,10 +78,3 @@ def test_a_plain_rule_in_another_language_is_a_rule(line):
 def test_other_words_of_other_languages_give_no_rule(line):
     assert kinds.classify(line) == "context"
 
-
-def test_a_squad_decision_block_is_a_decision_whatever_its_byline():
-    # the block as decisions.md and a compacted history hold it: byline first, then the decision's fields
-    block = "**By:** Priya\n**Date:** 2026-01-20\n**What:** Background jobs run on a Postgres-backed queue.\n**Why:** x"
-    assert kinds.classify(block) == "decision"
-    assert kinds.classify("**By:** Priya") == "context"                        # a byline alone says no kind
-    assert kinds.classify("**Author:** Brett\n**Date:** 2026-03-17\n**PR:** #403") == "context"

@@ -86,9 +86,10 @@ def test_the_second_rounds_durable_items_in_other_languages_are_read_carefully(r
 
 # Round 13's durable controls (60, in en, de, pl, pt and ja, most plain sentences or labelled in their own
 # language) promoted blind: 4 of the held half's 30 before the translated labels (core/kind_tags.py), 10
-# with them, 15 with the rule words of other languages (core/rule_words.py), which were written from the
-# tuned half's misses. A floor: what would fall if either broke.
-@pytest.mark.parametrize("split, at_least", [("tune", 23), ("held", 15)])
+# with them; 16 with the rule words of other languages (core/rule_words.py) and English present-tense
+# conventions (core/judge.py), written from the tuned half's misses. A floor: what would fall if any of
+# them broke.
+@pytest.mark.parametrize("split, at_least", [("tune", 23), ("held", 16)])
 def test_durable_items_written_in_other_languages_reach_the_pr(rounds, split, at_least):
     good = [o for o in rounds(13) if o.item["split"] == split and o.item["label"] == "good"]
     promoted = [o for o in good if o.promote in ("main", "safeguard")]

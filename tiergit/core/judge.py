@@ -104,6 +104,22 @@ NARRATIVE = re.compile(r"^(?:📌|team update|implemented|added|created|wrote|up
                        r"fixed|removed|renamed|moved|deleted|migrated|upgraded|installed|configured|deployed|released|"
                        r"shipped|built|started|worked|spent|ran|tested|investigated|explored|discussed|met|opened|closed|"
                        r"session|today|yesterday|this session)\b")
+# A team's convention in its own words, present tense: "We store all timestamps in UTC", "New services are
+# written in Go" (a past "We stored …" is a report; "We need to …", "We will …" are plans).
+_CONVENTION_VERBS = (r"use|keep|store|write|name|run|deploy|version|pin|prefer|follow|tag|log|return|put|avoid|require|"
+                     r"validate|send|cache|ship|review|squash|rebase|document|format|prefix|host|serve|route|encrypt|"
+                     r"rotate|mock|wrap|expose|publish|release|treat|handle|default|limit|batch|retry|track|commit|"
+                     r"build|test|lint|hash|sign|paginate|namespace")
+_PARTICIPLES = (r"written|stored|kept|named|versioned|partitioned|formatted|returned|logged|cached|served|hosted|"
+                r"deployed|built|encoded|encrypted|hashed|signed|validated|generated|sent|published|released|pinned|"
+                r"tagged|prefixed|namespaced|sorted|paginated|rate-limited|backed up|mirrored|replicated|squashed|"
+                r"rebased|reviewed|tested|linted|run|handled|treated|routed|retried|batched|tracked")
+CONVENTION = re.compile(
+    r"^(?:we|our team|the team) (?:always |usually |generally |only |now |consistently )?(?:" + _CONVENTION_VERBS
+    + r")\b(?! (?:to|it|that|this)\b)"
+    r"|^(?:new |all |every |each |our )?[\w-]+(?: [\w-]+){0,3} (?:is|are) (?:always |never |only |all )?(?:"
+    + _PARTICIPLES + r") (?:in|as|with|by|under|per|via|through|using|on|into|behind|before|after|monthly|daily|"
+    r"weekly|nightly|hourly)\b")
 # Headings whose list bodies are learnings (`### DTO Patterns`, `## Gotchas`, `### Key decisions`).
 LEARNING_HEADING = re.compile(
     r"(?i)\b(?:patterns?|lessons?(?: learned)?|rules|conventions?|gotchas?|guidelines?|best practices|pitfalls?|"
@@ -217,8 +233,8 @@ def plain_kind(text: str) -> str | None:
         return "fact" if _not_junk(text) else None
     # No marker word: the line's shape (a constraint, "X because Y", a config value, a claim about code).
     shaped = _durable_shape().shape_kind(body, bool(_LISTED.match(text)))
-    if shaped is None and _foreign_rule(text[:200]):   # unfolded: look-alike folding turns Cyrillic Latin
-        shaped = "rule"
+    if shaped is None and (CONVENTION.match(low) or _foreign_rule(text[:200])):   # unfolded: look-alike
+        shaped = "rule"                                                            # folding turns Cyrillic Latin
     return shaped if shaped is not None and junk(text) is None else None
 
 

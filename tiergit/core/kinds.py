@@ -32,7 +32,7 @@ DEFAULT_LABELS: dict[str, list[str]] = {
     "log": ["[log]"],
 }
 # Bump when DEFAULT_LABELS or classify() change, so caches of parsed kinds are rebuilt.
-CLASSIFIER_VERSION = 8
+CLASSIFIER_VERSION = 9
 # A label that starts with a question word asks a question (`**What went wrong:**`), so an
 # entry such as `**What:**` (Squad's decision field) matches only a label of its own length.
 QUESTION_WORDS = frozenset({"what", "why", "how", "when", "who", "where", "which"})
@@ -42,8 +42,6 @@ LABEL_WORD_RE = re.compile(r"(?:[^\W_]|#)+(?:['-][^\W_]+)*")
 _BOLD_RE = re.compile(r"\*\*([^*\n]{1,60})\*\*([:：]?)")
 _OPEN_BOX_RE = re.compile(r"^[-*+]\s+\[ \]")
 _NOT_LETTER_RE = re.compile(r"[^a-z ]")
-# A block's byline fields, which say who and when, not what kind the block is.
-BYLINE_LABELS = frozenset({("by",), ("date",), ("author",), ("owner",), ("requested", "by"), ("status",)})
 SECTION_KINDS = {"active decisions": "decision", "blockers": "open", "current task": "open"}
 
 
@@ -114,10 +112,6 @@ def classify(text: str, section_heading: str | None = None, labels: dict[str, li
     if m := LEADING_DATE_RE.match(body):
         body = body[m.end():]
     bold = _bold_label(body)
-    if bold in BYLINE_LABELS and "\n" in stripped:
-        # A Squad decision block opens with its byline (`**By:** Priya` then `**What:** …`): the
-        # block's kind is its first field after the byline's lines.
-        return classify(stripped.split("\n", 1)[1], section_heading, labels)
     prefixes, box_prefixes, plain_rows, by_first = _label_lookup(_freeze(labels) if labels else ())
     # Most items carry no label: when no row could match, skip the walk over the table.
     # A `- [ ]`-style label holds no letter: lowercasing cannot make a text start with one.
