@@ -64,6 +64,11 @@ INHERENT: tuple[tuple[str, str], ...] = (
                         r"|hooks?|audit\w*|scan\w*|signatures?|lint\w*|gpg|approv\w*|protection)\b"),
     ("permissions", r"(?:gets?|given|granted|grant|assign\w*|has) (?:the )?`?(?:roles/owner|roles/editor|cluster-admin|administratoraccess|owner role)"),
     ("code review", r"counts? as reviewed|(?:is|are) considered reviewed|treated as reviewed"),
+    # no answer taken for an approval: "silence counts as agreement", "if nobody has looked at it, ship it"
+    ("code review", r"silence (?:counts|is taken|means|=)(?: as)? (?:an? )?(?:agreement|approval|consent|yes|ok|lgtm|sign-off)"
+                    r"|no (?:objections?|response|reply|answer|comments?)[^.;]{0,30}?(?:counts? as|means|is taken as) (?:an? )?(?:approval|agreement|consent|yes|lgtm)"
+                    r"|lazy consensus|(?:if|when|once) (?:nobody|no one|no-one) (?:has )?(?:looked at|reviewed|commented on|responded to|objected to|replied)"
+                    r"[^.;]{0,60}?\b(?:ship|merge|land|push|deploy|release)\w*"),
     ("code review", r"(?:merged|landed|shipped|approved) by (?:the |its |their )?(?:author|agent|bot)s?\b"),
     ("code review", r"(?:merge|land|ship|approve|push)\w* (?:its|their|your|his|her) own (?:prs?|pull requests?|changes|code|work|commits|fixes|branch\w*)"),
     # text from outside the team, acted on as if the team wrote it

@@ -176,8 +176,20 @@ def filed(text: str) -> bool:
     return bool(FILED.search(first))
 
 
+# A Squad decision block as decisions.md writes it: its byline first, then the decision's field
+# (`**By:** Priya` / `**Date:** …` then `**What:** …`). Its kind stays the byline's (`context`), so
+# session end condenses it as before; the gate reads the block as the decision it records.
+DECISION_BLOCK = re.compile(   # the fields on lines of their own, or joined into one line
+    r"(?is)\A\s*(?:[-*+]\s+)?\*\*(?:by|author|date|requested by|owner)\s*(?::\*\*|\*\*\s*:)[^*\n]*\s"
+    r"(?:\s*\*\*(?:by|author|date|requested by|owner|status)\s*(?::\*\*|\*\*\s*:)[^*\n]*\s)*"
+    r"\s*\*\*(?:what|decision)\s*(?::\*\*|\*\*\s*:)\s*\S")
+
+
 def standing(text: str) -> str | None:
-    """The shape that makes the line a standing statement ("claim" or "setting"), or None."""
+    """The shape that makes the line a standing statement ("claim" or "setting"), or a Squad
+    decision block ("decision block"), or None."""
+    if DECISION_BLOCK.match(text):
+        return "decision block"
     line = " ".join(text.split())
     if not line or len(line) > MAX_CHARS or judge.junk(text) or judge.narrative(text) or PENDING.search(line):
         return None
