@@ -11,6 +11,7 @@ from tiergit.core import judge, kinds
     "We store all timestamps in UTC.",
     "We keep UI texts in translation files and never hard-code them.",
     "- We name tables in plural snake_case.",
+    "Our team keeps every secret in the vault.",
     "The team always squashes feature branches before merging.",
     "New microservices are written in Go.",
     "The events table is partitioned monthly.",

@@ -115,8 +115,9 @@ _PARTICIPLES = (r"written|stored|kept|named|versioned|partitioned|formatted|retu
                 r"tagged|prefixed|namespaced|sorted|paginated|rate-limited|backed up|mirrored|replicated|squashed|"
                 r"rebased|reviewed|tested|linted|run|handled|treated|routed|retried|batched|tracked")
 CONVENTION = re.compile(
-    r"^(?:we|our team|the team) (?:always |usually |generally |only |now |consistently )?(?:" + _CONVENTION_VERBS
-    + r")\b(?! (?:to|it|that|this)\b)"
+    r"^(?:we (?:always |usually |generally |only |now |consistently )?(?:" + _CONVENTION_VERBS + r")"
+    r"|(?:our|the) team (?:always |usually |generally |only |now |consistently )?(?:" + _CONVENTION_VERBS + r")(?:e?s)?)"
+    r"\b(?! (?:to|it|that|this)\b)"
     r"|^(?:new |all |every |each |our )?[\w-]+(?: [\w-]+){0,3} (?:is|are) (?:always |never |only |all )?(?:"
     + _PARTICIPLES + r") (?:in|as|with|by|under|per|via|through|using|on|into|behind|before|after|monthly|daily|"
     r"weekly|nightly|hourly)\b")
