@@ -78,3 +78,11 @@ def test_a_plain_rule_in_another_language_is_a_rule(line):
 def test_other_words_of_other_languages_give_no_rule(line):
     assert kinds.classify(line) == "context"
 
+
+
+@pytest.mark.parametrize("line", [
+    "- **Style:** Direct, decisive. Cuts scope quickly. Prefers shipping over perfection.",   # English "prefers"
+    "- **Dual view modes:** Grid (cards) + List (button list); persisted via `Preferences`",
+])
+def test_an_english_line_is_not_read_by_another_languages_rule_words(line):
+    assert kinds.classify(line) == "context"

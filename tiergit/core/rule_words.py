@@ -24,7 +24,9 @@ _RULE_WORDS = (
     # fr
     r"toujours|jamais|doit|doivent|devrait|devraient|préfér\w*|nous utilisons|on utilise|est utilisé\w?|"
     # es / pt
-    r"siempre|nunca|debe|deben|debería|deberían|prefer\w+|usamos|utilizamos|sempre|deve|devem|deveria|"
+    # (their forms of "prefer" listed whole: English "prefers", "preferences" share the stem)
+    r"siempre|nunca|debe|deben|debería|deberían|prefiere|prefieren|preferimos|prefere|preferem|usamos|utilizamos|"
+    r"sempre|deve|devem|deveria|"
     r"é usad[oa]|são usad[oa]s|se usa|se usan|"
     # it
     r"usiamo|utilizziamo|bisogna|dobbiamo|mai più|"
