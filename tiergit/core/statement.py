@@ -179,9 +179,11 @@ def filed(text: str) -> bool:
 # A Squad decision block as decisions.md writes it: its byline first, then the decision's field
 # (`**By:** Priya` / `**Date:** …` then `**What:** …`). Its kind stays the byline's (`context`), so
 # session end condenses it as before; the gate reads the block as the decision it records.
+# The byline fields: who wrote a block and when (also the head of core/prtext.py's metadata run).
+BYLINE_FIELDS = "by|author|date|owner|requested by"
 DECISION_BLOCK = re.compile(   # the fields on lines of their own, or joined into one line
-    r"(?is)\A\s*(?:[-*+]\s+)?\*\*(?:by|author|date|requested by|owner)\s*(?::\*\*|\*\*\s*:)[^*\n]*\s"
-    r"(?:\s*\*\*(?:by|author|date|requested by|owner|status)\s*(?::\*\*|\*\*\s*:)[^*\n]*\s)*"
+    r"(?is)\A\s*(?:[-*+]\s+)?\*\*(?:" + BYLINE_FIELDS + r")\s*(?::\*\*|\*\*\s*:)[^*\n]*\s"
+    r"(?:\s*\*\*(?:" + BYLINE_FIELDS + r"|status)\s*(?::\*\*|\*\*\s*:)[^*\n]*\s)*"
     r"\s*\*\*(?:what|decision)\s*(?::\*\*|\*\*\s*:)\s*\S")
 
 
