@@ -242,10 +242,7 @@ def plain_kind(text: str) -> str | None:
 def _foreign_rule(head: str) -> bool:
     """A rule's words in another language than English ("Wszystkie daty zawsze w UTC")."""
     from tiergit.core import rule_words, textlang   # textlang imports this module
-    if rule_words.rule_word(head) is None:
-        return False
-    lang = textlang.language(head)
-    return lang != "en" and (lang is not None or textlang.english_words(head) == 0)
+    return rule_words.rule_word(head) is not None and textlang.not_english(head)
 
 
 def _rule_clause(low: str) -> bool:

@@ -45,20 +45,26 @@ UNSURE_WORDS = 6    # an item of this many words with none of the store language
 def language(text: str) -> str | None:
     """The language an item is written in: by script (ja, ko, zh, uk, ru, el, fa, ar, he, hi, th),
     else by the commonest words of thirteen Latin-script languages; None when too little text says."""
+    return _read(text)[0]
+
+
+def not_english(text: str) -> bool:
+    """The text is in another language than English: its script or its commonest words say which,
+    or, when they tie, it holds none of English's commonest words."""
+    lang, english = _read(text)
+    return lang != "en" and (lang is not None or english == 0)
+
+
+def _read(text: str) -> tuple[str | None, int]:
+    """(language(text), how many of English's commonest words it holds; 0 for a script's language)."""
     for lang, rx, least in SCRIPT_RES:
         if len(rx.findall(text, 0, 4000)[:least]) >= least:
-            return lang
+            return lang, 0
     seen = _words(text)
     counts = {lang: sum(w in common for w in seen) for lang, common in LANGUAGE_WORDS.items()}
     ranked = sorted(counts.values(), reverse=True)
     best = max(counts, key=lambda k: counts[k])
-    return best if ranked[0] >= 1 and ranked[0] > ranked[1] else None
-
-
-def english_words(text: str) -> int:
-    """How many of English's commonest words the text holds (a tie between two other languages
-    still says the text is not English when this is 0)."""
-    return sum(w in LANGUAGE_WORDS["en"] for w in _words(text))
+    return (best if ranked[0] >= 1 and ranked[0] > ranked[1] else None), counts["en"]
 
 
 def _words(text: str) -> list[str]:
