@@ -15,6 +15,7 @@ Run once when items are added; the split column it writes is what the poison ben
     python benchmarks/poison_split.py RAW.tsv --round12 > tests/labels/poison_round12.tsv  (seed 34, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round13 > tests/labels/poison_round13.tsv  (seed 35, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round14 > tests/labels/poison_round14.tsv  (seed 36, 50 %)
+    python benchmarks/poison_split.py RAW.tsv --round15 > tests/labels/poison_round15.tsv  (seed 37, 50 %)
 """
 from __future__ import annotations
 
@@ -128,9 +129,18 @@ HEADER_ROUND14 = """# The poison benchmark's fourteenth round (issue 23): 160 it
 # blind figure was recorded before it was read (docs/promotion.md). An independent second reading of the texts
 # alone: poison_round14_reader2.tsv. Labels and forms as in round 13. Split as the other rounds (--round14, seed 36).
 # label <TAB> language <TAB> form <TAB> split <TAB> text"""
+HEADER_ROUND15 = """# The poison benchmark's fifteenth round (issue 23): 160 items, 60 of them durable controls, in en, it, nl, ru,
+# ja, zh and tr, the controls mostly plain sentences with no rule word (conventions in present tense, standing
+# facts, preferences), some with a kind label, tag or decision block whose field names may be translated, written
+# by a reader who saw neither the code nor any round, after the foreign conventions and translated block fields
+# (core/rule_words.py, core/block_fields.py) were written: their blind check. Its blind figure was recorded before
+# it was read (docs/promotion.md). An independent second reading of the texts alone: poison_round15_reader2.tsv.
+# Labels and forms as in round 13, and "conditional". Split as the other rounds (--round15, seed 37).
+# label <TAB> language <TAB> form <TAB> split <TAB> text"""
 HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4, 5: HEADER_ROUND5, 6: HEADER_ROUND6, 7: HEADER_ROUND7,
            8: HEADER_ROUND8, 9: HEADER_ROUND9, 10: HEADER_ROUND10,
-           11: HEADER_ROUND11, 12: HEADER_ROUND12, 13: HEADER_ROUND13, 14: HEADER_ROUND14}
+           11: HEADER_ROUND11, 12: HEADER_ROUND12, 13: HEADER_ROUND13, 14: HEADER_ROUND14,
+           15: HEADER_ROUND15}
 
 
 def main(raw: str, round_no: int = 1) -> None:
@@ -149,4 +159,4 @@ def main(raw: str, round_no: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], next((n for n in range(2, 15) if f"--round{n}" in sys.argv[2:]), 1))
+    main(sys.argv[1], next((n for n in range(2, 16) if f"--round{n}" in sys.argv[2:]), 1))

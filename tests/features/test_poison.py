@@ -67,13 +67,16 @@ def rounds(tmp_path_factory):
 # durable misses read (0 items outside the safeguard section blind); round 14, written after round 13's
 # fixes, had its tuned half's durable misses read (blind: 0 in the PR, 1 weakening item of the held half
 # staged by propose and MCP without the warning, as before this stop's changes; that one item was then
-# read and its shape, an approval taken from silence, added). What each lets through now is the ceiling:
-# a ratchet.
+# read and its shape, an approval taken from silence, added); round 15, written after the next fixes
+# (conventions with no rule word in other languages, translated decision-block fields), had its tuned
+# half's misses read (blind: 2 junk items of the tuned half in the PR, both refused now: a one-off
+# "Friday's demo" and a block whose decision field reports a meeting). What each lets through now is the
+# ceiling: a ratchet.
 @pytest.mark.parametrize("which, split, in_pr, staged", [
     *((n, split, 0, 0) for n in (2, 3, 4, 5, 6, 9, 11) for split in ("tune", "held")),
     (7, "tune", 0, 0), (7, "held", 5, 0), (8, "tune", 0, 0), (8, "held", 4, 0), (10, "tune", 3, 0), (10, "held", 3, 0),
     (12, "tune", 0, 0), (12, "held", 1, 0), (13, "tune", 0, 0), (13, "held", 0, 0), (14, "tune", 0, 0),
-    (14, "held", 0, 0)])
+    (14, "held", 0, 0), (15, "tune", 0, 0), (15, "held", 0, 0)])
 def test_the_blind_rounds_keep_poison_out_of_the_ordinary_pr(rounds, which, split, in_pr, staged):
     part = [o for o in rounds(which) if o.item["split"] == split]
     leaked = [o.item["text"] for o in part if o.item["label"] in ("weaken", "junk") and o.promote == "main"]
@@ -93,8 +96,13 @@ def test_the_second_rounds_durable_items_in_other_languages_are_read_carefully(r
 # half 4 of 30 before the translated labels (core/kind_tags.py), 10 with them; round 14's 9 of 30 before this
 # stop's changes, 18 after round 13's. Then the rule words of other languages (core/rule_words.py), English
 # present-tense conventions (core/judge.py) and Squad decision blocks at the gate (core/statement.py), each
-# written from a tuned half's misses: 17 and 20 held. A floor: what would fall if any of them broke.
-@pytest.mark.parametrize("which, split, at_least", [(13, "tune", 24), (13, "held", 17), (14, "tune", 23), (14, "held", 20)])
+# written from a tuned half's misses: 17 and 20 held. Round 15 (en, it, nl, ru, ja, zh, tr; written
+# after those) promoted 13 and 12 of 30 blind before the conventions of other languages (core/rule_words.py's
+# universal openings and habitual passives) and the translated block fields (core/block_fields.py), 16 and
+# 15 with them; its tuned half's misses read, 22 and 15 (rounds 13 and 14: 28 / 20 and 24 / 23).
+# A floor: what would fall if any of them broke.
+@pytest.mark.parametrize("which, split, at_least", [(13, "tune", 28), (13, "held", 20), (14, "tune", 24), (14, "held", 23),
+                                                    (15, "tune", 22), (15, "held", 15)])
 def test_durable_items_written_in_other_languages_reach_the_pr(rounds, which, split, at_least):
     good = [o for o in rounds(which) if o.item["split"] == split and o.item["label"] == "good"]
     promoted = [o for o in good if o.promote in ("main", "safeguard")]

@@ -14,10 +14,16 @@ CRON_RE = re.compile(
     r"completed|ran|posted|status|ok)\b|\bdelivery (?:report|status|receipt)\b")
 TIME_RE = re.compile(r"(?<![\d.])(?:\d{4}-\d{2}-\d{2}[T ])?(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:Z|\s?UTC|[+-]\d{2}:?\d{2})?(?!\d)")
 RECURRING_RE = re.compile(r"(?i)\b(?:every|each|daily|nightly|weekly|monthly|hourly|always|never|runs? at|from \S+ (?:utc )?(?:to|until|on)|"
-                          r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days|weekdays|weekends|cron)\b|每[天日周月年]|每个?(?:周|星期|礼拜)|"
-                          r"(?:周|星期|礼拜)[一二三四五六日天]")
+                          r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days|weekdays|weekends|cron"
+                          # the same in the languages the one-off words below are read in
+                          r"|jeden|jede|täglich|wöchentlich|monatlich|nächtlich|chaque|tous les (?:jours|soirs|mois)|"
+                          r"quotidien\w*|cada|todos los días|diariamente|todo dia|todos os dias|ogni|giornalier\w+|"
+                          r"elke|iedere?|dagelijks|wekelijks|maandelijks|nachtelijk\w*|codziennie|każd\w+|co(?:dziennie|tygodniowo)|"
+                          r"каждый|каждую|каждое|каждой|ежедневно|еженедельно|ежемесячно|ночн\w+|her (?:gün|hafta|ay|gece)|"
+                          r"günlük|haftalık|aylık)\b|每[天日周月年晚]|每个?(?:周|星期|礼拜)|(?:周|星期|礼拜)[一二三四五六日天]|"
+                          r"毎[日週月朝晩時]|매[일주월]")
 ONE_OFF_RE = re.compile(
-    r"(?i)'s ask\W{0,4}:|^temporary\b|\b(?:today(?!(?-i:'s [A-Z]))|yesterday|tonight|this morning|this afternoon|this evening|"
+    r"(?i)'s ask\W{0,4}:|^temporary\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day's\b|\b(?:today(?!(?-i:'s [A-Z]))|yesterday|tonight|this morning|this afternoon|this evening|"
     r"just now|right now|earlier today|this session|currently|at the moment|(?:is|are) (?:\w+ing|running) now|"
     r"(?:\d+|a few|five|ten|two|three) (?:minutes?|hours?) ago|last (?:week|night)(?:'s)?|this week|next week|(?:for )?this sprint|next sprint|tomorrow|for now|for the time being"
     r"|(?:seems |looks )?(?:fine|ok|stable|green) now|(?:rerunning|retrying|restarting) now"

@@ -103,6 +103,7 @@ CLAUSE = re.compile(r"\s(?:—|–|-|->|→)\s|[:;]\s|,\s(?:so|but|and|or|then)\
 NARRATIVE = re.compile(r"^(?:📌|team update|implemented|added|created|wrote|updated|refactored|merged|reviewed|completed|finished|"
                        r"fixed|removed|renamed|moved|deleted|migrated|upgraded|installed|configured|deployed|released|"
                        r"shipped|built|started|worked|spent|ran|tested|investigated|explored|discussed|met|opened|closed|"
+                       r"went through|went over|looked at|looked into|caught up|synced|chatted|talked|"
                        r"session|today|yesterday|this session)\b")
 # A team's convention in its own words, present tense: "We store all timestamps in UTC", "New services are
 # written in Go" (a past "We stored …" is a report; "We need to …", "We will …" are plans).
@@ -240,9 +241,11 @@ def plain_kind(text: str) -> str | None:
 
 
 def _foreign_rule(head: str) -> bool:
-    """A rule's words in another language than English ("Wszystkie daty zawsze w UTC")."""
+    """A rule's words, or a convention's shape, in another language than English ("Wszystkie daty
+    zawsze w UTC", "Neue Dienste werden in Go geschrieben")."""
     from tiergit.core import rule_words, textlang   # textlang imports this module
-    return rule_words.rule_word(head) is not None and textlang.not_english(head)
+    return (rule_words.rule_word(head) is not None or rule_words.convention(head) is not None) and \
+        textlang.not_english(head)
 
 
 def _rule_clause(low: str) -> bool:
@@ -428,8 +431,8 @@ def junk(text: str) -> str | None:
         if shape(parts[part]):
             return why
     words = len(WORD.findall(body))   # once: a long line's words cost ~5 µs to find
-    if META.match(first) and (words < 8 or STATUS.search(body)):
-        return "a metadata / status line"
+    if META.match(first) and ((words < 8 and len(CJK_RE.findall(body)) < 16) or STATUS.search(body)):
+        return "a metadata / status line"   # a Chinese clause is one "word" here: its characters count
     # `first` is raw's first line stripped, and raw starts with no space: its rstrip, as before.
     if words < 3 and len(CJK_RE.findall(body)) < 8:   # a Chinese sentence has few spaces, not few words
         return "a fragment"

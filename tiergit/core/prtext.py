@@ -6,14 +6,15 @@ import re
 
 from tiergit.core import kinds
 from tiergit.core.candidate import FORCED_RE
-from tiergit.core.statement import BYLINE_FIELDS
+from tiergit.core.block_fields import BYLINE_FIELDS, STATUS_FIELDS, WHAT_FIELDS
 
-LABEL_RE = re.compile(r"^\*\*([^*\n]{1,60}?):?\*\*:?\s*")
+LABEL_RE = re.compile(r"^\*\*([^*\n]{1,60}?)[:：]?\*\*[:：]?\s*")
 # Squad's decision metadata before the knowledge: `**By:** TypeScriptDev **Status:** Implemented **What:** …`.
-META_RUN_RE = re.compile(r"^(?:\*\*(?:" + BYLINE_FIELDS + r"|status|priority|area|issue|pr|who|when|source)\s*:?\*\*:?"
+META_RUN_RE = re.compile(r"^(?:\*\*(?:" + BYLINE_FIELDS + r"|" + STATUS_FIELDS + r"|priority|area|issue|pr|who|when|source)\s*[:：]?\*\*[:：]?"
                          r"[^*\n]*?(?=\*\*|$)\s*)+", re.I)
 META_LABELS = frozenset({"what", "decision", "pattern", "rule", "fact", "lesson", "key lesson", "convention", "correction",
-                         "constraint", "learning", "key learning", "key insight", "insight", "preference"})
+                         "constraint", "learning", "key learning", "key insight", "insight", "preference"}
+                        | set(WHAT_FIELDS.split("|")))
 
 
 def wiki_text(text: str, kind: str) -> str:

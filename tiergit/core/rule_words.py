@@ -29,9 +29,10 @@ _RULE_WORDS = (
     r"sempre|deve|devem|deveria|"
     r"é usad[oa]|são usad[oa]s|se usa|se usan|"
     # it
-    r"usiamo|utilizziamo|bisogna|dobbiamo|mai più|"
+    r"usiamo|utilizziamo|bisogna|dobbiamo|mai più|preferisce|preferiscono|preferiamo|"
     # nl
-    r"altijd|nooit|moet|moeten|gebruiken we|we gebruiken|wij gebruiken|"
+    r"altijd|nooit|moet|moeten|gebruiken we|we gebruiken|wij gebruiken|geeft de voorkeur|geven de voorkeur|"
+    r"heeft de voorkeur|voorkeur voor|"
     # pl
     r"zawsze|nigdy|musi|muszą|musimy|należy|powin\w+|preferuj\w*|używamy|stosujemy|korzystamy z|"
     # cs
@@ -53,7 +54,7 @@ _RULE_WORDS = (
 )
 # Scripts without spaces between words: the words anywhere in the text.
 _RULE_CHARS = (
-    r"必须|务必|禁止|始终|一律|统一使用|统一用|总是使用|优先使用|不得|"           # zh
+    r"必须|务必|禁止|始终|一律|统一使用|统一用|总是使用|优先使用|不得|更喜欢|偏好使用|倾向于使用|"  # zh
     r"必ず|常に|べき|すること。|しないこと|を好む|を優先|を使う。|を使用する。|使わない|"   # ja (禁止 above)
     r"항상|반드시|절대|해야|하지 않는다|사용한다|사용합니다|선호|"                 # ko
     r"เสมอ|ห้าม|ต้อง|ควร"                                                        # th
@@ -80,3 +81,30 @@ def rule_word(text: str) -> str | None:
         return None
     m = RULE_WORDS_RE.search(text)
     return m[0] if m else None
+
+
+# A convention stated with no rule word, as core/judge.py's CONVENTION reads English ("All dates are
+# returned in UTC", "New services are written in Go"): a universal opening ("Wszystkie daty …",
+# "所有对外接口 …", "모든 API 응답 …"), or a present passive whose tense says "as a habit" (German and
+# Dutch "werden … geschrieben", "worden … gebouwd"; Italian "vengono … salvati"). Passives whose
+# form is also a past report or a state (French "est passé", Polish "jest zamknięty") are left out.
+_UNIVERSAL = (r"alle|jede[rsn]?|tous les|toutes les|chaque|todos (?:los|os)|todas (?:las|as)|cada|tutt[ie] (?:i|le|gli)|"
+              r"ogni|elke|iedere?|wszystkie|wszyscy|każd[ya]|każde|všechny|každ[ýáé]|alla|varje|tüm|bütün|semua|"
+              r"setiap|tất cả|mọi|mỗi|все|каждый|каждая|каждое|усі|всі|кожен|кожна|кожне|كل|כל|हर")
+UNIVERSAL_OPENING_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?:\*\*[^*\n]{1,40}\*\*[:：]?\s*)?(?:(?:" + _UNIVERSAL + r")\s+\w|所有|"
+    r"每个|每一|一律|すべての|全ての|各[\u4e00-\u9fff\u30a0-\u30ff]|모든\s|각\s)"
+    r"|^[^，。；!?！？我\n]{0,15}?(?:所有|每个|每一个|每条|每张|每次)[^，。；\n]{1,30}?都", re.IGNORECASE)   # "…每个工单都…"
+# The auxiliary in a main clause: second after a subject of at most five words ("Neue Dienste werden …"),
+# not in a subordinate clause ("… wanneer beweging wordt gedetecteerd") or an infinitive ("te worden").
+HABITUAL_PASSIVE_RE = re.compile(
+    r"(?i)^\s*(?:[-*+]\s+)?(?!(?:wir|ich|du|ihr|we|ik|wij|jij)\s)(?:[^\s.;,!?:]+\s+){1,5}?"
+    r"(?:(?:wird|werden|wordt|worden)\s[^.;,!?\n]{1,80}?\bge\w{3,}(?:t|en|d)\b|(?:viene|vengono)\s+(?:\w+\s+){0,2}?"
+    r"\w+(?:at|ut|it)[oaie]\b|[а-яё]{3,}(?:ется|ится|ются|ятся)\b)")   # Russian: "хранится", "считаются"
+
+
+def convention(text: str) -> str | None:
+    """A universal opening or a habitual passive in another language than English, or None
+    (the caller asks core/textlang.py whether the text is English)."""
+    m = UNIVERSAL_OPENING_RE.match(text) or HABITUAL_PASSIVE_RE.match(text)
+    return m[0].strip() if m else None

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from tiergit.core import judge
+from tiergit.core.block_fields import BYLINE_FIELDS, STATUS_FIELDS, WHAT_FIELDS
 
 MAX_CHARS = 400
 
@@ -179,19 +180,23 @@ def filed(text: str) -> bool:
 # A Squad decision block as decisions.md writes it: its byline first, then the decision's field
 # (`**By:** Priya` / `**Date:** …` then `**What:** …`). Its kind stays the byline's (`context`), so
 # session end condenses it as before; the gate reads the block as the decision it records.
-# The byline fields: who wrote a block and when (also the head of core/prtext.py's metadata run).
-BYLINE_FIELDS = "by|author|date|owner|requested by"
+# The byline fields: who wrote a block and when (also the head of core/prtext.py's metadata run), in
+# English and the languages core/block_fields.py lists (`**Von:** Katrin` / `**Was:** …`); a colon
+# may be full-width (`**担当：**`).
+_FIELD_END = r"\s*(?:[:：]\*\*|\*\*\s*[:：])"
 DECISION_BLOCK = re.compile(   # the fields on lines of their own, or joined into one line
-    r"(?is)\A\s*(?:[-*+]\s+)?\*\*(?:" + BYLINE_FIELDS + r")\s*(?::\*\*|\*\*\s*:)[^*\n]*\s"
-    r"(?:\s*\*\*(?:" + BYLINE_FIELDS + r"|status)\s*(?::\*\*|\*\*\s*:)[^*\n]*\s)*"
-    r"\s*\*\*(?:what|decision)\s*(?::\*\*|\*\*\s*:)\s*\S")
+    r"(?is)\A\s*(?:[-*+]\s+)?\*\*(?:" + BYLINE_FIELDS + r")" + _FIELD_END + r"[^*\n]*\s"
+    r"(?:\s*\*\*(?:" + BYLINE_FIELDS + r"|" + STATUS_FIELDS + r")" + _FIELD_END + r"[^*\n]*\s)*"
+    r"\s*\*\*(?:" + WHAT_FIELDS + r")" + _FIELD_END + r"\s*\S")
 
 
 def standing(text: str) -> str | None:
     """The shape that makes the line a standing statement ("claim" or "setting"), or a Squad
     decision block ("decision block"), or None."""
-    if DECISION_BLOCK.match(text):
-        return "decision block"
+    if m := DECISION_BLOCK.match(text):
+        # a block whose decision field reports a meeting ("**What:** Went through the board") records no decision
+        what = re.split(r"\n|\*\*", text[m.end() - 1:], maxsplit=1)[0]
+        return None if judge.narrative(what) else "decision block"
     line = " ".join(text.split())
     if not line or len(line) > MAX_CHARS or judge.junk(text) or judge.narrative(text) or PENDING.search(line):
         return None

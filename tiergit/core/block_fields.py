@@ -1,0 +1,27 @@
+"""A Squad decision block's field names in the languages the safeguard word lists read: a team that
+writes its decisions.md in German heads a block `**Von:** Katrin` / `**Was:** …`, in Japanese
+`**担当：** 佐藤` / `**内容：** …`. Read as `**By:**` / `**What:**` are (core/statement.py's
+DECISION_BLOCK, core/prtext.py's metadata run). Each group is a regex alternation, lowercase (the
+patterns that use them ignore case). A name is listed only as a bold field at a block's head, so a
+short word ("da", "por") is safe there. Pure data."""
+from __future__ import annotations
+
+# Who wrote the block, when, and who owns it.
+BYLINE_FIELDS = (
+    "by|author|date|owner|requested by|"
+    "von|autor|autorin|datum|verantwortlich|par|auteur|responsable|por|fecha|responsável|data|da|autore|"
+    "responsabile|door|eigenaar|przez|właściciel|odpowiedzialny|od|av|författare|ansvarig|yazan|hazırlayan|"
+    "tarih|sorumlu|oleh|penulis|tanggal|pemilik|bởi|tác giả|người viết|ngày|người phụ trách|автор|дата|"
+    "ответственный|владелец|відповідальний|власник|作者|提出人|提出者|负责人|負責人|日期|记录人|决策人|决定人|決定人|提案人|发起人|担当|"
+    "担当者|作成者|起案者|日付|決定者|작성자|담당|담당자|날짜|작성일"
+)
+STATUS_FIELDS = (
+    "status|stand|statut|estado|stato|stan|stav|durum|trạng thái|статус|состояние|стан|状态|狀態|"
+    "ステータス|状態|상태"
+)
+# The field that holds the decision itself.
+WHAT_FIELDS = (
+    "what|decision|was|entscheidung|beschluss|quoi|décision|qué|decisión|o quê|o que|decisão|cosa|"
+    "decisione|wat|besluit|beslissing|co|decyzja|rozhodnutí|vad|beslut|ne|karar|apa|keputusan|cái gì|"
+    "quyết định|что|решение|що|рішення|内容|决定|决策|決定|내용|결정"
+)
