@@ -121,7 +121,7 @@ SENTENCE_RE = re.compile(r"\bsentence (\d+)\b")
 DURABLE = ("decision", "rule", "fact", "correction")
 # proposals that appeared after the sample was drawn, each file labelled blind before its change's figures
 # were read: the list-label change and the nights during the sessions; a sentence of a longer item
-LATER_LABELS = ("promote_real_new.tsv", "promote_real_round7.tsv", "promote_round8.tsv")
+LATER_LABELS = ("promote_real_new.tsv", "promote_real_round7.tsv", "promote_round8.tsv", "promote_stop51.tsv")
 NIGHTS = int(os.environ.get("PROMOTE_REAL_NIGHTS", "30"))   # nightly runs after the last session
 
 

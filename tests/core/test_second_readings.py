@@ -38,6 +38,7 @@ KEEP = {"nc", "durable", "specific"}
     ("promote_openclaw.tsv", "promote_openclaw_reader3.tsv", lambda r: r[6], 0.7),
     ("promote_round8.tsv", "promote_round8_reader2.tsv", lambda r: r[6], 0.9),
     ("promote_stop50.tsv", "promote_stop50_reader2.tsv", lambda r: r[6], 0.9),
+    ("promote_stop51.tsv", "promote_stop51_reader2.tsv", lambda r: r[6], 0.9),
     ("poison_round2.tsv", "poison_round2_reader2.tsv", lambda r: r[0], 0.95),
     ("poison_round3.tsv", "poison_round3_reader2.tsv", lambda r: r[0], 0.95),
     ("poison_round4.tsv", "poison_round4_reader2.tsv", lambda r: r[0], 0.95),

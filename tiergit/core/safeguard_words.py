@@ -137,4 +137,7 @@ NEGATION = re.compile(
     r"[^,;:—]{0,24}$")
 NEGATED_AFTER = re.compile(r"^\S{0,6}(?:しない|しないで|禁止|不可)"
                            r"|^[^.;,]{0,20}? (?:is|are) (?:banned|forbidden|prohibited|rejected|refused|not allowed|never (?:used|allowed|set))\b"
+                           # "silence is not approval", "silence never counts as a yes": a noun that is denied
+                           r"|^ (?:is not|isn't|is never|never (?:counts|means)|does not (?:count|mean)|doesn't (?:count|mean)|"
+                           r"≠|!=)(?: as)? (?:an? )?(?:approval|agreement|consent|yes|sign-off|ok|lgtm)\b"
                            + more.NEGATED_AFTER)
