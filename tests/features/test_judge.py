@@ -62,6 +62,19 @@ def test_a_list_under_next_steps_is_to_dos_whatever_its_verbs():
         ["open", "open", "open", "open", None, None, "rule"]
 
 
+def test_a_list_under_a_proposal_is_what_was_proposed_not_decided():
+    """A list under `**Proposal:** … :` or `### Proposal A: …` offers a choice nobody has made yet: open, which the
+    gate never proposes for the wiki; a rule named after proposals (`### Proposal-first workflow`) stays a rule."""
+    doc = parse.parse("# Cold\n\n## Learnings\n\n**Proposal:** Split test workflows by branch:\n"
+                      "- **Dev PRs:** Fast lightweight checks (~5 min): compose validation, linting\n"
+                      "- **Release PRs:** Full integration tests (~60 min)\n\n"
+                      "### Proposal A: Habitat Puzzle\n\n- Always score biomes when they match creatures\n\n"
+                      "### Proposal-first workflow\n\n- Always write the proposal before the code\n")
+    kinds = [(i.kind, i.text.strip()[:14]) for i in doc.items if not i.text.lstrip().startswith("**Proposal")]
+    assert kinds == [("open", "- **Dev PRs:**"), ("open", "- **Release PR"), ("open", "- Always score"),
+                     ("rule", "- Always write")]
+
+
 @pytest.mark.parametrize("line,why", [
     ("```bash", "a code fence"),
     ("git push origin main", "a shell command"),

@@ -301,12 +301,19 @@ PENDING_HEADING = re.compile(
     r"|open (?:items|tasks))\b[^:.!?\n]{0,40}:?[*_\s]*:?\s*$")
 
 
+# A heading or lead-in that offers a proposal (`**Proposal:** Split test workflows by branch:`, `### Proposal A:
+# …`): the list under it is what was proposed, not what was decided (a `Proposal-first workflow` is a rule's name).
+PROPOSAL_LEAD = re.compile(r"(?i)^\W*(?:proposals?|proposed (?:changes?|plans?|approach|solutions?|fix(?:es)?)|"
+                           r"suggestions?)(?![-\w])")
+
+
 def heading_kind(heading: str | None) -> str | None:
     """The kind a sub-heading or lead-in gives the list items under it: a learning-style one (`### DTO
-    Patterns`) their rule, a pending-work one (`Next steps`, `🎯 Next actions needed:`) their to-do."""
+    Patterns`) their rule, a pending-work or proposal one (`Next steps`, `🎯 Next actions needed:`,
+    `### Proposal A`) their to-do."""
     if not heading:
         return None
-    if PENDING_HEADING.match(heading):
+    if PENDING_HEADING.match(heading) or PROPOSAL_LEAD.match(heading):
         return "open"
     return "rule" if LEARNING_HEADING.search(heading) else None
 

@@ -224,7 +224,7 @@ def _items(section_lines: list[str], first_line: int, heading: str | None,
             got = (lead[0] if lead and not any(lead[1] <= n < start for n in subs) else None, judge.heading_kind(sub))
             kind = (got[0] or got[1] or kind) if kind == "context" else ("open" if "open" in got else kind)
         if btype == "para":
-            lead_kind = "open" if kinds and judge.PENDING_HEADING.match(text.strip()) else kind
+            lead_kind = "open" if kinds and judge.heading_kind(text.strip()) == "open" else kind
             lead = (lead_kind, end) if lead_kind != "context" and text.rstrip().rstrip("*_").endswith(":") else None
         elif lead and kind == lead[0] and items and items[-1].kind == lead[0]:
             lead = (kind, end)   # the list continues
