@@ -50,6 +50,8 @@ NOT_STATEMENTS = [
     "- Both workers use same config",                          # the same as what? the lines around it say
     "- The export job has the limits as above",                # leans on the lines above
     "- The export job reads its batch size from the file mentioned above",
+    "- **Proposal:** Fast (~5 min) checks on dev PRs, full E2E (60 min) on release PRs",   # proposed, not decided
+    "- **Idea:** cache the export token per tenant",
 ]
 
 

@@ -132,7 +132,7 @@ REPORT_LABEL = re.compile(
     r"(?:^|\s)(?!(?:need|seed|speed|embed|feed|required|preferred|expected|supported|related|based|named|limited|"
     r"shared|detailed|advanced|allowed|denied)\b)\w+ed\b|\b(?:status|results?|outcome|verification|validation|evidence|"
     r"summary|progress|tests?|testing|discovery|action|cleanup|sign-off|commit|pr|issue|run|releases?|line|command|"
-    r"timeline|eta|estimate|findings?|next|todo|plan|navigation|changes?|current|new|assert\w*)\b"
+    r"timeline|eta|estimate|findings?|next|todo|plan|proposals?|suggestions?|ideas?|navigation|changes?|current|new|assert\w*)\b"
     r"|^what (?:changed|happened)", re.I)
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])|\s+—\s+")
 
