@@ -6,6 +6,8 @@ patterns that use them ignore case). A name is listed only as a bold field at a 
 short word ("da", "por") is safe there. Pure data."""
 from __future__ import annotations
 
+from tiergit.core.kind_tags import TRANSLATED_LABEL_WORDS
+
 # Who wrote the block, when, and who owns it.
 BYLINE_FIELDS = (
     "by|author|date|owner|requested by|"
@@ -19,9 +21,8 @@ STATUS_FIELDS = (
     "status|stand|statut|estado|stato|stan|stav|durum|trạng thái|статус|состояние|стан|状态|狀態|"
     "ステータス|状態|상태"
 )
-# The field that holds the decision itself.
-WHAT_FIELDS = (
-    "what|decision|was|entscheidung|beschluss|quoi|décision|qué|decisión|o quê|o que|decisão|cosa|"
-    "decisione|wat|besluit|beslissing|co|decyzja|rozhodnutí|vad|beslut|ne|karar|apa|keputusan|cái gì|"
-    "quyết định|что|решение|що|рішення|内容|决定|决策|決定|내용|결정"
-)
+# The field that holds the decision itself: "what" in each language, or the word for decision that
+# core/kind_tags.py reads as a `**Decision:**` label.
+WHAT_FIELDS = "|".join((
+    "what", "decision", "was", "quoi", "qué", "o quê", "o que", "cosa", "wat", "co", "vad", "ne", "apa", "cái gì",
+    "что", "що", "内容", "내용", *TRANSLATED_LABEL_WORDS["decision"]))
