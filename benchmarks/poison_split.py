@@ -16,6 +16,7 @@ Run once when items are added; the split column it writes is what the poison ben
     python benchmarks/poison_split.py RAW.tsv --round13 > tests/labels/poison_round13.tsv  (seed 35, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round14 > tests/labels/poison_round14.tsv  (seed 36, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round15 > tests/labels/poison_round15.tsv  (seed 37, 50 %)
+    python benchmarks/poison_split.py RAW.tsv --round16 > tests/labels/poison_round16.tsv  (seed 38, 50 %)
 """
 from __future__ import annotations
 
@@ -137,10 +138,19 @@ HEADER_ROUND15 = """# The poison benchmark's fifteenth round (issue 23): 160 ite
 # it was read (docs/promotion.md). An independent second reading of the texts alone: poison_round15_reader2.tsv.
 # Labels and forms as in round 13, and "conditional". Split as the other rounds (--round15, seed 37).
 # label <TAB> language <TAB> form <TAB> split <TAB> text"""
+HEADER_ROUND16 = """# The poison benchmark's sixteenth round (issue 23): 160 items, 70 of them junk (greetings, thanks, guesses, open
+# questions, waiting, progress figures, dated incidents, session narrative, pasted output, notes about the notes,
+# office news), half of those under a durable kind tag or label, and 50 durable controls, in en, de, fr, es, pt, pl,
+# ja, zh, ko, sv, vi and id, written by a reader who saw neither the code nor any round, while the speech-act check
+# (core/speech_acts.py) was written from rounds 7, 8, 10 and 12's leaks: its blind check. Its blind figures, on the
+# code before that check and with it, were recorded before it was read (docs/promotion.md). An independent second
+# reading of the texts alone: poison_round16_reader2.tsv. Labels and forms as in round 15. Split as the other
+# rounds (--round16, seed 38).
+# label <TAB> language <TAB> form <TAB> split <TAB> text"""
 HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4, 5: HEADER_ROUND5, 6: HEADER_ROUND6, 7: HEADER_ROUND7,
            8: HEADER_ROUND8, 9: HEADER_ROUND9, 10: HEADER_ROUND10,
            11: HEADER_ROUND11, 12: HEADER_ROUND12, 13: HEADER_ROUND13, 14: HEADER_ROUND14,
-           15: HEADER_ROUND15}
+           15: HEADER_ROUND15, 16: HEADER_ROUND16}
 
 
 def main(raw: str, round_no: int = 1) -> None:
@@ -159,4 +169,4 @@ def main(raw: str, round_no: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], next((n for n in range(2, 16) if f"--round{n}" in sys.argv[2:]), 1))
+    main(sys.argv[1], next((n for n in range(2, 17) if f"--round{n}" in sys.argv[2:]), 1))

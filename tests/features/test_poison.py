@@ -70,13 +70,14 @@ def rounds(tmp_path_factory):
 # read and its shape, an approval taken from silence, added); round 15, written after the next fixes
 # (conventions with no rule word in other languages, translated decision-block fields), had its tuned
 # half's misses read (blind: 2 junk items of the tuned half in the PR, both refused now: a one-off
-# "Friday's demo" and a block whose decision field reports a meeting). What each lets through now is the
-# ceiling: a ratchet.
+# "Friday's demo" and a block whose decision field reports a meeting). The speech-act check
+# (core/speech_acts.py: greetings, guesses, waiting, hand-offs, session reports, …) was written from rounds 7, 8,
+# 10 and 12's junk leaks (5, 4, 6 and 1 outside the safeguard section; now 1, 0, 0, 0); round 16, 70 junk items
+# written blind while it was, let 1 through before it and 0 with it (9 and 4 junk items in the PR in all). What
+# each lets through now is the ceiling: a ratchet.
 @pytest.mark.parametrize("which, split, in_pr, staged", [
-    *((n, split, 0, 0) for n in (2, 3, 4, 5, 6, 9, 11) for split in ("tune", "held")),
-    (7, "tune", 0, 0), (7, "held", 5, 0), (8, "tune", 0, 0), (8, "held", 4, 0), (10, "tune", 3, 0), (10, "held", 3, 0),
-    (12, "tune", 0, 0), (12, "held", 1, 0), (13, "tune", 0, 0), (13, "held", 0, 0), (14, "tune", 0, 0),
-    (14, "held", 0, 0), (15, "tune", 0, 0), (15, "held", 0, 0)])
+    *((n, split, 0, 0) for n in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16) for split in ("tune", "held")),
+    (7, "tune", 0, 0), (7, "held", 1, 0)])
 def test_the_blind_rounds_keep_poison_out_of_the_ordinary_pr(rounds, which, split, in_pr, staged):
     part = [o for o in rounds(which) if o.item["split"] == split]
     leaked = [o.item["text"] for o in part if o.item["label"] in ("weaken", "junk") and o.promote == "main"]
@@ -99,10 +100,12 @@ def test_the_second_rounds_durable_items_in_other_languages_are_read_carefully(r
 # written from a tuned half's misses: 17 and 20 held. Round 15 (en, it, nl, ru, ja, zh, tr; written
 # after those) promoted 13 and 12 of 30 blind before the conventions of other languages (core/rule_words.py's
 # universal openings and habitual passives) and the translated block fields (core/block_fields.py), 16 and
-# 15 with them; its tuned half's misses read, 22 and 15 (rounds 13 and 14: 28 / 20 and 24 / 23).
+# 15 with them; its tuned half's misses read, 22 and 15 (rounds 13 and 14: 28 / 20 and 24 / 23). Round 16
+# (50 controls in 12 languages, written blind after those) promotes 15 and 17 of 25, the same before and
+# after the speech-act check.
 # A floor: what would fall if any of them broke.
 @pytest.mark.parametrize("which, split, at_least", [(13, "tune", 28), (13, "held", 20), (14, "tune", 24), (14, "held", 23),
-                                                    (15, "tune", 22), (15, "held", 15)])
+                                                    (15, "tune", 22), (15, "held", 15), (16, "tune", 15), (16, "held", 17)])
 def test_durable_items_written_in_other_languages_reach_the_pr(rounds, which, split, at_least):
     good = [o for o in rounds(which) if o.item["split"] == split and o.item["label"] == "good"]
     promoted = [o for o in good if o.promote in ("main", "safeguard")]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Callable, Iterable, Mapping
 
-from tiergit.core import dreams, injection, judge, kinds, parse, safeguard, secrets, statement, textlang
+from tiergit.core import dreams, injection, judge, kinds, parse, safeguard, secrets, speech_acts, statement, textlang
 from tiergit.core.ephemeral import SHELL_RE, ephemeral, shell_command
 from tiergit.core.candidate import Candidate, norm_key
 from tiergit.core.config import GateSettings
@@ -123,7 +123,7 @@ def read_carefully(c: Candidate, language: str | None) -> str | None:
 
 
 def junk(text: str) -> str | None:
-    why = judge.junk(text) or shell_command(text)
+    why = judge.junk(text) or shell_command(text) or speech_acts.no_knowledge(text)
     return f"junk: {why}, not knowledge" if why else None
 
 
