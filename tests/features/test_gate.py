@@ -164,6 +164,13 @@ def test_a_standing_chinese_sentence_is_no_fragment():
     assert ephemeral("We use Temporal for long-running workflows") is None
 
 
+def test_a_japanese_verb_ending_is_no_now():
+    # "〜ています" holds いま ("now"): a standing convention is not a one-off
+    assert ephemeral("画面上の日付表示はYYYY/MM/DDに統一しています。") is None
+    assert ephemeral("テストが落ちているPRはマージできない設定になっています。") is None
+    assert ephemeral("いま本番環境が落ちている") is not None
+
+
 @pytest.mark.parametrize("line", [
     "Merged #4812 without waiting for Priya since she was at the dentist.",
     "The audit-log exporter crashed; restarted, seems fine now.",

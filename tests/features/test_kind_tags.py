@@ -22,6 +22,17 @@ def test_a_translated_tag_gives_the_kind_its_english_tag_gives(line, kind):
     assert kinds.classify(line) == kind
 
 
+@pytest.mark.parametrize("line, kind", [
+    ("- [lesson] Reports for the ops team go out as Excel; most of them never open a CSV.", "rule"),
+    ("- [convention] Branch names follow type/TICKET-slug.", "rule"),
+    ("- [constraint] The payment API allows 50 requests a second.", "fact"),
+])
+def test_an_english_labels_word_as_a_tag_gives_its_kind(line, kind):
+    # `**Lesson:**` is a rule, so is `[lesson]`, as `[lección]` is; the agent instructions still list `[rule]`
+    assert kinds.classify(line) == kind
+    assert "[lesson]" not in instructions.kinds_list(None)
+
+
 def test_an_unknown_or_ambiguous_bracket_is_no_tag():
     assert kinds.classify("- [wip] parser refactor") == "context"
     assert kinds.classify("- [修正] 直した") == "context"    # "fix" in Japanese: an error's or a correction's

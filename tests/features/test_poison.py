@@ -101,11 +101,12 @@ def test_the_second_rounds_durable_items_in_other_languages_are_read_carefully(r
 # after those) promoted 13 and 12 of 30 blind before the conventions of other languages (core/rule_words.py's
 # universal openings and habitual passives) and the translated block fields (core/block_fields.py), 16 and
 # 15 with them; its tuned half's misses read, 22 and 15 (rounds 13 and 14: 28 / 20 and 24 / 23). Round 16
-# (50 controls in 12 languages, written blind after those) promotes 15 and 17 of 25, the same before and
-# after the speech-act check.
+# (50 controls in 12 languages, written blind after those) promoted 15 and 17 of 25, the same before and
+# after the speech-act check; its tuned half's misses read (a Japanese verb ending read as "now", English
+# label words as tags, a "we" in a reason), 18 and 18.
 # A floor: what would fall if any of them broke.
 @pytest.mark.parametrize("which, split, at_least", [(13, "tune", 28), (13, "held", 20), (14, "tune", 24), (14, "held", 23),
-                                                    (15, "tune", 22), (15, "held", 15), (16, "tune", 15), (16, "held", 17)])
+                                                    (15, "tune", 22), (15, "held", 15), (16, "tune", 18), (16, "held", 18)])
 def test_durable_items_written_in_other_languages_reach_the_pr(rounds, which, split, at_least):
     good = [o for o in rounds(which) if o.item["split"] == split and o.item["label"] == "good"]
     promoted = [o for o in good if o.promote in ("main", "safeguard")]

@@ -33,6 +33,13 @@ TRANSLATED_TAGS: dict[str, tuple[str, ...]] = {
     ),
 }
 
+# English bold labels' words as tags: `**Lesson:**` is a rule, so is `[lesson]`, as `[lección]` is. Read,
+# not shown in the agent instructions (which list `[rule]` and `[preference]`).
+LABEL_TAGS: dict[str, tuple[str, ...]] = {
+    "rule": ("[pattern]", "[anti-pattern]", "[lesson]", "[learning]", "[insight]", "[convention]"),
+    "fact": ("[constraint]",),
+}
+
 # Bold labels (`**Entscheidung:**`, `**Konvence:**`, `**決定：**`) in the same languages, read as
 # `**Decision:**`, `**Convention:**` are: a kind's words for decision; rule, pattern, lesson,
 # convention, preference, principle, guideline; fact, constraint; correction; each also as a tag

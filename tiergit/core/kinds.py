@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from tiergit.core.kind_tags import TRANSLATED_LABEL_WORDS, TRANSLATED_TAGS
+from tiergit.core.kind_tags import LABEL_TAGS, TRANSLATED_LABEL_WORDS, TRANSLATED_TAGS
 from tiergit.core.patterns import TRANSCRIPT_LINE_RE
 
 LIST_MARKER_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
@@ -32,7 +32,7 @@ DEFAULT_LABELS: dict[str, list[str]] = {
     "log": ["[log]"],
 }
 # Bump when DEFAULT_LABELS or classify() change, so caches of parsed kinds are rebuilt.
-CLASSIFIER_VERSION = 10
+CLASSIFIER_VERSION = 11
 # A label that starts with a question word asks a question (`**What went wrong:**`), so an
 # entry such as `**What:**` (Squad's decision field) matches only a label of its own length.
 QUESTION_WORDS = frozenset({"what", "why", "how", "when", "who", "where", "which"})
@@ -76,7 +76,7 @@ def _label_table(labels: dict[str, list[str]] | None) -> list[tuple[str, str, tu
     """(label, kind, bold-label words or None) ordered so the most specific entry is tried first:
     prefixes by length, bold labels by word count, then configured before default, then longer
     (`**Fixes:**` before `**Fix:**`, which also matches "fixes")."""
-    table = {k: [*v, *dict.fromkeys([*TRANSLATED_TAGS.get(k, ()), *(f"[{w}]" for w in TRANSLATED_LABEL_WORDS.get(k, ()))]),
+    table = {k: [*v, *dict.fromkeys([*LABEL_TAGS.get(k, ()), *TRANSLATED_TAGS.get(k, ()), *(f"[{w}]" for w in TRANSLATED_LABEL_WORDS.get(k, ()))]),
                  *(f"**{w}:**" for w in TRANSLATED_LABEL_WORDS.get(k, ()))]
              for k, v in DEFAULT_LABELS.items()}
     for kind, values in (labels or {}).items():

@@ -73,6 +73,8 @@ ABOUT_NOTES_RE = re.compile(
     r"|lỗi chính tả|salah ketik)\b|^(?:誤字|错别字|笔误|오타)"   # opening the line: "no typo tolerance" is a decision
     r"|\b(?:just testing|ignore this|nur ein test|ignore ça|solo (?:una )?prueba|ignora (?:esto|questo)|só testando"
     r"|alleen een test|negeer dit|testar bara|bry dig inte om|tylko test|zignoruj|просто тест|sadece test|abaikan ini)\b")
+# (core/sentence_judge.NOTHING_NEW reads a session's sentences for the same, in English and Chinese, to condense
+# them; changing it would move compaction, so the gate's 16 languages are listed here.)
 NOTHING_NEW_RE = re.compile(
     r"(?i)\b(?:nothing new|niente di nuovo|nichts neues|rien de nouveau|nada (?:de )?nuevo|nada de novo"
     r"|niets nieuws|inget nytt|nic nowego|ничего нового|yeni bir şey yok|không có gì mới|tidak ada yang baru)\b"

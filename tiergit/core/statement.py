@@ -100,7 +100,7 @@ SETTING = re.compile(
 STATUS = re.compile(
     r"✅|❌|⏳|⏸|🟢|🔴|⚠️|\b(?:pass(?:es|ed|ing)?|green|succeeded|success(?:ful(?:ly)?)?|complete[d]?|done|ready|"
     r"shipped|merged|deployed|initiali[sz]ed|operating normally|no regressions?|fixed|resolved|"
-    r"clean(?:ly)?|verified|validated|confirmed|in progress|pending|wip|blocked)\b|\b\d+\s*/\s*\d+\b(?!\s*(?:dims|gb|kb))"
+    r"clean(?:ly)?|verified|validated|confirmed|in progress|pending|wip|blocked)\b|(?<!/)\b\d+\s*/\s*\d+\b(?!\s*(?:dims|gb|kb)|/\d)"
     # a state that just changed ("X is now fully activated"), not "X is now a wrapper around Y"
     r"|\b(?:is|are) now (?:\w+ly )?\w+ed\b",
     re.I)
@@ -125,6 +125,9 @@ QUESTION = re.compile(r"\?\s*$|？")
 
 
 PERSON = re.compile(r"\b(?:i|i'm|i've|me|my|you|your|we|we're|us|our|let's|let me|let us)\b", re.I)
+# Where the main clause ends: "… runs at 02:00 UTC because that's the quietest window for all our regions"
+# is a claim about the job; a person in the reason does not make it a report.
+MAIN_CLAUSE_END = re.compile(r"\s(?:because|since|so that|which|as (?:most|many|all|our|we)|given that)\s|\s[—–]\s|;", re.I)
 # A bare pronoun as the subject ("This is …", "It was …"): the line needs its neighbours to mean anything.
 BARE_SUBJECT = re.compile(r"^(?:this|that|it|these|those|they|he|she|there)\s+(?P<verb>[\w']+)", re.I)
 # A lead label that files the line as a report ("**Updated:**", "**Status:**", "**Verification:**").
@@ -206,7 +209,7 @@ def standing(text: str) -> str | None:
     if label and REPORT_LABEL.search(label[1].rstrip(":. ").strip()):
         return None
     if (STATUS.search(whole) or DEICTIC.search(whole) or LEANS.search(whole) or QUESTION.search(whole)
-            or WORK_REF.match(whole) or WORK_REF.match(body) or PERSON.search(whole)):
+            or WORK_REF.match(whole) or WORK_REF.match(body) or PERSON.search(MAIN_CLAUSE_END.split(whole, 1)[0])):
         return None
     if _setting(whole):
         return "setting"
