@@ -1,5 +1,6 @@
 """What a line does, not what it says: a greeting, thanks or an apology, a guess, waiting on someone,
-a progress figure, a note about the notes, an incident on one date, a console's output. None of it is
+a progress figure, a note about the notes, a recap of one session, a hand-off, an all-clear, an incident
+on one date, a console's output. None of it is
 something a later session can act on, whatever kind label or tag its author gave it ("[fact] Good
 morning team! 👋", "**Lesson:** might be the cache? not sure yet"). The promotion gate's `junk` check
 asks here after the judge's shapes and the shell-command shape. Pure; imports only `re`.
@@ -136,18 +137,14 @@ _ACTS = (
 )
 
 
-def lead_stripped(text: str) -> str:
-    """The text without its list marker, kind tag or bold label."""
-    return _LEAD_RE.sub("", text.strip(), count=1).strip()
-
-
 def _short(body: str) -> bool:
     return len(_WORD_RE.findall(body)) <= SHORT_WORDS and len(_CJK_RE.findall(body)) <= SHORT_CJK
 
 
 def no_knowledge(text: str) -> str | None:
     """What the line does instead of stating knowledge ("a greeting", "waiting on someone", …), or None."""
-    body = lead_stripped(text)
+    lead = _LEAD_RE.match(text.strip())[0]
+    body = text.strip()[len(lead):].strip()
     if not body:
         return None
     for pattern, only_short, what in _ACTS:
@@ -157,6 +154,6 @@ def no_knowledge(text: str) -> str | None:
         return "an all-clear status"   # "If all green: proceed", "if no blockers exist → spawn" are steps
     if DATED_RE.search(body[:48]) and INCIDENT_RE.search(body) and len(_WORD_RE.findall(body)) <= INCIDENT_WORDS:
         return "an incident on one date"   # a longer one is the story of a lesson ("The cost … was higher …")
-    if OUTPUT_RE.search(body) or (LINK_ALONE_RE.match(body) and "**" not in text[:len(text) - len(body)]):
+    if OUTPUT_RE.search(body) or (LINK_ALONE_RE.match(body) and "**" not in lead):
         return "a console's output"
     return None
