@@ -52,7 +52,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--recalls", type=int, default=4)
     ap.add_argument("--verbose", action="store_true")
-    ap.add_argument("--round", type=int, default=1, choices=range(1, 17),
+    ap.add_argument("--round", type=int, default=1, choices=range(1, 18),
                     help="which set: 1 poison.tsv, or poison_round<N>.tsv")
     args = ap.parse_args()
     import labelled

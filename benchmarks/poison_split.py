@@ -17,6 +17,7 @@ Run once when items are added; the split column it writes is what the poison ben
     python benchmarks/poison_split.py RAW.tsv --round14 > tests/labels/poison_round14.tsv  (seed 36, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round15 > tests/labels/poison_round15.tsv  (seed 37, 50 %)
     python benchmarks/poison_split.py RAW.tsv --round16 > tests/labels/poison_round16.tsv  (seed 38, 50 %)
+    python benchmarks/poison_split.py RAW.tsv --round17 > tests/labels/poison_round17.tsv  (seed 39, 50 %)
 """
 from __future__ import annotations
 
@@ -147,10 +148,20 @@ HEADER_ROUND16 = """# The poison benchmark's sixteenth round (issue 23): 160 ite
 # reading of the texts alone: poison_round16_reader2.tsv. Labels and forms as in round 15. Split as the other
 # rounds (--round16, seed 38).
 # label <TAB> language <TAB> form <TAB> split <TAB> text"""
+HEADER_ROUND17 = """# The poison benchmark's seventeenth round (issue 23): 160 items, 60 durable controls written as agents write
+# notes (first person, a reason with "we" or "our", decision blocks, tags and labels in the note's language, plain
+# sentences), 60 junk items (session narrative, status, plans, one-off events, chatter, guesses, pasted output …),
+# 25 weakening and 15 touching items, in en, ja, zh, ko, de, fr, es, it, nl, pt, ru and tr, written by a reader who
+# saw neither the code nor any round, after stop 52's changes (core/speech_acts.py, the tuned half of round 16):
+# their blind check, never read. Its blind figure was recorded before it was read (docs/promotion.md). An
+# independent second reading of the texts alone: poison_round17_reader2.tsv. Labels as in round 16; forms as in
+# round 16 and "firstperson". Split as the other rounds (--round17, seed 39).
+# label <TAB> language <TAB> form <TAB> split <TAB> text"""
 HEADERS = {2: HEADER_ROUND2, 3: HEADER_ROUND3, 4: HEADER_ROUND4, 5: HEADER_ROUND5, 6: HEADER_ROUND6, 7: HEADER_ROUND7,
            8: HEADER_ROUND8, 9: HEADER_ROUND9, 10: HEADER_ROUND10,
            11: HEADER_ROUND11, 12: HEADER_ROUND12, 13: HEADER_ROUND13, 14: HEADER_ROUND14,
-           15: HEADER_ROUND15, 16: HEADER_ROUND16}
+           15: HEADER_ROUND15, 16: HEADER_ROUND16,
+           17: HEADER_ROUND17}
 
 
 def main(raw: str, round_no: int = 1) -> None:
@@ -169,4 +180,4 @@ def main(raw: str, round_no: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], next((n for n in range(2, 17) if f"--round{n}" in sys.argv[2:]), 1))
+    main(sys.argv[1], next((n for n in range(2, 18) if f"--round{n}" in sys.argv[2:]), 1))

@@ -61,6 +61,14 @@ def test_a_byline_without_a_decision_field_is_no_decision_block(text):
     "I report vengono salvati nel bucket ogni notte.",                      # it
     "Логи хранятся в S3 и собираются через Vector.",                        # ru: a reflexive passive
     "Giulia preferisce le stime in giorni interi.",                         # it: a preference
+    "Nous rangeons les migrations par service, une par dossier.",          # fr: "we" and a habit
+    "Wir speichern alle Zeitstempel in UTC.",                               # de
+    "We bewaren de exports dertig dagen, omdat de boekhouding ze nodig heeft.",  # nl
+    "Мы держим переводы в файлах locales/<язык>.json.",                    # ru
+    "Przechowujemy faktury jako PDF w osobnym buckecie.",                  # pl: the ending says "we"
+    "Servis loglarını JSON olarak tutuyoruz.",                              # tr
+    "我们统一把定时任务放在 jobs/ 目录下。",                                  # zh
+    "私たちは日付をYYYY/MM/DDで表示しています。",                              # ja
 ])
 def test_a_convention_in_another_language_is_a_rule(line):
     assert judge.plain_kind(line) == "rule"
@@ -74,6 +82,10 @@ def test_a_convention_in_another_language_is_a_rule(line):
     "韩股今天开盘后明显是风险偏好回升",                            # zh: 偏好 alone is also "appetite"
     "我发现所有 136 个文件都是小文件",                            # zh: "I found …": a report
     "All tests passed yesterday.",                              # English is the English rules' to read
+    "Nous avons migré la base hier soir.",                      # fr: a past ("nous avons")
+    "Wir werden die Logs nächste Woche umstellen.",             # de: a plan
+    "Мы будем переносить сервис в новый кластер.",              # ru: a future
+    "Guardamos los ficheros en el bucket viejo.",               # es without its pronoun: also "we kept"
 ])
 def test_no_convention_is_read_into_a_plan_a_report_or_a_look_alike(line):
     assert judge.plain_kind(line) != "rule"
@@ -84,6 +96,7 @@ def test_no_convention_is_read_into_a_plan_a_report_or_a_look_alike(line):
     "**Autor:** Marek **Status:** przyjęte **Co:** Wszystkie logi w JSON.",
     "**担当：** 佐藤\n**内容：** アプリは SQLite にキャッシュを持つ。",        # full-width colons
     "**决定人：** 陈静\n**内容：** 对外文档先写中文版。",
+    "**Кто:** Алексей\n**Что:** Все сервисы пишут логи в JSON.",             # "who" as a byline
 ])
 def test_a_decision_block_with_its_field_names_in_another_language_is_one(text):
     from tiergit.core import prtext, statement
@@ -108,6 +121,8 @@ def test_a_chinese_decision_block_is_not_read_as_a_metadata_line():
     ("数据每天 01:00 同步。", False),
     ("Die Migration lief um 14:30.", True),
     ("**Decision:** Pizza for Friday's demo.", True),                 # one Friday's event
+    ("Morgen schaue ich mir den Speicherverbrauch noch einmal an.", True),   # de "tomorrow"
+    ("Jeden Morgen läuft der Backup-Job.", False),                   # de "morning", recurring
 ])
 def test_a_recurring_time_in_any_language_is_standing_and_one_days_event_is_not(text, one_off):
     from tiergit.core.ephemeral import ephemeral

@@ -54,6 +54,7 @@ KEEP = {"nc", "durable", "specific"}
     ("poison_round14.tsv", "poison_round14_reader2.tsv", lambda r: r[0], 0.95),
     ("poison_round15.tsv", "poison_round15_reader2.tsv", lambda r: r[0], 0.95),
     ("poison_round16.tsv", "poison_round16_reader2.tsv", lambda r: r[0], 0.95),
+    ("poison_round17.tsv", "poison_round17_reader2.tsv", lambda r: r[0], 0.95),
     ("sentences_corpus_new.tsv", "sentences_corpus_new_reader3.tsv",
      lambda r: "keep" if r[0] in KEEP else "noise", 0.8),
     ("sentences_corpus_round6.tsv", "sentences_corpus_round6_reader3.tsv",

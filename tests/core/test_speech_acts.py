@@ -32,6 +32,10 @@ from tiergit.features.promotion import gate
     ("[fact] FYI the printer on the second floor is fixed.", "news that a state just changed"),
     ("所有项目状态稳定，无阻塞项", "an all-clear status"),
     ("[fact] Everything is green on staging, no blockers.", "an all-clear status"),
+    ("[fact] Spent about two hours chasing the reconnect bug in the socket client.", "a report of one session"),
+    ("**Lesson:** Back from vacation, catching up on unread threads.", "a report of one session"),
+    ("[rule] 목요일 오후 3시에 보고서 보내는 것 잊지 말기.", "a reminder for one day"),
+    ("[decision] Возможно, стоит переписать модуль уведомлений.", "a guess or an open question"),
     ("[fact] Incident on 2024-03-12: checkout was down for 11 minutes.", "an incident on one date"),
     ("[fact]     at Object.<anonymous> (/app/src/server.js:42:13)", "a console's output"),
     ("[fact] https://github.com/acme/payments/pull/1287", "a console's output"),
@@ -62,6 +66,8 @@ def test_what_a_line_does_instead_of_stating_knowledge(text, act):
     "No updates to the schema without a migration script.",
     "If all blockers are closed or none exist, spawn the next agent immediately.",
     "If all green: proceed to the release commit.",
+    "Don't forget to run the migrations before deploying.",          # a reminder with no day is a rule
+    "Spent time is tracked per ticket in Harvest.",
 ])
 def test_knowledge_that_looks_like_an_act_is_left_to_the_other_checks(text):
     assert speech_acts.no_knowledge(text) is None

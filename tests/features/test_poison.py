@@ -73,10 +73,12 @@ def rounds(tmp_path_factory):
 # "Friday's demo" and a block whose decision field reports a meeting). The speech-act check
 # (core/speech_acts.py: greetings, guesses, waiting, hand-offs, session reports, …) was written from rounds 7, 8,
 # 10 and 12's junk leaks (5, 4, 6 and 1 outside the safeguard section; now 1, 0, 0, 0); round 16, 70 junk items
-# written blind while it was, let 1 through before it and 0 with it (9 and 4 junk items in the PR in all). What
-# each lets through now is the ceiling: a ratchet.
+# written blind while it was, let 1 through before it and 0 with it (9 and 4 junk items in the PR in all). Round 17,
+# written blind after that (agents' own note shapes: first person, reasons with "we"), let 3 junk items of its
+# tuned half through (time spent in a session, back from leave, a plan for tomorrow), read and fixed. What each
+# lets through now is the ceiling: a ratchet.
 @pytest.mark.parametrize("which, split, in_pr, staged", [
-    *((n, split, 0, 0) for n in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16) for split in ("tune", "held")),
+    *((n, split, 0, 0) for n in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17) for split in ("tune", "held")),
     (7, "tune", 0, 0), (7, "held", 1, 0)])
 def test_the_blind_rounds_keep_poison_out_of_the_ordinary_pr(rounds, which, split, in_pr, staged):
     part = [o for o in rounds(which) if o.item["split"] == split]
@@ -103,10 +105,13 @@ def test_the_second_rounds_durable_items_in_other_languages_are_read_carefully(r
 # 15 with them; its tuned half's misses read, 22 and 15 (rounds 13 and 14: 28 / 20 and 24 / 23). Round 16
 # (50 controls in 12 languages, written blind after those) promoted 15 and 17 of 25, the same before and
 # after the speech-act check; its tuned half's misses read (a Japanese verb ending read as "now", English
-# label words as tags, a "we" in a reason), 18 and 18.
+# label words as tags, a "we" in a reason), 18 and 18. Round 17 (60 controls as agents write them) promoted
+# 21 and 23 of 30 blind; its tuned half's misses read ("we" and a habit in other languages, "who" as a block's
+# byline), 27 and 24; round 16's tuned half 19.
 # A floor: what would fall if any of them broke.
 @pytest.mark.parametrize("which, split, at_least", [(13, "tune", 28), (13, "held", 20), (14, "tune", 24), (14, "held", 23),
-                                                    (15, "tune", 22), (15, "held", 15), (16, "tune", 18), (16, "held", 18)])
+                                                    (15, "tune", 22), (15, "held", 15), (16, "tune", 19), (16, "held", 18),
+                                                    (17, "tune", 27), (17, "held", 24)])
 def test_durable_items_written_in_other_languages_reach_the_pr(rounds, which, split, at_least):
     good = [o for o in rounds(which) if o.item["split"] == split and o.item["label"] == "good"]
     promoted = [o for o in good if o.promote in ("main", "safeguard")]

@@ -15,7 +15,9 @@ BYLINE_FIELDS = (
     "responsabile|door|eigenaar|przez|właściciel|odpowiedzialny|od|av|författare|ansvarig|yazan|hazırlayan|"
     "tarih|sorumlu|oleh|penulis|tanggal|pemilik|bởi|tác giả|người viết|ngày|người phụ trách|автор|дата|"
     "ответственный|владелец|відповідальний|власник|作者|提出人|提出者|负责人|負責人|日期|记录人|决策人|决定人|決定人|提案人|发起人|担当|"
-    "担当者|作成者|起案者|日付|決定者|작성자|담당|담당자|날짜|작성일"
+    "担当者|作成者|起案者|日付|決定者|작성자|담당|담당자|날짜|작성일|"
+    # "who" as a byline (`**Кто:** Алексей`); not English "Who:", which Squad's plans use for an assignee
+    "wer|qui|quién|quem|chi|kto|vem|kim|siapa|кто|хто|谁|誰|누가"
 )
 STATUS_FIELDS = (
     "status|stand|statut|estado|stato|stan|stav|durum|trạng thái|статус|состояние|стан|状态|狀態|"

@@ -35,6 +35,7 @@ ONE_OFF_RE = re.compile(
     r"|command i ran|^remember to\b|(?:is|are) (?:broken|down|out) again|^found this\b|\bfunny\b|\basdf\b|^never ?mind\b"
     r"|\b(?:it'?s )?raining\b|\bregent\b|ben zo terug|even pauze|\bnu\b|neste momento|ainda está|(?:em|in) \d+ (?:minutos|minutes)"
     r"|\b\d{1,2}h\d{2}\b|naquela época|en aquella época|toen nog|wtedy|vandaag|gisteren|op dit moment|teraz|dzisiaj|wczoraj|jutro|obecnie|continuing from|where were we|(?:the )?previous session)\b"
+    r"|(?<!jeden )(?<!am )(?<!guten )(?<!heute )(?<!gestern )(?<!elke )(?<!iedere )\b(?:über)?morgen\b(?! früh)"   # "tomorrow", not "jeden Morgen"
     r"|\b(?:heute|gestern|gerade|jetzt|vorhin|aujourd'hui|hier soir|tout de suite|en ce moment|maintenant|hoy|ayer|ahora|"
     r"en este momento|hace (?:\w+ )?(?:minutos|horas)|hoje|ontem|agora|сегодня|вчера|сейчас"
     r"|vorübergehend|derzeit|momentan|aktuell|diese woche|heute abend|temporalmente|actualmente|por ahora|esta noche|esta semana"

@@ -103,8 +103,28 @@ HABITUAL_PASSIVE_RE = re.compile(
     r"\w+(?:at|ut|it)[oaie]\b|[а-яё]{3,}(?:ется|ится|ются|ятся)\b)")   # Russian: "хранится", "считаются"
 
 
+# "We" and a present-tense verb opening the line: what the team does as a habit ("Nous gardons un CHANGELOG par
+# service", "Wir speichern Zeitstempel in UTC", "Мы храним переводы в locales/", "我们统一把定时任务放在 jobs/").
+# English has judge.CONVENTION. Left out: the auxiliaries of a past, a future or a state ("nous avons", "wir
+# werden", "vi har", "мы будем"), a pronoun-dropping language without its pronoun (Spanish "guardamos" is also
+# "we kept"), except Polish and Turkish, whose present endings say "we" and not the past.
+FIRST_PLURAL_HABIT_RE = re.compile(
+    r"(?i)^\s*(?:[-*+]\s+)?(?:\*\*[^*\n]{1,40}\*\*[:：]?\s*)?(?:"
+    r"nous (?!(?:avons|allons|sommes|étions|avions|venons)\b)\w{3,}ons\b"
+    r"|wir (?!(?:haben|hatten|werden|wollen|waren|sind|gehen|gingen|wurden|arbeiten gerade)\b)\w{3,}n\b"
+    r"|(?:we|wij) (?!(?:hebben|hadden|zullen|gaan|gingen|waren|zijn|willen|werden)\b)\w{3,}en\b"
+    r"|vi (?!(?:har|hade|ska|skulle|var|är|gick|kommer)\b)\w{3,}r\b"
+    r"|(?:nosotros|nós|noi) (?!(?:vamos|hemos|temos|abbiamo|stiamo|estamos|estávamos|fomos|fuimos)\b)\w{3,}(?:amos|emos|imos|iamo)\b"
+    r"|мы (?!(?:были|будем|будут)\b)[а-яё]{3,}(?:ем|им|ём)\b"
+    r"|(?:my\s+)?[^\W\d_]{3,}(?:amy|emy|imy|ymy)\s"
+    r"|(?:biz\s+)?[^\n.;]{0,60}?\w(?:uyoruz|üyoruz|ıyoruz|iyoruz|arız|eriz)[.!]?\s*$"
+    r"|我们(?:都|一律|统一|一般|通常|总是|平时|一直|习惯|把[^，。；\n]{1,20}?(?:统一|都|一律))"
+    r"|(?:私たち|我々|弊社|うちのチーム)(?:は|では)[^。\n]{2,60}(?:ています|ております|ます)。?\s*$"
+    r"|우리(?:는| 팀은)[^.\n]{2,60}(?:합니다|한다|해요|습니다)\.?\s*$)")
+
+
 def convention(text: str) -> str | None:
-    """A universal opening or a habitual passive in another language than English, or None
+    """A universal opening, a habitual passive or a "we" habit in another language than English, or None
     (the caller asks core/textlang.py whether the text is English)."""
-    m = UNIVERSAL_OPENING_RE.match(text) or HABITUAL_PASSIVE_RE.match(text)
+    m = UNIVERSAL_OPENING_RE.match(text) or HABITUAL_PASSIVE_RE.match(text) or FIRST_PLURAL_HABIT_RE.match(text)
     return m[0].strip() if m else None

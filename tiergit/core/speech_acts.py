@@ -50,8 +50,9 @@ INTERJECTION_RE = re.compile(r"(?i)^(?:hmm+|huh|ugh|meh|oops|whoa|argh|lol|haha|
 GUESS_RE = re.compile(
     r"(?im)^\s*(?:maybe|perhaps|might be|could be|i (?:think|guess|suspect)(?! (?:in|about|of|through)\b)|thinking out loud|not sure"
     r"|vielleicht|ich glaube|ich vermute|peut-être|je pense que|quizás?|tal vez|creo que|talvez|acho que|forse|credo che"
-    r"|misschien|ik denk|kanske|jag tror|może|chyba|наверное|может быть|belki|có lẽ|mungkin)(?![\w-])"
-    r"|^\s*(?:たぶん|多分|也许|大概|아마)"
+    r"|misschien|ik denk|kanske|jag tror|może|chyba|наверное|может быть|возможно|belki|muhtemelen|có lẽ|mungkin"
+    r"|möglicherweise|eventuell|éventuellement|posiblemente|possivelmente|possibilmente|mogelijk|probabilmente)(?![\w-])"
+    r"|^\s*(?:たぶん|多分|おそらく|也许|大概|或许|可能是|아마)"
     r"|^\s*q\s*[:：](?![\s\S]*\ba\s*[:：])")   # "Q: …?" with no "A:" after it: a question nobody answered
 # Doubt anywhere: no sentence a reviewer could keep as settled.
 UNSURE_RE = re.compile(
@@ -96,6 +97,12 @@ SESSION_RE = re.compile(
     r"|resumen de (?:la )?sesión|resumo da sessão|riepilogo (?:della )?sessione|samenvatting van de sessie"
     r"|sammanfattning av sessionen|podsumowanie sesji|итоги сессии|oturum özeti|tóm tắt phiên|ringkasan sesi)\s*[:：]"
     r"|^(?:セッション(?:まとめ|要約)|会话总结|本次会话|세션 요약)"
+    r"|^(?:i |we )?spent (?:about |around |nearly |almost |over |most of )?(?:an? |the |\d+(?:[.,]\d+)? |one |two |three |half )"
+    r"(?:hour|hours|minutes|day|days|morning|afternoon|evening|session)\b"
+    r"|^(?:(?:i'?m|i am|we'?re) )?(?:just )?back from (?:vacation|holiday|leave|pto|sick leave|the conference)\b|\bcatching up on\b"
+    r"|\bzurück aus dem urlaub\b|\bde retour de (?:vacances|congé)\b|\bde vuelta de (?:vacaciones|las vacaciones)\b"
+    r"|\bdi ritorno dalle ferie\b|\bterug van vakantie\b|\bvoltei de férias\b|\bвернул(?:ся|ась) из отпуска\b|\bizinden döndüm\b"
+    r"|休假回来|休暇明け|휴가에서 복귀"
     r"|\bI (?:just )?(?:opened|skimmed|clicked|browsed|chatted|talked)\b|\bwe (?:chatted|talked) (?:about|with)\b"
     r"|\b(?:the )?user (?:said|wrote|replied|typed)\s*[\"“„'«]|\b(?:der )?(?:nutzer|benutzer) (?:sagte|schrieb)\s*[\"“„'«]"
     r"|\bl'utilisateur a (?:dit|écrit)\s*[\"“„'«]|\bel usuario (?:dijo|escribió)\s*[\"“„'«]|\bo usuário (?:disse|escreveu)\s*[\"“„'«]"
@@ -114,6 +121,21 @@ JUST_CHANGED_RE = re.compile(
     r"|\b(?:funktioniert|läuft) wieder\b"
     r"|\bmarche à nouveau\b|\bfunciona (?:de nuevo|otra vez)\b|\bfunziona di nuovo\b|\bwerkt weer\b|\bfungerar igen\b"
     r"|\b(?:znowu|już) działa\b|\bснова работает\b|又能用了|已恢复正常|復旧しました|다시 작동")
+# A reminder for one day or hour ("don't forget to send Jisu the report on Thursday at 3 pm", "别忘了周五报名"):
+# without a day or an hour a reminder may be a standing rule ("Don't forget to run migrations before deploying").
+REMINDER_RE = re.compile(
+    r"(?i)\b(?:don'?t forget|do not forget|remember to|vergiss nicht|nicht vergessen|n'oubliez pas|ne pas oublier|no olvides"
+    r"|no olvidar|não esqueça|não esquecer|non dimenticare|vergeet niet|glöm inte|nie zapomnij|не забудь\w*|unutma\w*"
+    r"|đừng quên|jangan lupa)\b|忘れずに|忘れないで|别忘了|不要忘记|记得|잊지 말")
+DAY_OR_HOUR_RE = re.compile(
+    r"(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag"
+    r"|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miércoles|jueves|viernes|sábado|domingo"
+    r"|segunda|terça|quarta|quinta|sexta|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica|maandag|dinsdag"
+    r"|woensdag|donderdag|vrijdag|zaterdag|zondag|måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag|poniedziałek"
+    r"|wtorek|środa|czwartek|piątek|sobota|niedziela|понедельник|вторник|сред[ау]|четверг|пятниц[ау]|суббот[ау]"
+    r"|воскресенье|pazartesi|salı|çarşamba|perşembe|cuma|cumartesi|pazar|tomorrow|morgen|demain|mañana|amanhã|domani"
+    r"|imorgon|jutro|завтра|yarın)\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm|uhr|h)\b|\b\d{1,2}:\d{2}\b"
+    r"|(?:周|星期|礼拜)[一二三四五六日天]|[月火水木金土日]曜|[월화수목금토일]요일|\d+\s?(?:点|時|시)|下午|上午|午後|午前|오후|오전|明天|明日|내일")
 # A console's output pasted as a line: a stack frame, a column header, "Output: …", a link alone.
 OUTPUT_RE = re.compile(
     r"^\s*at [\w$.<>\[\]]+ \(?[^()\s]+:\d+(?::\d+)?\)?\s*$"
@@ -150,6 +172,8 @@ def no_knowledge(text: str) -> str | None:
     for pattern, only_short, what in _ACTS:
         if pattern.search(body) and (not only_short or _short(body)):
             return what
+    if REMINDER_RE.search(body) and DAY_OR_HOUR_RE.search(body):
+        return "a reminder for one day"
     if ALL_CLEAR_RE.search(body) and not CONDITION_RE.search(body):
         return "an all-clear status"   # "If all green: proceed", "if no blockers exist → spawn" are steps
     if DATED_RE.search(body[:48]) and INCIDENT_RE.search(body) and len(_WORD_RE.findall(body)) <= INCIDENT_WORDS:
