@@ -169,6 +169,7 @@ def test_a_japanese_verb_ending_is_no_now():
     assert ephemeral("画面上の日付表示はYYYY/MM/DDに統一しています。") is None
     assert ephemeral("テストが落ちているPRはマージできない設定になっています。") is None
     assert ephemeral("いま本番環境が落ちている") is not None
+    assert ephemeral("本番はいま落ちている") is not None      # after the topic particle, still "now"
 
 
 @pytest.mark.parametrize("line", [

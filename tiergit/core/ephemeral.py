@@ -47,7 +47,7 @@ ONE_OFF_RE = re.compile(
     r"|\b(?:idag|igår|i går|imorgon|i morgon|just nu|den här veckan|förra veckan|nästa vecka|för tillfället|tillfälligt"
     r"|chwilowo|tymczasowo|do końca dnia|w tym tygodniu|w przyszłym tygodniu|w zeszłym tygodniu|przed chwilą"
     r"|hari ini|kemarin|besok|minggu ini|untuk sementara|tuần này|ngày mai|tạm thời|until (?:the )?end of (?:the )?day|until eod)\b"
-    r"|今天|昨天|现在|刚才|今日|昨日|さっき|(?<![てでがにはも])いま(?![すせし])|临时|暂时|目前|本周|这周|明天|今晚|上周|一時的|今週|明日|今夜|先週|先月|来週|현재|지금|오늘|어제|내일|이번 주|다음 주|지난주|임시로|진행 중|나중에|上次|这次|本次|当时|那时|방금|점심|ㅋㅋ")
+    r"|今天|昨天|现在|刚才|今日|昨日|さっき|いま(?![すせし])|临时|暂时|目前|本周|这周|明天|今晚|上周|一時的|今週|明日|今夜|先週|先月|来週|현재|지금|오늘|어제|내일|이번 주|다음 주|지난주|임시로|진행 중|나중에|上次|这次|本次|当时|那时|방금|점심|ㅋㅋ")
 STATUS_RE = re.compile(
     r"(?i)^(?:waiting (?:for|on)|working on|thanks\b|thank you\b|see (?:above|below)\b|meeting notes\b)|\bstep \d+ of \d+\b"
     # chat: a reference to one's last message, a note to self, filler, a status emoji, a question, a short reply, a typo
