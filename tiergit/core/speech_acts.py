@@ -165,8 +165,9 @@ def _short(body: str) -> bool:
 
 def no_knowledge(text: str) -> str | None:
     """What the line does instead of stating knowledge ("a greeting", "waiting on someone", …), or None."""
-    lead = _LEAD_RE.match(text.strip())[0]
-    body = text.strip()[len(lead):].strip()
+    line = text.strip()
+    lead = _LEAD_RE.match(line)[0]
+    body = line[len(lead):].strip()
     if not body:
         return None
     for pattern, only_short, what in _ACTS:
